@@ -1,0 +1,64 @@
+/* ldsan CPU emulator: the interface between a retargeted device object, the
+ * emulator core (scheduling, LDS, intrinsics) and the emulated HIP layer.
+ * Host C only. Owned jointly: change only by agreement of core and HIP layer. */
+#ifndef LDSAN_EMU_H
+#define LDSAN_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LDSAN_EMU_IMAGE_VERSION 1u
+
+/* One kernel of a retargeted device image. */
+typedef struct ldsan_emu_kernel {
+  const char *name;              /* device symbol name, as __hipRegisterFunction names it */
+  void (*entry)(void **args);    /* runs the kernel body for the calling work-item;
+                                    args[i] points at the i-th kernel argument, as
+                                    hipLaunchKernel's void **args does */
+  uint32_t arg_count;
+  uint32_t static_lds_size;      /* bytes of real LDS the lowered kernel uses (amdgpu-lds-size) */
+} ldsan_emu_kernel;
+
+/* One device global variable (for hipMemcpyToSymbol / __hipRegisterVar). */
+typedef struct ldsan_emu_global {
+  const char *name;              /* device symbol name */
+  void *address;                 /* its storage in this process */
+  uint64_t size;
+} ldsan_emu_global;
+
+/* Everything one retargeted device object provides; registered from a
+ * constructor the retarget tool adds to the object. */
+typedef struct ldsan_emu_image {
+  uint32_t version;              /* LDSAN_EMU_IMAGE_VERSION */
+  uint32_t kernel_count;
+  const ldsan_emu_kernel *kernels;
+  uint32_t global_count;
+  const ldsan_emu_global *globals;
+  const char *source;            /* the device bitcode it came from, for messages */
+} ldsan_emu_image;
+
+/* Called by each retargeted object's constructor (core). */
+void __ldsan_emu_register_image(const ldsan_emu_image *image);
+
+/* Looks a kernel up by device name (core). NULL if no image has it. */
+const ldsan_emu_kernel *ldsan_emu_find_kernel(const char *name);
+
+/* Looks a device global up by name (core). NULL if none. */
+const ldsan_emu_global *ldsan_emu_find_global(const char *name);
+
+/* Runs one dispatch to completion (core). Returns 0 on success; on a device
+ * trap or error, fills err (one line: what happened, where) and returns nonzero.
+ * Reports found in the device channel are printed (through the host library)
+ * before it returns; if one of them was aborting and halt_on_error is set, it
+ * exits the process with the configured exit code after flushing. */
+int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
+                     void **args, uint32_t dynamic_lds_size, char *err, size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LDSAN_EMU_H */

@@ -1,0 +1,200 @@
+/* ldsan ABI: every layout the device runtime, the host library and the compiler
+ * plugin share. Freestanding C: fixed-width types only, no pointers in shared
+ * structs (device addresses are uint64_t, LDS offsets uint32_t). Compiled by
+ * the amdgcn runtime build, the host library, host unit tests and the C++ plugin.
+ * Changing any layout here means bumping LDSAN_ABI_VERSION. */
+#ifndef LDSAN_ABI_H
+#define LDSAN_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define LDSAN_STATIC_ASSERT static_assert
+extern "C" {
+#else
+#define LDSAN_STATIC_ASSERT _Static_assert
+#endif
+
+/* Bumped on any change to a layout or protocol in this header. The device state
+ * carries it in its initializer; the host refuses a code object that differs. */
+#define LDSAN_ABI_VERSION 1u
+
+/* ---------------------------------------------------------------------------
+ * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
+ *   shadow(addr) = (addr >> 3) + 0x7FFF8000, one shadow byte per 8-byte granule.
+ *   0 = granule addressable, 1..7 = only the first k bytes are, other = poisoned.
+ * ------------------------------------------------------------------------- */
+#define LDSAN_SHADOW_OFFSET 0x7FFF8000ull
+#define LDSAN_SHADOW_SCALE 3u
+#define LDSAN_SHADOW_GRANULE 8u /* bytes per shadow byte */
+
+enum ldsan_shadow_byte {
+#define LDSAN_SHADOW_BYTE(ENUM, value, bug_name, legend) LDSAN_SHADOW_##ENUM = value,
+#include "shadow_bytes.def"
+#undef LDSAN_SHADOW_BYTE
+};
+
+enum ldsan_report_kind {
+#define LDSAN_REPORT_KIND(ENUM, value, name, description) LDSAN_REPORT_##ENUM = value,
+#include "report_kinds.def"
+#undef LDSAN_REPORT_KIND
+};
+
+/* ---------------------------------------------------------------------------
+ * Per-workgroup LDS block, as ldsan allocates it in global memory.
+ *
+ *   chunk start                       block (what the kernel sees as LDS 0)
+ *   |<----- LDSAN_BLOCK_HEADER_SIZE ----->|<- slot ->|<-rz->|<- var 1 ->|<-rz->| ... |<- dynamic ->|<- tail rz ->|
+ *   | ldsan_block_header | poisoned 0xe2  | 8 bytes  | 0xe5 |  var      | 0xe1 |     | exact size  |  0xe3       |
+ *
+ * The compiler's md item 0 is the 8-byte slot (its copy in the block is never
+ * used). Static variables follow with the redzones the compiler chose;
+ * dynamic LDS starts at ldsan_kernel_desc.static_size and is poisoned from the
+ * exact hidden_dynamic_lds_size on, so an overrun is caught to the byte.
+ * ------------------------------------------------------------------------- */
+#define LDSAN_BLOCK_HEADER_SIZE 64u     /* bytes before the block, also the block alignment */
+#define LDSAN_BLOCK_MAGIC 0x4C44534Bu   /* 'LDSK' */
+#define LDSAN_DYNAMIC_TAIL_REDZONE 64u  /* bytes of poisoned tail added after dynamic LDS */
+
+/* Lives in the first bytes of the header. Written by the allocating work-item
+ * before the workgroup barrier that publishes the block; read by reports. */
+typedef struct ldsan_block_header {
+  uint32_t magic;         /* LDSAN_BLOCK_MAGIC while the block is live, 0 after free */
+  uint32_t size_class;    /* allocator bookkeeping */
+  uint64_t self;          /* address of the block (chunk + header): validates a guess */
+  uint64_t kernel_desc;   /* device address of the kernel's ldsan_kernel_desc, 0 unknown */
+  uint64_t block_size;    /* bytes the compiler asked for */
+  uint32_t dynamic_size;  /* exact hidden_dynamic_lds_size of this dispatch */
+  uint32_t reserved;
+  uint64_t chunk_size;    /* bytes of the chunk, header included */
+  uint64_t reserved2[2];
+} ldsan_block_header;
+LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "block header size");
+
+/* ---------------------------------------------------------------------------
+ * Kernel LDS descriptor, emitted by the plugin for every lowered kernel as one
+ * self-contained blob (no relocations): header, var_count variable records,
+ * then NUL-terminated strings addressed by byte offsets from the blob start.
+ * Global name: __ldsan_kdesc.<kernel>, section LDSAN_DESC_SECTION, align 8.
+ * The device reads static_size/flags; the host reads everything.
+ * ------------------------------------------------------------------------- */
+#define LDSAN_DESC_MAGIC 0x4B44534Cu    /* 'LSDK' */
+#define LDSAN_DESC_SECTION ".ldsan_lds_desc"
+
+enum ldsan_kernel_flags {
+  LDSAN_KERNEL_HAS_DYNAMIC = 1u << 0,   /* the kernel reaches dynamic LDS */
+  LDSAN_KERNEL_INDIRECT = 1u << 1,      /* the kernel reaches LDS through functions */
+};
+
+enum ldsan_var_flags {
+  LDSAN_VAR_COMPILER_SLOT = 1u << 0,    /* md item 0, the block pointer slot */
+  LDSAN_VAR_DYNAMIC = 1u << 1,          /* extern __shared__ (size known at launch) */
+  LDSAN_VAR_INDIRECT = 1u << 2,         /* reached from a non-kernel function */
+};
+
+typedef struct ldsan_kernel_desc {
+  uint32_t magic;          /* LDSAN_DESC_MAGIC */
+  uint32_t abi_version;    /* LDSAN_ABI_VERSION */
+  uint32_t total_size;     /* bytes of the whole blob, a multiple of 8 */
+  uint32_t var_count;      /* records following this header */
+  uint32_t name;           /* string offset: the kernel's (mangled) symbol name */
+  uint32_t static_size;    /* block offset where dynamic LDS starts */
+  uint32_t max_align;      /* largest alignment of any LDS variable of the kernel */
+  uint32_t flags;          /* ldsan_kernel_flags */
+} ldsan_kernel_desc;
+LDSAN_STATIC_ASSERT(sizeof(ldsan_kernel_desc) == 32, "kernel desc size");
+
+typedef struct ldsan_var_desc {
+  uint32_t offset;         /* from the block start */
+  uint32_t size;           /* bytes of the variable (0 for dynamic: known at launch) */
+  uint32_t redzone;        /* bytes of poisoned redzone after it (static only) */
+  uint32_t align;          /* alignment of the original LDS variable */
+  uint32_t flags;          /* ldsan_var_flags */
+  uint32_t name;           /* string offset: IR (mangled) name */
+  uint32_t source_name;    /* string offset: name in the source (debug info), or 0 */
+  uint32_t file;           /* string offset: declaring file (debug info), or 0 */
+  uint32_t line;           /* declaring line (debug info), or 0 */
+  uint32_t reserved;
+} ldsan_var_desc;
+LDSAN_STATIC_ASSERT(sizeof(ldsan_var_desc) == 40, "var desc size");
+
+/* ---------------------------------------------------------------------------
+ * Report record and channel (device -> host).
+ *
+ * Protocol. Writer: a failing lane claims index i = atomic_add(&next, 1)
+ * (relaxed). If i >= capacity it increments `dropped` and sends nothing. Else
+ * it fills records[i] with `state` still LDSAN_RECORD_EMPTY, then stores
+ * state = LDSAN_RECORD_READY with release ordering at system scope. Reader
+ * (host, after the dispatch completed or the queue faulted): for i below
+ * min(next, capacity) reads `state` with acquire; READY means every field is
+ * final; EMPTY means the writer died mid-record (trap of another lane in the
+ * wave): the host prints that a report was lost, never a half record.
+ * The host may reset the channel between dispatches (next = dropped = 0,
+ * states EMPTY).
+ * ------------------------------------------------------------------------- */
+#define LDSAN_RECORD_EMPTY 0u
+#define LDSAN_RECORD_READY 0x52454459u  /* 'REDY' */
+
+enum ldsan_access_flags {
+  LDSAN_ACCESS_WRITE = 1u << 0,         /* store (else load) */
+  LDSAN_ACCESS_NOABORT = 1u << 1,       /* from a _noabort entry: execution continued */
+  LDSAN_ACCESS_RANGE = 1u << 2,         /* from a range check (memcpy, _n): size is the range */
+};
+
+typedef struct ldsan_report_record {
+  uint32_t state;            /* LDSAN_RECORD_EMPTY / LDSAN_RECORD_READY, written last */
+  uint32_t kind;             /* ldsan_report_kind */
+  uint64_t address;          /* the bad address (first poisoned byte for ranges) */
+  uint64_t access_address;   /* the address the access started at */
+  uint64_t size;             /* access size in bytes (request size for allocator kinds) */
+  uint64_t pc;               /* return address into the instrumented code, 0 unknown */
+  uint64_t kernel_desc;      /* device address of the kernel's ldsan_kernel_desc, 0 unknown */
+  uint64_t block;            /* this workgroup's LDS block, 0 unknown */
+  uint32_t flags;            /* ldsan_access_flags */
+  uint32_t shadow_byte;      /* the shadow value that made the access bad */
+  uint32_t workgroup_id[3];
+  uint32_t workitem_id[3];
+  uint32_t lane;             /* lane within the wavefront */
+  uint32_t dynamic_size;     /* exact dynamic LDS size of the dispatch, if known */
+} ldsan_report_record;
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 88, "report record size");
+
+#define LDSAN_CHANNEL_CAPACITY 256u
+
+typedef struct ldsan_report_channel {
+  uint32_t abi_version;      /* LDSAN_ABI_VERSION */
+  uint32_t capacity;         /* records[] entries usable, <= LDSAN_CHANNEL_CAPACITY */
+  uint32_t next;             /* claim counter (may exceed capacity) */
+  uint32_t dropped;          /* reports not recorded because the channel was full */
+  ldsan_report_record records[LDSAN_CHANNEL_CAPACITY];
+} ldsan_report_channel;
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 88 * LDSAN_CHANNEL_CAPACITY, "channel size");
+
+/* ---------------------------------------------------------------------------
+ * Device state: one per code object, symbol __ldsan_device_state. The device
+ * initializes it statically; the host may overwrite fields before the first
+ * dispatch (and only between dispatches).
+ * ------------------------------------------------------------------------- */
+#define LDSAN_DEVICE_STATE_SYMBOL "__ldsan_device_state"
+
+enum ldsan_state_flags {
+  LDSAN_STATE_HALT_ON_ERROR = 1u << 0,  /* aborting reports trap the wave (default) */
+};
+
+typedef struct ldsan_device_state {
+  uint32_t abi_version;      /* LDSAN_ABI_VERSION, set by the device image */
+  uint32_t flags;            /* ldsan_state_flags */
+  uint64_t channel;          /* address of an ldsan_report_channel; 0: the built-in one */
+  uint64_t pool_base;        /* LDS backing pool the host provides; 0: the built-in one */
+  uint64_t pool_size;        /* its size in bytes */
+} ldsan_device_state;
+LDSAN_STATIC_ASSERT(sizeof(ldsan_device_state) == 32, "device state size");
+
+/* Built-in LDS backing pool of every code object (bytes), used when the host
+ * provides none. */
+#define LDSAN_BUILTIN_POOL_SIZE (64u << 20)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LDSAN_ABI_H */

@@ -1,0 +1,241 @@
+/* ldsan-cc: compiler driver wrapper. `ldsan-cc app.hip -o app` behaves like
+ * `clang-22 -x hip` with device AddressSanitizer on, the ldsan plugin loaded and
+ * the flags Debian's ROCm 5.2 packages need. Every other argument passes through.
+ * `--emulate` hands the whole command to the CPU emulator's driver.
+ * Single-threaded; execs clang (or the emulate driver) and never returns on success. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEFAULT_ARCH "gfx90a:xnack+"
+#define DEFAULT_CLANG "clang-22"
+#define DEFAULT_ROCM_PATH "/usr"
+#define HIP_HEADER "/include/hip/hip_runtime.h"
+
+struct options {
+  const char *clang;          /* compiler to exec */
+  const char *rocm_path;      /* --rocm-path given to clang */
+  char build_root[PATH_MAX];  /* .../build: holds bin/, lib/, libexec/ */
+  int emulate;                /* --emulate seen */
+  int has_arch;               /* user gave an --offload-arch */
+  int has_input;              /* any input file */
+  int has_hip_input;          /* a .hip/.cu input, or -x hip */
+  int has_source_input;       /* an input that is not an object or library */
+  int nogpulib;               /* -nogpulib: no ROCm device libraries */
+  int nogpuinc;               /* -nogpuinc: no HIP headers */
+  int verbose;                /* -v / -### : show what we run */
+};
+
+/* Prints one error line and exits 2 (bad usage or missing dependency). */
+static void die(const char *fmt, const char *a, const char *b) {
+  fprintf(stderr, "ldsan-cc: error: ");
+  fprintf(stderr, fmt, a, b);
+  fputc('\n', stderr);
+  exit(2);
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int is_hip_source(const char *arg) { return ends_with(arg, ".hip") || ends_with(arg, ".cu"); }
+
+/* Returns 1 when `name` is an executable on PATH or an existing path. */
+static int find_program(const char *name) {
+  if (strchr(name, '/')) return access(name, X_OK) == 0;
+  const char *path = getenv("PATH");
+  if (!path) return 0;
+  char buf[PATH_MAX];
+  for (const char *p = path; *p;) {
+    const char *end = strchr(p, ':');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len > 0 && len + strlen(name) + 2 < sizeof buf) {
+      snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, name);
+      if (access(buf, X_OK) == 0) return 1;
+    }
+    if (!end) break;
+    p = end + 1;
+  }
+  return 0;
+}
+
+/* Finds build/ from this executable's location (build/bin/ldsan-cc), or LDSAN_ROOT. */
+static void locate_build_root(struct options *o) {
+  const char *env = getenv("LDSAN_ROOT");
+  if (env && *env) {
+    snprintf(o->build_root, sizeof o->build_root, "%s", env);
+    return;
+  }
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) die("cannot find where ldsan-cc is installed (%s); set LDSAN_ROOT to the ldsan build directory%s",
+                  strerror(errno), "");
+  self[n] = '\0';
+  char *slash = strrchr(self, '/'); /* strip /ldsan-cc */
+  if (slash) *slash = '\0';
+  slash = strrchr(self, '/');       /* strip /bin */
+  if (slash) *slash = '\0';
+  snprintf(o->build_root, sizeof o->build_root, "%s", self);
+}
+
+/* Checks one offload arch: device ASan needs xnack+. */
+static void check_arch(const char *arch) {
+  if (strstr(arch, ":xnack+")) return;
+  char fixed[256];
+  const char *colon = strchr(arch, ':');
+  snprintf(fixed, sizeof fixed, "%.*s:xnack+", colon ? (int)(colon - arch) : (int)strlen(arch), arch);
+  fprintf(stderr,
+          "ldsan-cc: error: offload arch '%s' is not xnack+: clang only sanitizes device code for xnack+ targets; "
+          "use --offload-arch=%s\n", arch, fixed);
+  exit(2);
+}
+
+/* First pass over the user's arguments: records what they ask for. */
+static void scan_args(struct options *o, int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--emulate") == 0) o->emulate = 1;
+    else if (strncmp(a, "--offload-arch=", 15) == 0) { o->has_arch = 1; check_arch(a + 15); }
+    else if (strncmp(a, "--cuda-gpu-arch=", 16) == 0) { o->has_arch = 1; check_arch(a + 16); }
+    else if ((strcmp(a, "--offload-arch") == 0 || strcmp(a, "--cuda-gpu-arch") == 0) && i + 1 < argc) {
+      o->has_arch = 1; check_arch(argv[++i]);
+    }
+    else if (strcmp(a, "-nogpulib") == 0 || strcmp(a, "--no-gpu-lib") == 0) o->nogpulib = 1;
+    else if (strcmp(a, "-nogpuinc") == 0 || strcmp(a, "--no-gpu-inc") == 0) o->nogpuinc = 1;
+    else if (strcmp(a, "-v") == 0 || strcmp(a, "-###") == 0) o->verbose = 1;
+    else if (strncmp(a, "--rocm-path=", 12) == 0) o->rocm_path = a + 12;
+    else if (strcmp(a, "-x") == 0 && i + 1 < argc) { if (strcmp(argv[++i], "hip") == 0) o->has_hip_input = 1; }
+    else if (strcmp(a, "-xhip") == 0) o->has_hip_input = 1;
+    else if (strcmp(a, "-o") == 0 || strcmp(a, "-MF") == 0 || strcmp(a, "-MT") == 0 || strcmp(a, "-MQ") == 0 ||
+             strcmp(a, "-I") == 0 || strcmp(a, "-L") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
+             strcmp(a, "-include") == 0 || strcmp(a, "-isystem") == 0 || strcmp(a, "-Xclang") == 0 ||
+             strcmp(a, "-mllvm") == 0 || strcmp(a, "-Xlinker") == 0 || strcmp(a, "-Xoffload-linker") == 0 ||
+             strcmp(a, "-Xarch_device") == 0 || strcmp(a, "-Xarch_host") == 0 || strcmp(a, "-target") == 0) {
+      i++; /* the next argument is this option's value, not an input */
+    }
+    else if (a[0] != '-' || strcmp(a, "-") == 0) {
+      o->has_input = 1;
+      if (is_hip_source(a)) o->has_hip_input = 1;
+      else if (!(ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so"))) o->has_source_input = 1;
+    }
+  }
+}
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: ldsan-cc [--emulate] [clang options] app.hip [...] -o app\n"
+          "  Compiles HIP with device AddressSanitizer and ldsan's LDS checking.\n"
+          "  Default target --offload-arch=" DEFAULT_ARCH " (any xnack+ target may be given).\n"
+          "  --emulate   build a host executable whose kernels run on the CPU emulator\n"
+          "  Environment: LDSAN_CLANG (default " DEFAULT_CLANG "), LDSAN_ROOT (ldsan build dir)\n");
+}
+
+/* Appends to a growing argv. */
+struct argv_builder { char **v; int n, cap; };
+static void push(struct argv_builder *b, const char *s) {
+  if (b->n + 2 > b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 64;
+    b->v = realloc(b->v, (size_t)b->cap * sizeof *b->v);
+    if (!b->v) die("out of memory%s%s", "", "");
+  }
+  b->v[b->n++] = strdup(s);
+  b->v[b->n] = NULL;
+}
+static void pushf(struct argv_builder *b, const char *fmt, const char *x) {
+  char buf[PATH_MAX + 64];
+  snprintf(buf, sizeof buf, fmt, x);
+  push(b, buf);
+}
+
+/* Hands the command to the emulator driver, with ldsan-cc's own location. */
+static void exec_emulate(struct options *o, int argc, char **argv) {
+  char driver[PATH_MAX + 32], self[PATH_MAX + 32];
+  snprintf(driver, sizeof driver, "%s/libexec/ldsan-cc-emulate", o->build_root);
+  snprintf(self, sizeof self, "%s/bin/ldsan-cc", o->build_root);
+  if (!exists(driver))
+    die("the CPU emulator driver '%s' is missing; run 'make' in the ldsan tree%s", driver, "");
+  struct argv_builder b = {0};
+  push(&b, driver);
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--emulate") != 0) push(&b, argv[i]);
+  setenv("LDSAN_CC", self, 1);
+  setenv("LDSAN_ROOT", o->build_root, 1);
+  execv(driver, b.v);
+  die("cannot run '%s': %s", driver, strerror(errno));
+}
+
+int main(int argc, char **argv) {
+  struct options o = {0};
+  o.clang = getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG") ? getenv("LDSAN_CLANG") : DEFAULT_CLANG;
+  o.rocm_path = DEFAULT_ROCM_PATH;
+
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
+  }
+  scan_args(&o, argc, argv);
+  locate_build_root(&o);
+  if (o.emulate) exec_emulate(&o, argc, argv);
+
+  if (!o.has_input && !o.verbose)
+    die("no input files; usage: ldsan-cc app.hip -o app (see ldsan-cc --help)%s%s", "", "");
+  /* Linking objects is fine; compiling non-HIP sources alone is not what ldsan-cc is for. */
+  if (o.has_source_input && !o.has_hip_input)
+    die("no HIP input: ldsan-cc compiles HIP programs; name a .hip or .cu file, or put -x hip before the source%s%s",
+        "", "");
+
+  if (!find_program(o.clang))
+    die("'%s' not found; run 'make deps' in the ldsan tree (or apt-get install clang-22), or set LDSAN_CLANG%s",
+        o.clang, "");
+  char plugin[PATH_MAX + 64], runtime[PATH_MAX + 64], bitcode_dir[PATH_MAX + 64], hip_header[PATH_MAX + 64];
+  snprintf(plugin, sizeof plugin, "%s/lib/ldsan-instrument.so", o.build_root);
+  snprintf(runtime, sizeof runtime, "%s/lib/ldsan-rt.bc", o.build_root);
+  snprintf(bitcode_dir, sizeof bitcode_dir, "%s/lib/amdgcn-bitcode", o.build_root);
+  snprintf(hip_header, sizeof hip_header, "%s" HIP_HEADER, o.rocm_path);
+  if (!exists(plugin)) die("the ldsan plugin '%s' is missing; run 'make' in the ldsan tree%s", plugin, "");
+  if (!exists(runtime)) die("the ldsan device runtime '%s' is missing; run 'make' in the ldsan tree%s", runtime, "");
+  if (!o.nogpulib && !exists(bitcode_dir))
+    die("the device library directory '%s' is missing; run 'make' in the ldsan tree (it needs rocm-device-libs)%s",
+        bitcode_dir, "");
+  if (o.has_hip_input && !o.nogpuinc && !exists(hip_header))
+    die("HIP headers not found ('%s'); run 'make deps' in the ldsan tree (or apt-get install libamdhip64-dev), "
+        "or pass -nogpuinc%s", hip_header, "");
+
+  struct argv_builder b = {0};
+  push(&b, o.clang);
+  if (!o.has_arch) push(&b, "--offload-arch=" DEFAULT_ARCH);
+  push(&b, "-fsanitize=address");
+  push(&b, "-mcode-object-version=5");        /* hidden_dynamic_lds_size lives in the COV5 implicit args */
+  push(&b, "-D__AMDGCN_WAVEFRONT_SIZE=64");   /* ROCm 5.2 headers expect it; clang 22 no longer defines it */
+  pushf(&b, "--rocm-path=%s", o.rocm_path);
+  /* Debian's device libs with an empty asanrtl.bc: ldsan's runtime replaces ROCm's. */
+  if (!o.nogpulib) pushf(&b, "--rocm-device-lib-path=%s", bitcode_dir);
+  pushf(&b, "-fpass-plugin=%s", plugin);
+  /* Each .hip/.cu input is compiled as HIP; other inputs keep clang's usual rules. */
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] != '-' && is_hip_source(a) && !(i > 1 && strcmp(argv[i - 1], "-o") == 0)) {
+      push(&b, "-x"); push(&b, "hip"); push(&b, a); push(&b, "-x"); push(&b, "none");
+    } else {
+      push(&b, a);
+    }
+  }
+  if (o.verbose) {
+    fprintf(stderr, "ldsan-cc: running");
+    for (int i = 0; i < b.n; i++) fprintf(stderr, " %s", b.v[i]);
+    fputc('\n', stderr);
+  }
+  execvp(o.clang, b.v);
+  die("cannot run '%s': %s", o.clang, strerror(errno));
+  return 2;
+}
