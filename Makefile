@@ -19,8 +19,10 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-o
 
 export LLVM_VERSION CLANG CLANGXX LLVM_CONFIG OPT LLVM_LINK LLVM_DIS FILECHECK ROCM_BITCODE BUILD
 
-.PHONY: all deps check test bench demo settings clean
+.PHONY: all deps check test test-programs bench demo settings clean
 all: runtime instrument driver
+# Fragments append what the test suite needs built (unit tests, harnesses).
+TEST_TARGETS :=
 
 # Each component adds its targets in its own fragment.
 -include device/device.mk
@@ -33,7 +35,9 @@ include tools/tools.mk
 deps:
 	scripts/deps.sh
 
-check test: all
+test-programs: $(TEST_TARGETS)
+
+check test: all test-programs
 	BUILD=$(BUILD) test/run.sh
 
 demo: all

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Compiles one HIP file with ldsan-cc for one xnack+ target and checks the
+# linked device code object: no undefined symbols, ldsan's LDS descriptors
+# present, and every kernel descriptor requesting the inputs ldsan's runtime
+# reads (workgroup ids x/y/z, workitem ids x/y/z, kernarg/implicit-arg pointer).
+# Usage: check_code_object.sh <arch> <file.hip> [headers]
+#   headers: compile with Debian's HIP headers and device libraries instead of
+#   -nogpuinc -nogpulib (only for targets those libraries know).
+set -euo pipefail
+arch="$1"; src="$2"; mode="${3:-builtins}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cc="$root/${BUILD:-build}/bin/ldsan-cc"
+v="${LLVM_VERSION:-22}"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+if [[ "$mode" == headers ]]; then flags=(-DUSE_HIP_HEADERS); else flags=(-nogpuinc -nogpulib); fi
+fail() { echo "FAIL [$arch $(basename "$src")]: $*" >&2; exit 1; }
+
+"$cc" --offload-arch="$arch" --offload-device-only -O2 "${flags[@]}" -c "$src" -o "$tmp/co" 2>"$tmp/err" \
+  || { cat "$tmp/err" >&2; fail "ldsan-cc failed to build the code object"; }
+"$cc" --offload-arch="$arch" --offload-device-only -O2 "${flags[@]}" -S "$src" -o "$tmp/co.s" 2>"$tmp/err" \
+  || { cat "$tmp/err" >&2; fail "ldsan-cc -S failed"; }
+
+[[ "$(head -c 4 "$tmp/co" | od -An -c | tr -d " ")" == "177ELF" ]] || fail "output is not an ELF code object"
+undef="$(llvm-nm-$v -u "$tmp/co" || true)"
+[[ -z "$undef" ]] || fail "undefined symbols in the linked code object: $undef"
+
+# Every kernel in the source must have a descriptor blob naming it.
+kernels="$(grep -o '^\s*\.amdhsa_kernel [^ ]*' "$tmp/co.s" | awk '{print $2}')"
+[[ -n "$kernels" ]] || fail "no kernels found in the assembly"
+llvm-readelf-$v -S "$tmp/co" | grep -q '\.ldsan_lds_desc' || fail "no .ldsan_lds_desc section"
+llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc "$tmp/co" "$tmp/desc.bin"
+for k in $kernels; do
+  # Kernels without LDS are not lowered and need no descriptor.
+  if grep -q "llvm.amdgcn.sw.lds.$k\b" "$tmp/co.s" || grep -q "__ldsan_kdesc.$k\b" "$tmp/co.s"; then
+    grep -aq "$k" "$tmp/desc.bin" || fail "kernel $k has lowered LDS but no descriptor names it"
+  fi
+  # The kernel descriptor block of this kernel, from .amdhsa_kernel to .end_amdhsa_kernel.
+  block="$(awk -v k="$k" '$1==".amdhsa_kernel" && $2==k {on=1} on {print} $1==".end_amdhsa_kernel" {on=0}' "$tmp/co.s")"
+  for want in ".amdhsa_system_sgpr_workgroup_id_x 1" ".amdhsa_system_sgpr_workgroup_id_y 1" \
+              ".amdhsa_system_sgpr_workgroup_id_z 1" ".amdhsa_system_vgpr_workitem_id 2" \
+              ".amdhsa_user_sgpr_kernarg_segment_ptr 1"; do
+    grep -q -- "$want" <<<"$block" || fail "kernel $k descriptor lacks '$want' (the runtime reads that input)"
+  done
+done
+# The implicit arguments up to hidden_dynamic_lds_size must be in every kernel's metadata.
+n_kernels=$(wc -w <<<"$kernels")
+n_dyn=$(grep -c 'hidden_dynamic_lds_size' "$tmp/co.s" || true)
+[[ "$n_dyn" -ge "$n_kernels" ]] || fail "only $n_dyn of $n_kernels kernels list hidden_dynamic_lds_size in their metadata"
+echo "ok: $arch $(basename "$src"): kernels $(echo $kernels)"

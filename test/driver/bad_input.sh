@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# ldsan-cc on bad input: one clear line saying what is wrong and how to fix it,
+# and a non-zero exit. Usage: bad_input.sh <case>
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cc="$root/${BUILD:-build}/bin/ldsan-cc"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+echo '__global__ void k(int *p) { p[0] = 1; }' > "$tmp/k.hip"
+echo 'int main(void) { return 0; }' > "$tmp/m.c"
+expect() { # expect <regex> <command...>
+  local re="$1"; shift
+  "$@" >"$tmp/out" 2>&1; local rc=$?
+  [[ $rc -ne 0 ]] || { echo "expected a non-zero exit from: $*"; cat "$tmp/out"; exit 1; }
+  [[ $(wc -l <"$tmp/out") -eq 1 ]] || { echo "expected exactly one line, got:"; cat "$tmp/out"; exit 1; }
+  grep -Eq "$re" "$tmp/out" || { echo "expected /$re/, got:"; cat "$tmp/out"; exit 1; }
+  echo "ok: $(cat "$tmp/out")"
+}
+case "$1" in
+  no-input)      expect '^ldsan-cc: error: no input files; usage: ldsan-cc app.hip -o app' "$cc" -O2 ;;
+  not-hip)       expect '^ldsan-cc: error: no HIP input: .*name a .hip or .cu file' "$cc" "$tmp/m.c" -o "$tmp/m" ;;
+  no-xnack)      expect "^ldsan-cc: error: offload arch 'gfx90a' is not xnack\+.*use --offload-arch=gfx90a:xnack\+" "$cc" --offload-arch=gfx90a "$tmp/k.hip" ;;
+  xnack-minus)   expect "^ldsan-cc: error: offload arch 'gfx942:xnack-' is not xnack\+.*use --offload-arch=gfx942:xnack\+" "$cc" --offload-arch gfx942:xnack- "$tmp/k.hip" ;;
+  no-clang)      expect "^ldsan-cc: error: 'clang-does-not-exist' not found; run 'make deps'" env LDSAN_CLANG=clang-does-not-exist "$cc" "$tmp/k.hip" ;;
+  no-build)      expect "^ldsan-cc: error: the ldsan plugin '$tmp/none/lib/ldsan-instrument.so' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" "$tmp/k.hip" ;;
+  no-emulator)   expect "^ldsan-cc: error: the CPU emulator driver '$tmp/none/libexec/ldsan-cc-emulate' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" --emulate "$tmp/k.hip" ;;
+  *) echo "unknown case $1"; exit 2 ;;
+esac
