@@ -20,7 +20,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-o
 export LLVM_VERSION CLANG CLANGXX LLVM_CONFIG OPT LLVM_LINK LLVM_DIS FILECHECK ROCM_BITCODE BUILD
 
 .PHONY: all deps check test test-programs bench demo settings clean
-all: runtime instrument driver
+all: runtime instrument driver host
 # Fragments append what the test suite needs built (unit tests, harnesses).
 TEST_TARGETS :=
 
@@ -28,7 +28,7 @@ TEST_TARGETS :=
 -include device/device.mk
 -include instrument/instrument.mk
 include tools/tools.mk
--include host/host.mk
+include host/host.mk
 -include emulator/core.mk
 -include emulator/hip.mk
 

@@ -157,7 +157,7 @@ typedef struct ldsan_report_record {
   uint32_t lane;             /* lane within the wavefront */
   uint32_t dynamic_size;     /* exact dynamic LDS size of the dispatch, if known */
 } ldsan_report_record;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 88, "report record size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 96, "report record size");
 
 #define LDSAN_CHANNEL_CAPACITY 256u
 
@@ -168,7 +168,7 @@ typedef struct ldsan_report_channel {
   uint32_t dropped;          /* reports not recorded because the channel was full */
   ldsan_report_record records[LDSAN_CHANNEL_CAPACITY];
 } ldsan_report_channel;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 88 * LDSAN_CHANNEL_CAPACITY, "channel size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 96 * LDSAN_CHANNEL_CAPACITY, "channel size");
 
 /* ---------------------------------------------------------------------------
  * Device state: one per code object, symbol __ldsan_device_state. The device

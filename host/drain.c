@@ -1,0 +1,148 @@
+/* ldsan host library: draining a report channel after a dispatch.
+ * Reads the records the device published (protocol in abi.h), folds lanes that
+ * hit the same bug at the same pc (option dedup), prints up to report_limit
+ * full reports, counts lost and dropped ones, and resets the channel.
+ * Threading: one process-wide mutex serializes every print, so reports from
+ * several host threads (queues) never interleave. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static pthread_mutex_t report_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void ldsan_report_lock(void) { pthread_mutex_lock(&report_mutex); }
+void ldsan_report_unlock(void) { pthread_mutex_unlock(&report_mutex); }
+
+static void aborting(FILE *out) { fprintf(out, "==%ld==ABORTING\n", (long)getpid()); }
+
+void ldsan_host_print_record(const ldsan_report_record *record, const ldsan_device_memory *mem,
+                             const ldsan_dispatch_info *dispatch, FILE *out) {
+  ldsan_host_init();
+  ldsan_report_lock();
+  if (!out) out = ldsan_log_stream();
+  ldsan_report_print(record, mem, dispatch, out, NULL);
+  if (ldsan_report_aborts(record)) aborting(out);
+  fflush(out);
+  ldsan_report_unlock();
+}
+
+/* Records of one dispatch that dedup treats as one report. */
+typedef struct dedup_key {
+  uint32_t kind, write;
+  uint64_t kernel_desc, pc, where;  /* where: LDS offset when the pc is unknown */
+  const char *bug;                  /* static string from the bug-name tables */
+} dedup_key;
+
+static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory *mem) {
+  dedup_key k;
+  memset(&k, 0, sizeof k);
+  k.kind = r->kind;
+  k.write = r->flags & LDSAN_ACCESS_WRITE;
+  k.kernel_desc = r->kernel_desc;
+  k.pc = r->pc;
+  k.where = r->pc ? 0 : r->address - r->block;
+  k.bug = ldsan_report_bug_name(r, mem);
+  return k;
+}
+
+static int same_key(const dedup_key *a, const dedup_key *b) {
+  return a->kind == b->kind && a->write == b->write && a->kernel_desc == b->kernel_desc && a->pc == b->pc &&
+         a->where == b->where && strcmp(a->bug, b->bug) == 0;
+}
+
+static int same_workgroup(const ldsan_report_record *a, const ldsan_report_record *b) {
+  return !memcmp(a->workgroup_id, b->workgroup_id, sizeof a->workgroup_id);
+}
+
+int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_memory *mem,
+                                   const ldsan_dispatch_info *dispatch, ldsan_drain_stats *stats) {
+  ldsan_drain_stats st;
+  memset(&st, 0, sizeof st);
+  if (stats) *stats = st;
+  if (!ch) return 0;
+  ldsan_host_init();
+  const ldsan_flags *f = ldsan_flags_get();
+  ldsan_report_lock();
+  FILE *out = ldsan_log_stream();
+
+  uint32_t capacity = ch->capacity, next = __atomic_load_n(&ch->next, __ATOMIC_ACQUIRE);
+  if (ch->abi_version != LDSAN_ABI_VERSION) {
+    fprintf(out, "ldsan: warning: report channel has ABI version %u, this library %u: %u record(s) ignored; "
+            "build the program and its device code with one ldsan\n", ch->abi_version, LDSAN_ABI_VERSION, next);
+    capacity = 0;
+  } else if (capacity > LDSAN_CHANNEL_CAPACITY) {
+    fprintf(out, "ldsan: warning: report channel claims capacity %u, more than %u; reading %u\n", capacity,
+            LDSAN_CHANNEL_CAPACITY, LDSAN_CHANNEL_CAPACITY);
+    capacity = LDSAN_CHANNEL_CAPACITY;
+  }
+  uint32_t n = next < capacity ? next : capacity;
+
+  /* Group READY records: group[i] is the index of the first record of i's group. */
+  static dedup_key keys[LDSAN_CHANNEL_CAPACITY];  /* under report_mutex */
+  int group[LDSAN_CHANNEL_CAPACITY];
+  uint32_t lanes[LDSAN_CHANNEL_CAPACITY], wgs[LDSAN_CHANNEL_CAPACITY];
+  for (uint32_t i = 0; i < n; i++) {
+    group[i] = -1;
+    lanes[i] = wgs[i] = 0;
+    /* Acquire pairs with the device's release store of READY: every field is final. */
+    if (__atomic_load_n(&ch->records[i].state, __ATOMIC_ACQUIRE) != LDSAN_RECORD_READY) { st.lost++; continue; }
+    st.errors++;
+    if (ldsan_report_aborts(&ch->records[i])) st.must_abort = 1;
+    keys[i] = key_of(&ch->records[i], mem);
+    group[i] = (int)i;
+    if (f->dedup)
+      for (uint32_t j = 0; j < i; j++)
+        if (group[j] == (int)j && same_key(&keys[j], &keys[i])) { group[i] = (int)j; break; }
+    uint32_t g = (uint32_t)group[i];
+    lanes[g]++;
+    int new_wg = 1;
+    for (uint32_t j = g; j < i && new_wg; j++)
+      if (group[j] == (int)g && same_workgroup(&ch->records[j], &ch->records[i])) new_wg = 0;
+    wgs[g] += (uint32_t)new_wg;
+  }
+
+  uint32_t groups_over = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (group[i] != (int)i) {
+      if (group[i] >= 0) st.deduplicated++;
+      continue;
+    }
+    if (f->report_limit > 0 && st.printed >= (uint32_t)f->report_limit) {
+      groups_over++;
+      st.over_limit += lanes[i];
+      continue;
+    }
+    ldsan_report_extra extra = {lanes[i] - 1, wgs[i]};
+    ldsan_report_print(&ch->records[i], mem, dispatch, out, &extra);
+    st.printed++;
+  }
+  if (groups_over)
+    fprintf(out, "ldsan: %u more report(s) (%u lane(s)) not printed: report_limit=%d reached; "
+            "LDSAN_OPTIONS=report_limit=0 prints all\n", groups_over, st.over_limit, f->report_limit);
+  st.deduplicated -= st.over_limit - groups_over;  /* lanes of unprinted groups count as over_limit */
+  if (st.lost)
+    fprintf(out, "ldsan: warning: %u report(s) lost: a lane stopped while writing its report\n", st.lost);
+  st.dropped = ch->dropped;
+  if (st.dropped)
+    fprintf(out, "ldsan: warning: %u more report(s) dropped: the report channel holds %u; fix the first "
+            "reports and rerun\n", st.dropped, capacity ? capacity : LDSAN_CHANNEL_CAPACITY);
+  if (f->halt_on_error && !st.errors && (st.lost || st.dropped)) st.must_abort = 1;
+  if (st.must_abort) aborting(out);
+  fflush(out);
+
+  /* Reset for the next dispatch: EMPTY states first, then the counters. */
+  for (uint32_t i = 0; i < n; i++) __atomic_store_n(&ch->records[i].state, LDSAN_RECORD_EMPTY, __ATOMIC_RELAXED);
+  __atomic_store_n(&ch->dropped, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&ch->next, 0, __ATOMIC_RELEASE);
+  ldsan_report_unlock();
+  if (stats) *stats = st;
+  return (int)st.printed;
+}
+
+int ldsan_host_drain_channel(ldsan_report_channel *channel, const ldsan_device_memory *mem,
+                             const ldsan_dispatch_info *dispatch) {
+  return ldsan_host_drain_channel_stats(channel, mem, dispatch, NULL);
+}

@@ -1,0 +1,146 @@
+/* ldsan host library: internal prototypes, grouped by the file that defines them.
+ * Not installed; unit tests under test/host/ include it to reach the pieces.
+ * Threading: everything here is called with the report mutex held (drain.c),
+ * except the flags/log functions, which are idempotent and set up once. */
+#ifndef LDSAN_HOST_INTERNAL_H
+#define LDSAN_HOST_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ldsan/host.h"
+
+/* ---- flags.c: LDSAN_OPTIONS (declared once in flags.inc) ----------------- */
+typedef int ldsan_flag_bool;
+typedef int ldsan_flag_int;
+typedef char ldsan_flag_color[8];    /* "auto" | "always" | "never" */
+typedef char ldsan_flag_path[512];   /* "stderr" | "stdout" | file prefix */
+
+typedef struct ldsan_flags {
+#define LDSAN_FLAG(type, name, default_value, description) ldsan_flag_##type name;
+#include "flags.inc"
+#undef LDSAN_FLAG
+} ldsan_flags;
+
+/* The current options (defaults until ldsan_host_init ran). Never NULL. */
+const ldsan_flags *ldsan_flags_get(void);
+/* Resets every option to its default. */
+void ldsan_flags_set_defaults(void);
+/* Applies an LDSAN_OPTIONS string over the current options; warnings go to
+ * `warn`. Returns the number of warnings printed. */
+int ldsan_flags_parse(const char *options, FILE *warn);
+
+/* ---- log.c: where reports go (option log_path) --------------------------- */
+/* The configured report stream; opens "<log_path>.<pid>" on first use. */
+FILE *ldsan_log_stream(void);
+/* Tests: send reports to `f` instead (NULL restores log_path). */
+void ldsan_log_override(FILE *f);
+
+/* ---- decorator.c: colours by role (option color) ------------------------- */
+typedef struct ldsan_decorator {
+  int on;  /* emit ANSI escapes */
+} ldsan_decorator;
+/* A decorator for `out` honouring color=auto|always|never. */
+ldsan_decorator ldsan_decorator_for(FILE *out);
+const char *ldsan_deco_bold(ldsan_decorator d);
+const char *ldsan_deco_warning(ldsan_decorator d);   /* headline, SUMMARY-worthy */
+const char *ldsan_deco_access(ldsan_decorator d);    /* READ/WRITE line */
+const char *ldsan_deco_location(ldsan_decorator d);  /* "is located ..." */
+const char *ldsan_deco_variable(ldsan_decorator d);  /* LDS variable names */
+const char *ldsan_deco_shadow(ldsan_decorator d, uint8_t shadow_byte);
+const char *ldsan_deco_end(ldsan_decorator d);
+
+/* ---- demangle.c ----------------------------------------------------------- */
+/* Writes the demangled form of `name` into buf (or `name` itself when it is not
+ * a mangled C++ name or no demangler is available). Returns buf. */
+const char *ldsan_demangle(const char *name, char *buf, size_t len);
+
+/* ---- descriptor.c: the kernel LDS descriptor blob ------------------------ */
+#define LDSAN_DESC_MAX_SIZE (1u << 20)   /* bytes; a larger total_size is garbage */
+
+typedef struct ldsan_desc {
+  int valid;                 /* 1: header, records and strings checked */
+  char why[160];             /* when !valid: what was wrong, quoting the bad value */
+  uint64_t address;          /* device address it was read from */
+  ldsan_kernel_desc header;
+  const ldsan_var_desc *vars;/* header.var_count records inside blob */
+  unsigned char *blob;       /* owned copy of the whole blob */
+} ldsan_desc;
+
+/* Reads and validates the descriptor at `address` (0 gives !valid, why "none").
+ * Never trusts the blob: every count, size and string offset is bounds-checked. */
+void ldsan_desc_read(ldsan_desc *d, const ldsan_device_memory *mem, uint64_t address);
+void ldsan_desc_free(ldsan_desc *d);
+/* String at blob offset `off`, or NULL (offset 0, out of range, unterminated). */
+const char *ldsan_desc_string(const ldsan_desc *d, uint32_t off);
+
+/* Where an LDS-block offset falls relative to the kernel's variables. */
+typedef enum ldsan_where {
+  LDSAN_WHERE_UNKNOWN,       /* no valid descriptor or no block */
+  LDSAN_WHERE_HEADER,        /* before the block: its header */
+  LDSAN_WHERE_SLOT,          /* the compiler's pointer slot (or its redzone) */
+  LDSAN_WHERE_INSIDE,        /* inside variable `var` */
+  LDSAN_WHERE_AFTER,         /* `distance` bytes after the end of `var` */
+  LDSAN_WHERE_BEFORE,        /* `distance` bytes before the start of `var` */
+  LDSAN_WHERE_DYNAMIC_AFTER, /* `distance` bytes after the end of dynamic LDS */
+  LDSAN_WHERE_PAST_BLOCK,    /* beyond every variable and the dynamic tail */
+} ldsan_where;
+
+typedef struct ldsan_location {
+  ldsan_where where;
+  int var;                   /* index into desc vars, -1 none */
+  int64_t offset;            /* the address as an LDS offset (block-relative) */
+  uint64_t distance;         /* bytes before/after/inside as `where` says */
+} ldsan_location;
+
+/* Locates LDS offset `off` (may be negative) among the variables of `d`.
+ * dynamic_size: the dispatch's exact hidden_dynamic_lds_size. */
+ldsan_location ldsan_desc_locate(const ldsan_desc *d, int64_t off, uint32_t dynamic_size);
+/* Size of variable i as laid out in this dispatch (dynamic: dynamic_size). */
+uint64_t ldsan_var_size(const ldsan_desc *d, int i, uint32_t dynamic_size);
+/* Display name of variable i: source name, else demangled IR name. */
+const char *ldsan_var_name(const ldsan_desc *d, int i, char *buf, size_t len);
+
+/* ---- shadow_dump.c -------------------------------------------------------- */
+/* Reads the shadow byte of addr through mem; returns 0 on success. */
+int ldsan_shadow_read(const ldsan_device_memory *mem, uint64_t addr, uint8_t *out);
+/* The bug name for shadow value `s` (ASan's and ldsan's), or NULL if unknown. */
+const char *ldsan_shadow_bug_name(uint8_t s);
+
+typedef struct ldsan_block_view {
+  uint64_t block;            /* block address, 0 unknown */
+  uint64_t chunk_end;        /* first address past the chunk's tail redzone */
+  uint32_t dynamic_size;
+  const ldsan_desc *desc;    /* valid descriptor, or NULL */
+} ldsan_block_view;
+
+/* Prints ASan's "Shadow bytes around the buggy address" block for `addr`
+ * (whose recorded shadow value was `recorded`). If the live shadow no longer
+ * holds `recorded` and `view` describes the block, prints the shadow the
+ * descriptor implies instead and says so. Then the legend if print_legend. */
+void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *mem,
+                       uint64_t addr, uint8_t recorded, const ldsan_block_view *view);
+
+/* ---- report.c ------------------------------------------------------------- */
+/* Extra facts drain.c adds to a report (dedup count). */
+typedef struct ldsan_report_extra {
+  uint32_t same_lanes;       /* other lanes with the same kernel+pc+bug, not printed */
+  uint32_t same_workgroups;  /* distinct workgroups among them and this record */
+} ldsan_report_extra;
+
+/* Bug name of a record, using the descriptor and shadow when the recorded
+ * shadow value alone does not decide (partial granule, 0). */
+const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem);
+/* Whether a record stops execution under the current options. */
+int ldsan_report_aborts(const ldsan_report_record *r);
+/* Prints one full report (no ABORTING line). */
+void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                        const ldsan_dispatch_info *dispatch, FILE *out,
+                        const ldsan_report_extra *extra);
+
+/* ---- drain.c -------------------------------------------------------------- */
+void ldsan_report_lock(void);
+void ldsan_report_unlock(void);
+
+#endif /* LDSAN_HOST_INTERNAL_H */

@@ -1,0 +1,356 @@
+/* ldsan host library: formats one report record as an ASan-style report.
+ * Order as compiler-rt: headline, access line, frame, description of the
+ * address (LDS variable, layout), shadow dump, SUMMARY. Every value printed
+ * comes from the record, the kernel descriptor, the block header or the shadow.
+ * Threading: callers hold the report mutex (drain.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define RULE "================================================================="
+#define MAX_LAYOUT_LINES 16  /* variables listed around the one hit */
+#define UNKNOWN_BLOCK_EXTENT (256u << 10)  /* bytes; above any GPU's LDS (gfx950: 160 KiB) */
+
+/* Everything one report needs, gathered once. */
+typedef struct report_ctx {
+  const ldsan_report_record *r;
+  const ldsan_device_memory *mem;
+  const ldsan_dispatch_info *dispatch;
+  ldsan_desc desc;
+  ldsan_block_header hdr;
+  int hdr_ok;                /* hdr was read and names this block (self == block) */
+  uint32_t dyn;              /* exact dynamic LDS size */
+  ldsan_block_view view;     /* the block's extent, for locating and the shadow dump */
+  int in_block;              /* the bad address lies in the block's chunk */
+  ldsan_location loc;
+  const char *bug;
+  char kernel[512];
+} report_ctx;
+
+static const char *kind_name(uint32_t kind) {
+  switch (kind) {
+#define LDSAN_REPORT_KIND(ENUM, value, name, description) case value: return name;
+#include "ldsan/report_kinds.def"
+#undef LDSAN_REPORT_KIND
+  default: return "unknown-crash";
+  }
+}
+
+/* Bug name when the recorded shadow value alone does not decide (0, 1..7):
+ * from where the address is, else like ASan from the next granule's shadow. */
+static const char *inconclusive_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                                     const ldsan_location *loc) {
+  switch (loc ? loc->where : LDSAN_WHERE_UNKNOWN) {
+  case LDSAN_WHERE_HEADER: case LDSAN_WHERE_SLOT: return "lds-buffer-underflow";
+  case LDSAN_WHERE_DYNAMIC_AFTER: return "dynamic-lds-buffer-overflow";
+  case LDSAN_WHERE_UNKNOWN: break;
+  default: return "lds-buffer-overflow";
+  }
+  uint8_t next;
+  if (mem && ldsan_shadow_read(mem, r->address + LDSAN_SHADOW_GRANULE, &next) == 0 && next >= 8) {
+    const char *n = ldsan_shadow_bug_name(next);
+    if (n) return n;
+  }
+  return (r->block && r->address >= r->block) ? "lds-buffer-overflow" : "unknown-crash";
+}
+
+static const char *bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                            const ldsan_location *loc) {
+  if (r->kind != LDSAN_REPORT_BAD_ACCESS) return kind_name(r->kind);
+  uint8_t s = (uint8_t)r->shadow_byte;
+  if (s < 8) return inconclusive_name(r, mem, loc);
+  const char *n = ldsan_shadow_bug_name(s);
+  return n ? n : "unknown-crash";
+}
+
+const char *ldsan_host_bug_name(const ldsan_report_record *record) {
+  return bug_name(record, NULL, NULL);
+}
+
+int ldsan_report_aborts(const ldsan_report_record *r) {
+  return ldsan_flags_get()->halt_on_error && !(r->flags & LDSAN_ACCESS_NOABORT);
+}
+
+static void ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_device_memory *mem,
+                     const ldsan_dispatch_info *dispatch) {
+  memset(c, 0, sizeof *c);
+  c->r = r;
+  c->mem = mem;
+  c->dispatch = dispatch;
+  if (r->block && mem && mem->read &&
+      mem->read(mem->ctx, r->block - LDSAN_BLOCK_HEADER_SIZE, &c->hdr, sizeof c->hdr) == 0)
+    /* magic is 0 once freed but self survives; a reused chunk names another kernel. */
+    c->hdr_ok = c->hdr.self == r->block && (!r->kernel_desc || c->hdr.kernel_desc == r->kernel_desc);
+  uint64_t desc_addr = r->kernel_desc ? r->kernel_desc : (c->hdr_ok ? c->hdr.kernel_desc : 0);
+  ldsan_desc_read(&c->desc, mem, desc_addr);
+  c->dyn = r->dynamic_size ? r->dynamic_size : (c->hdr_ok ? c->hdr.dynamic_size : 0);
+
+  const char *raw = c->desc.valid ? ldsan_desc_string(&c->desc, c->desc.header.name) : NULL;
+  if (!raw && dispatch) raw = dispatch->kernel_name;
+  if (raw) ldsan_demangle(raw, c->kernel, sizeof c->kernel);
+  else snprintf(c->kernel, sizeof c->kernel, "<unknown kernel>");
+
+  c->loc.where = LDSAN_WHERE_UNKNOWN;
+  c->loc.var = -1;
+  if (r->block) {
+    c->view.block = r->block;
+    c->view.dynamic_size = c->dyn;
+    c->view.desc = c->desc.valid ? &c->desc : NULL;
+    uint64_t used = c->desc.valid ? (uint64_t)c->desc.header.static_size + c->dyn : 0;
+    if (c->hdr_ok && c->hdr.chunk_size > LDSAN_BLOCK_HEADER_SIZE && c->hdr.chunk_size < (1ull << 40))
+      c->view.chunk_end = r->block - LDSAN_BLOCK_HEADER_SIZE + c->hdr.chunk_size;
+    else if (c->desc.valid)
+      c->view.chunk_end = r->block + ((used + 7) & ~7ull) + LDSAN_DYNAMIC_TAIL_REDZONE;
+    else  /* extent unknown: assume the largest LDS a workgroup can have */
+      c->view.chunk_end = r->block + UNKNOWN_BLOCK_EXTENT;
+    c->in_block = r->address + LDSAN_BLOCK_HEADER_SIZE >= r->block && r->address < c->view.chunk_end;
+    if (c->in_block) c->loc = ldsan_desc_locate(&c->desc, (int64_t)(r->address - r->block), c->dyn);
+    if (c->in_block && c->loc.where == LDSAN_WHERE_UNKNOWN) c->loc.offset = (int64_t)(r->address - r->block);
+  }
+  c->bug = bug_name(r, mem, c->in_block ? &c->loc : NULL);
+}
+
+const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem) {
+  report_ctx c;
+  ctx_init(&c, r, mem, NULL);
+  ldsan_desc_free(&c.desc);
+  return c.bug;
+}
+
+static void device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
+  fprintf(out, "on amdgpu device %d", dispatch ? dispatch->device : 0);
+  if (dispatch && dispatch->device_name) fprintf(out, " (%s)", dispatch->device_name);
+}
+
+static void ids(FILE *out, const ldsan_report_record *r) {
+  fprintf(out, "thread (work-item) (%u,%u,%u) lane %u of workgroup (%u,%u,%u)", r->workitem_id[0],
+          r->workitem_id[1], r->workitem_id[2], r->lane, r->workgroup_id[0], r->workgroup_id[1],
+          r->workgroup_id[2]);
+}
+
+static void frame(FILE *out, const report_ctx *c, char *sym, size_t len) {
+  sym[0] = 0;
+  if (!c->r->pc) { fprintf(out, "    #0 <pc unknown> in kernel %s\n", c->kernel); return; }
+  const ldsan_dispatch_info *di = c->dispatch;
+  if (!(di && di->symbolize && di->symbolize(di->symbolize_ctx, c->r->pc, sym, len) == 0 && sym[0])) sym[0] = 0;
+  fprintf(out, "    #0 0x%llx in %s\n", (unsigned long long)c->r->pc, sym[0] ? sym : "<unknown>");
+}
+
+/* "'tile' of size 256 (k1(int*, int)::tile, declared at mini.hip:12)" */
+static void describe_var(FILE *out, ldsan_decorator d, const report_ctx *c, int i) {
+  char name[256], full[512];
+  const ldsan_var_desc *v = &c->desc.vars[i];
+  ldsan_var_name(&c->desc, i, name, sizeof name);
+  const char *ir = ldsan_desc_string(&c->desc, v->name);
+  const char *file = ldsan_desc_string(&c->desc, v->file);
+  if (v->flags & LDSAN_VAR_DYNAMIC)
+    fprintf(out, "dynamic LDS %s'%s'%s of size %u (hidden_dynamic_lds_size)", ldsan_deco_variable(d), name,
+            ldsan_deco_end(d), c->dyn);
+  else
+    fprintf(out, "LDS variable %s'%s'%s of size %u", ldsan_deco_variable(d), name, ldsan_deco_end(d), v->size);
+  full[0] = 0;
+  if (ir) ldsan_demangle(ir, full, sizeof full);
+  int show_full = full[0] && strcmp(full, name) != 0;
+  if (show_full || file) {
+    fprintf(out, " (%s", show_full ? full : "");
+    if (file) fprintf(out, "%sdeclared at %s:%u", show_full ? ", " : "", file, v->line);
+    fputc(')', out);
+  }
+}
+
+static void describe_address(FILE *out, ldsan_decorator d, const report_ctx *c) {
+  const ldsan_report_record *r = c->r;
+  const ldsan_location *l = &c->loc;
+  unsigned long long a = (unsigned long long)r->address, dist = (unsigned long long)l->distance;
+  fputs(ldsan_deco_location(d), out);
+  if (!c->in_block) {
+    if (r->block)
+      fprintf(out, "0x%llx is not in this workgroup's LDS block [0x%llx, 0x%llx): global memory",
+              a, (unsigned long long)r->block, (unsigned long long)c->view.chunk_end);
+    else
+      fprintf(out, "0x%llx is in memory ldsan cannot attribute (the record names no LDS block): unknown LDS variable", a);
+    fprintf(out, "%s\n", ldsan_deco_end(d));
+    return;
+  }
+  switch (l->where) {
+  case LDSAN_WHERE_UNKNOWN:
+    fprintf(out, "0x%llx is at LDS offset %lld of kernel %s: unknown LDS variable (%s)", a,
+            (long long)l->offset, c->kernel, c->desc.why);
+    break;
+  case LDSAN_WHERE_HEADER:
+    fprintf(out, "0x%llx is located %llu bytes before the start of the LDS block of kernel %s (in ldsan's block header)",
+            a, dist, c->kernel);
+    break;
+  case LDSAN_WHERE_SLOT:
+    fprintf(out, "0x%llx is located %llu bytes into the compiler's LDS pointer slot of kernel %s (LDS offset %lld; no user variable lives there)",
+            a, dist, c->kernel, (long long)l->offset);
+    break;
+  case LDSAN_WHERE_INSIDE:
+    fprintf(out, "0x%llx is located %llu bytes inside of ", a, dist);
+    describe_var(out, d, c, l->var);
+    break;
+  case LDSAN_WHERE_AFTER:
+  case LDSAN_WHERE_BEFORE:
+    fprintf(out, "0x%llx is located %llu bytes %s ", a, dist, l->where == LDSAN_WHERE_AFTER ? "after" : "before");
+    describe_var(out, d, c, l->var);
+    break;
+  case LDSAN_WHERE_DYNAMIC_AFTER:
+    fprintf(out, "0x%llx is located %llu bytes after the end of dynamic LDS of size %u (hidden_dynamic_lds_size)",
+            a, dist, c->dyn);
+    if (l->var >= 0) { fputs(": ", out); describe_var(out, d, c, l->var); }
+    break;
+  case LDSAN_WHERE_PAST_BLOCK:
+    fprintf(out, "0x%llx is located past every LDS variable of kernel %s", a, c->kernel);
+    break;
+  }
+  fprintf(out, "%s\n", ldsan_deco_end(d));
+  fprintf(out, "  in the LDS of kernel %s: LDS offset %lld", c->kernel, (long long)l->offset);
+  if (l->var >= 0 && l->where != LDSAN_WHERE_SLOT) {
+    const ldsan_var_desc *v = &c->desc.vars[l->var];
+    fprintf(out, ", variable at LDS offset %u..%llu", v->offset,
+            (unsigned long long)(v->offset + ldsan_var_size(&c->desc, l->var, c->dyn)));
+  }
+  fputc('\n', out);
+}
+
+static void marker(FILE *out, const ldsan_location *l) {
+  const char *how = l->where == LDSAN_WHERE_INSIDE ? "inside" : l->where == LDSAN_WHERE_BEFORE ? "before" : "after";
+  if (l->where == LDSAN_WHERE_DYNAMIC_AFTER)
+    fprintf(out, " <== memory access is %llu bytes after the end of dynamic LDS", (unsigned long long)l->distance);
+  else
+    fprintf(out, " <== memory access is %llu bytes %s this variable", (unsigned long long)l->distance, how);
+}
+
+static void print_layout(FILE *out, ldsan_decorator d, const report_ctx *c) {
+  if (!c->in_block || !c->desc.valid) return;
+  const ldsan_kernel_desc *h = &c->desc.header;
+  fprintf(out, "LDS layout of %s (block 0x%llx, static %u bytes, dynamic %u bytes):\n", c->kernel,
+          (unsigned long long)c->r->block, h->static_size, c->dyn);
+  if (c->loc.where == LDSAN_WHERE_HEADER)
+    fprintf(out, "  [-%u, 0) ldsan block header <== memory access is %llu bytes before the block\n",
+            LDSAN_BLOCK_HEADER_SIZE, (unsigned long long)c->loc.distance);
+  int n = (int)h->var_count, first = 0, last = n;
+  if (n > MAX_LAYOUT_LINES) {
+    int centre = c->loc.var >= 0 ? c->loc.var : 0;
+    first = centre - MAX_LAYOUT_LINES / 2 < 0 ? 0 : centre - MAX_LAYOUT_LINES / 2;
+    last = first + MAX_LAYOUT_LINES > n ? n : first + MAX_LAYOUT_LINES;
+  }
+  if (first > 0) fprintf(out, "  ... %d more variable(s)\n", first);
+  for (int i = first; i < last; i++) {
+    const ldsan_var_desc *v = &c->desc.vars[i];
+    uint64_t size = ldsan_var_size(&c->desc, i, c->dyn);
+    char name[256];
+    fprintf(out, "  [%u, %llu) ", v->offset, (unsigned long long)(v->offset + size));
+    if (v->flags & LDSAN_VAR_COMPILER_SLOT) fputs("compiler LDS pointer slot", out);
+    else {
+      fprintf(out, "%s'%s'%s %s%llu", ldsan_deco_variable(d), ldsan_var_name(&c->desc, i, name, sizeof name),
+              ldsan_deco_end(d), (v->flags & LDSAN_VAR_DYNAMIC) ? "dynamic, size " : "size ",
+              (unsigned long long)size);
+      if (!(v->flags & LDSAN_VAR_DYNAMIC)) fprintf(out, ", redzone %u", v->redzone);
+    }
+    if (c->loc.where == LDSAN_WHERE_SLOT && i == c->loc.var)
+      fprintf(out, " <== memory access is %llu bytes into the slot", (unsigned long long)c->loc.distance);
+    else if (i == c->loc.var) marker(out, &c->loc);
+    fputc('\n', out);
+  }
+  if (last < n) fprintf(out, "  ... %d more variable(s)\n", n - last);
+  if (c->loc.where == LDSAN_WHERE_DYNAMIC_AFTER && c->loc.var < 0) {
+    fprintf(out, "  [%u, %llu) dynamic LDS, size %u", h->static_size,
+            (unsigned long long)h->static_size + c->dyn, c->dyn);
+    marker(out, &c->loc);
+    fputc('\n', out);
+  }
+}
+
+static void print_summary(FILE *out, const report_ctx *c, const char *sym) {
+  if (sym[0]) fprintf(out, "SUMMARY: AddressSanitizer: %s %s\n", c->bug, sym);
+  else fprintf(out, "SUMMARY: AddressSanitizer: %s in %s\n", c->bug, c->kernel);
+}
+
+static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra) {
+  const ldsan_report_record *r = c->r;
+  char sym[512];
+  fprintf(out, "%s==%ld==ERROR: AddressSanitizer: %s on address 0x%llx at pc 0x%llx ", ldsan_deco_warning(d),
+          (long)getpid(), c->bug, (unsigned long long)r->address, (unsigned long long)r->pc);
+  device_words(out, c->dispatch);
+  fprintf(out, "%s\n%s%s of size %llu at 0x%llx ", ldsan_deco_end(d), ldsan_deco_access(d),
+          (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ", (unsigned long long)r->size,
+          (unsigned long long)(r->access_address ? r->access_address : r->address));
+  if (r->access_address && r->access_address != r->address)
+    fprintf(out, "(first bad byte 0x%llx) ", (unsigned long long)r->address);
+  ids(out, r);
+  fprintf(out, " in kernel %s%s\n", c->kernel, ldsan_deco_end(d));
+  frame(out, c, sym, sizeof sym);
+  if (extra && extra->same_lanes)
+    fprintf(out, "    (and %u more lane(s) in %u workgroup(s) hit %s at this pc in this dispatch; "
+            "LDSAN_OPTIONS=dedup=0 prints each)\n", extra->same_lanes, extra->same_workgroups, c->bug);
+  if (r->flags & LDSAN_ACCESS_NOABORT) fprintf(out, "    (recoverable check: the lane continued)\n");
+  fputc('\n', out);
+  describe_address(out, d, c);
+  fputc('\n', out);
+  if (c->in_block && c->desc.valid) { print_layout(out, d, c); fputc('\n', out); }
+  ldsan_shadow_dump(out, d, c->mem, r->address, (uint8_t)r->shadow_byte, c->view.block ? &c->view : NULL);
+  print_summary(out, c, sym);
+}
+
+/* Allocator failures: what happened, to whom, and what to do. */
+static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
+  const ldsan_report_record *r = c->r;
+  char sym[512];
+  fprintf(out, "%s==%ld==ERROR: AddressSanitizer: %s ", ldsan_deco_warning(d), (long)getpid(), c->bug);
+  if (r->kind == LDSAN_REPORT_BAD_FREE) fprintf(out, "on address 0x%llx ", (unsigned long long)r->address);
+  device_words(out, c->dispatch);
+  fprintf(out, "%s\n", ldsan_deco_end(d));
+  unsigned long long size = (unsigned long long)r->size;
+  switch (r->kind) {
+  case LDSAN_REPORT_POOL_EXHAUSTED:
+    fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: the LDS backing pool is full\n", size, c->kernel);
+    break;
+  case LDSAN_REPORT_BLOCK_TOO_LARGE:
+    fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: larger than the whole LDS backing pool\n", size, c->kernel);
+    break;
+  case LDSAN_REPORT_BAD_FREE:
+    fprintf(out, "attempting to free LDS block 0x%llx, which ldsan did not allocate, in kernel %s\n",
+            (unsigned long long)r->address, c->kernel);
+    break;
+  default:
+    fprintf(out, "unknown report kind %u from the device (address 0x%llx, size %llu): is the code object built with the same ldsan?\n",
+            r->kind, (unsigned long long)r->address, size);
+  }
+  fprintf(out, "  by ");
+  ids(out, r);
+  fputc('\n', out);
+  frame(out, c, sym, sizeof sym);
+  switch (r->kind) {
+  case LDSAN_REPORT_POOL_EXHAUSTED:
+    fprintf(out, "HINT: every workgroup in flight holds one block; the built-in pool holds %u MiB. Launch fewer "
+            "workgroups at once (smaller grid), use less LDS, or give ldsan a larger pool "
+            "(ldsan_device_state.pool_base/pool_size).\n", LDSAN_BUILTIN_POOL_SIZE >> 20);
+    break;
+  case LDSAN_REPORT_BLOCK_TOO_LARGE:
+    fprintf(out, "HINT: the block is the kernel's static LDS plus the launch's dynamic LDS plus %u bytes; check the "
+            "dynamic LDS size of the launch, or give ldsan a larger pool (ldsan_device_state.pool_base/pool_size; "
+            "built-in %u MiB).\n", 2 * LDSAN_BLOCK_HEADER_SIZE, LDSAN_BUILTIN_POOL_SIZE >> 20);
+    break;
+  case LDSAN_REPORT_BAD_FREE:
+    fprintf(out, "HINT: the block pointer in LDS slot 0 was overwritten (look for an earlier lds-buffer-underflow), "
+            "or the kernel was lowered without ldsan's runtime.\n");
+    break;
+  default: break;
+  }
+  fputc('\n', out);
+  print_summary(out, c, sym);
+}
+
+void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                        const ldsan_dispatch_info *dispatch, FILE *out, const ldsan_report_extra *extra) {
+  report_ctx c;
+  ctx_init(&c, r, mem, dispatch);
+  ldsan_decorator d = ldsan_decorator_for(out);
+  fprintf(out, "%s\n", RULE);
+  if (r->kind == LDSAN_REPORT_BAD_ACCESS) print_access(out, d, &c, extra);
+  else print_allocator(out, d, &c);
+  ldsan_desc_free(&c.desc);
+}

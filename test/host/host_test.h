@@ -1,0 +1,248 @@
+/* ldsan host unit tests: checks that print both sides with file:line, a fake
+ * device address space (the memory reader is a memcpy from it, shadow included
+ * at 0x7FFF8000 + (addr >> 3)), a kernel-descriptor builder and output capture.
+ * Header-only: each test is one .c file, one process. */
+#ifndef LDSAN_HOST_TEST_H
+#define LDSAN_HOST_TEST_H
+
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "ldsan/host.h"
+
+static int test_failures;
+
+#define CHECK(cond)                                                                    \
+  do {                                                                                 \
+    if (!(cond)) {                                                                     \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);         \
+      test_failures++;                                                                 \
+    }                                                                                  \
+  } while (0)
+
+#define CHECK_EQ(a, b)                                                                 \
+  do {                                                                                 \
+    long long va_ = (long long)(a), vb_ = (long long)(b);                              \
+    if (va_ != vb_) {                                                                  \
+      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s\n    left:  %lld\n    right: %lld\n", \
+              __FILE__, __LINE__, #a, #b, va_, vb_);                                   \
+      test_failures++;                                                                 \
+    }                                                                                  \
+  } while (0)
+
+#define CHECK_STREQ(a, b)                                                              \
+  do {                                                                                 \
+    const char *sa_ = (a), *sb_ = (b);                                                 \
+    if (!sa_ || !sb_ || strcmp(sa_, sb_)) {                                            \
+      fprintf(stderr, "%s:%d: CHECK_STREQ failed: %s == %s\n    left:  \"%s\"\n    right: \"%s\"\n", \
+              __FILE__, __LINE__, #a, #b, sa_ ? sa_ : "(null)", sb_ ? sb_ : "(null)"); \
+      test_failures++;                                                                 \
+    }                                                                                  \
+  } while (0)
+
+/* Output `out` contains `needle` (or must not, for CHECK_LACKS). */
+#define CHECK_HAS(out, needle) check_has(out, needle, 1, __FILE__, __LINE__)
+#define CHECK_LACKS(out, needle) check_has(out, needle, 0, __FILE__, __LINE__)
+static inline void check_has(const char *out, const char *needle, int want, const char *file, int line) {
+  int has = out && strstr(out, needle) != NULL;
+  if (has == want) return;
+  fprintf(stderr, "%s:%d: output %s \"%s\"; output was:\n%s\n---- end of output\n", file, line,
+          want ? "lacks" : "unexpectedly has", needle, out ? out : "(null)");
+  test_failures++;
+}
+
+/* Number of times needle occurs in out. */
+static inline int count_of(const char *out, const char *needle) {
+  int n = 0;
+  for (const char *p = out; (p = strstr(p, needle)); p += strlen(needle)) n++;
+  return n;
+}
+
+static inline int test_done(const char *name) {
+  if (test_failures) { fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures); return 1; }
+  fprintf(stderr, "%s: all checks passed\n", name);
+  return 0;
+}
+
+/* ---- fake device address space ------------------------------------------- */
+#define FAKE_MAX_REGIONS 16
+typedef struct fake_region { uint64_t base, size; unsigned char *data; } fake_region;
+typedef struct fake_memory { int n; fake_region r[FAKE_MAX_REGIONS]; int reads; } fake_memory;
+
+static inline int fake_read(void *ctx, uint64_t addr, void *dst, size_t n) {
+  fake_memory *m = ctx;
+  m->reads++;
+  for (int i = 0; i < m->n; i++)
+    if (addr >= m->r[i].base && addr - m->r[i].base <= m->r[i].size && n <= m->r[i].size - (addr - m->r[i].base)) {
+      memcpy(dst, m->r[i].data + (addr - m->r[i].base), n);
+      return 0;
+    }
+  return -1;
+}
+
+/* Maps `size` zeroed bytes at `base`; returns the host pointer. */
+static inline unsigned char *fake_map(fake_memory *m, uint64_t base, uint64_t size) {
+  fake_region *r = &m->r[m->n++];
+  r->base = base;
+  r->size = size;
+  r->data = calloc(1, size);
+  return r->data;
+}
+
+static inline void fake_free(fake_memory *m) {
+  for (int i = 0; i < m->n; i++) free(m->r[i].data);
+  m->n = 0;
+}
+
+static inline ldsan_device_memory fake_reader(fake_memory *m) {
+  ldsan_device_memory mem = {m, fake_read};
+  return mem;
+}
+
+/* Host pointer of device address a (must be mapped). */
+static inline unsigned char *fake_ptr(fake_memory *m, uint64_t a) {
+  for (int i = 0; i < m->n; i++)
+    if (a >= m->r[i].base && a < m->r[i].base + m->r[i].size) return m->r[i].data + (a - m->r[i].base);
+  fprintf(stderr, "test bug: 0x%llx not mapped\n", (unsigned long long)a);
+  abort();
+}
+
+static inline uint64_t shadow_of(uint64_t a) { return (a >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET; }
+
+/* Maps the shadow of [lo, hi) (filled with `fill`). */
+static inline void fake_map_shadow(fake_memory *m, uint64_t lo, uint64_t hi, uint8_t fill) {
+  unsigned char *p = fake_map(m, shadow_of(lo), shadow_of(hi) - shadow_of(lo));
+  memset(p, fill, shadow_of(hi) - shadow_of(lo));
+}
+
+/* Sets the shadow of [lo, hi) (granule-aligned lo) to v, like the device would. */
+static inline void fake_poison(fake_memory *m, uint64_t lo, uint64_t hi, uint8_t v) {
+  for (uint64_t a = lo; a < hi; a += 8) *fake_ptr(m, shadow_of(a)) = v;
+}
+
+/* ---- kernel descriptor builder ------------------------------------------- */
+typedef struct desc_builder {
+  ldsan_kernel_desc h;
+  ldsan_var_desc v[32];
+  char strings[4096];
+  uint32_t strings_len;
+  const char *names[4][32];  /* name, source, file per var; [3][0] kernel */
+} desc_builder;
+
+static inline void desc_init(desc_builder *b, const char *kernel, uint32_t static_size, uint32_t flags) {
+  memset(b, 0, sizeof *b);
+  b->h.magic = LDSAN_DESC_MAGIC;
+  b->h.abi_version = LDSAN_ABI_VERSION;
+  b->h.static_size = static_size;
+  b->h.max_align = 16;
+  b->h.flags = flags;
+  b->names[3][0] = kernel;
+}
+
+static inline void desc_var(desc_builder *b, uint32_t offset, uint32_t size, uint32_t redzone, uint32_t flags,
+                     const char *name, const char *source, const char *file, uint32_t line) {
+  uint32_t i = b->h.var_count++;
+  b->v[i].offset = offset;
+  b->v[i].size = size;
+  b->v[i].redzone = redzone;
+  b->v[i].align = 4;
+  b->v[i].flags = flags;
+  b->v[i].line = line;
+  b->names[0][i] = name;
+  b->names[1][i] = source;
+  b->names[2][i] = file;
+}
+
+static inline uint32_t desc_str(desc_builder *b, uint32_t base, const char *s) {
+  if (!s) return 0;
+  uint32_t off = base + b->strings_len;
+  memcpy(b->strings + b->strings_len, s, strlen(s) + 1);
+  b->strings_len += (uint32_t)strlen(s) + 1;
+  return off;
+}
+
+/* Writes the blob at device address `at` (mapping it); returns its size. */
+static inline uint32_t desc_place(desc_builder *b, fake_memory *m, uint64_t at) {
+  uint32_t base = (uint32_t)(sizeof b->h + b->h.var_count * sizeof(ldsan_var_desc));
+  b->h.name = desc_str(b, base, b->names[3][0]);
+  for (uint32_t i = 0; i < b->h.var_count; i++) {
+    b->v[i].name = desc_str(b, base, b->names[0][i]);
+    b->v[i].source_name = desc_str(b, base, b->names[1][i]);
+    b->v[i].file = desc_str(b, base, b->names[2][i]);
+  }
+  b->h.total_size = (base + b->strings_len + 7) & ~7u;
+  unsigned char *p = fake_map(m, at, b->h.total_size);
+  memcpy(p, &b->h, sizeof b->h);
+  memcpy(p + sizeof b->h, b->v, b->h.var_count * sizeof(ldsan_var_desc));
+  memcpy(p + base, b->strings, b->strings_len);
+  return b->h.total_size;
+}
+
+/* ---- output capture ------------------------------------------------------- */
+typedef struct capture { FILE *f; char *buf; size_t len; } capture;
+static inline void capture_begin(capture *c) { c->buf = NULL; c->len = 0; c->f = open_memstream(&c->buf, &c->len); }
+/* Returns the captured text (owned by c until capture_free). */
+static inline const char *capture_end(capture *c) { fclose(c->f); c->f = NULL; return c->buf; }
+static inline void capture_free(capture *c) { free(c->buf); c->buf = NULL; }
+
+/* ---- the "mini" scenario: kernel k1(int*, int) with int tile[64] and a 36-byte
+ * 'other', lowered as amdgpu-sw-lower-lds lays them out, block live at MINI_BLOCK.
+ *   LDS offset: [0,8) slot +24 rz | [32,288) tile +64 rz | [352,388) other +60 rz | 448 static end */
+#define MINI_DESC 0x9000ull
+#define MINI_BLOCK 0x20000ull
+#define MINI_STATIC 448u
+
+static inline void mini_setup(fake_memory *m, uint32_t dynamic_size, int with_dynamic_var) {
+  desc_builder b;
+  desc_init(&b, "_Z2k1Pii", MINI_STATIC, with_dynamic_var ? LDSAN_KERNEL_HAS_DYNAMIC : 0);
+  desc_var(&b, 0, 8, 24, LDSAN_VAR_COMPILER_SLOT, "llvm.amdgcn.sw.lds.k1", NULL, NULL, 0);
+  desc_var(&b, 32, 256, 64, 0, "_ZZ2k1PiiE4tile", "tile", "mini.hip", 12);
+  desc_var(&b, 352, 36, 60, 0, "_ZZ2k1PiiE5other", NULL, "mini.hip", 13);
+  if (with_dynamic_var) desc_var(&b, MINI_STATIC, 0, 0, LDSAN_VAR_DYNAMIC, "dyn", "dyn", "mini.hip", 14);
+  desc_place(&b, m, MINI_DESC);
+  uint64_t used = (MINI_STATIC + dynamic_size + 7) & ~7ull;
+  uint64_t chunk = LDSAN_BLOCK_HEADER_SIZE + used + LDSAN_DYNAMIC_TAIL_REDZONE;
+  unsigned char *c = fake_map(m, MINI_BLOCK - LDSAN_BLOCK_HEADER_SIZE, chunk);
+  ldsan_block_header h = {LDSAN_BLOCK_MAGIC, 0, MINI_BLOCK, MINI_DESC, MINI_STATIC + dynamic_size,
+                          dynamic_size, 0, chunk, {0, 0}};
+  memcpy(c, &h, sizeof h);
+  /* Shadow of 4 KiB around the chunk, poisoned as the device does. */
+  fake_map_shadow(m, MINI_BLOCK - 2048, MINI_BLOCK + 2048, 0xfa);
+  fake_poison(m, MINI_BLOCK - LDSAN_BLOCK_HEADER_SIZE, MINI_BLOCK, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  fake_poison(m, MINI_BLOCK, MINI_BLOCK + MINI_STATIC, LDSAN_SHADOW_LDS_REDZONE);
+  fake_poison(m, MINI_BLOCK, MINI_BLOCK + 32, LDSAN_SHADOW_LDS_COMPILER_SLOT);
+  fake_poison(m, MINI_BLOCK + 32, MINI_BLOCK + 288, 0);
+  fake_poison(m, MINI_BLOCK + 352, MINI_BLOCK + 384, 0);
+  *fake_ptr(m, shadow_of(MINI_BLOCK + 384)) = 4;  /* other ends at 388 */
+  fake_poison(m, MINI_BLOCK + MINI_STATIC, MINI_BLOCK + MINI_STATIC + dynamic_size, 0);
+  if (dynamic_size % 8) *fake_ptr(m, shadow_of(MINI_BLOCK + MINI_STATIC + dynamic_size)) = dynamic_size % 8;
+  fake_poison(m, MINI_BLOCK + used, MINI_BLOCK - LDSAN_BLOCK_HEADER_SIZE + chunk, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+}
+
+/* A READY bad-access record in the mini kernel at LDS offset `off`. */
+static inline ldsan_report_record mini_record(int64_t off, uint32_t size, int write, uint8_t shadow) {
+  ldsan_report_record r;
+  memset(&r, 0, sizeof r);
+  r.state = LDSAN_RECORD_READY;
+  r.kind = LDSAN_REPORT_BAD_ACCESS;
+  r.address = r.access_address = MINI_BLOCK + (uint64_t)off;
+  r.size = size;
+  r.pc = 0x7f0000001234ull;
+  r.kernel_desc = MINI_DESC;
+  r.block = MINI_BLOCK;
+  r.flags = write ? LDSAN_ACCESS_WRITE : 0;
+  r.shadow_byte = shadow;
+  r.workgroup_id[0] = 3; r.workgroup_id[1] = 1;
+  r.workitem_id[0] = 64;
+  return r;
+}
+
+static const ldsan_dispatch_info mini_dispatch = {
+    "_Z2k1Pii", {4, 2, 1}, {128, 1, 1}, 0, "gfx90a:xnack+", NULL, NULL};
+
+#endif /* LDSAN_HOST_TEST_H */

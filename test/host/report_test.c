@@ -1,0 +1,262 @@
+/* ldsan host: one record -> one report. Checks the headline, access line, ids,
+ * variable description, layout, shadow dump and SUMMARY for each bug kind. */
+#include "host_test.h"
+
+static fake_memory mem_map;
+
+/* Prints r into a buffer (also echoed to stderr for the test log). */
+static char *report(const ldsan_report_record *r, const ldsan_dispatch_info *di) {
+  capture c;
+  capture_begin(&c);
+  ldsan_device_memory mem = fake_reader(&mem_map);
+  ldsan_host_print_record(r, &mem, di, c.f);
+  const char *out = capture_end(&c);
+  fputs(out, stderr);
+  return c.buf;
+}
+
+static void test_static_overflow(void) {
+  ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  char *out = report(&r, &mini_dispatch);
+  char line[256];
+  snprintf(line, sizeof line, "==%ld==ERROR: AddressSanitizer: lds-buffer-overflow on address 0x%llx at pc 0x7f0000001234 on amdgpu device 0 (gfx90a:xnack+)\n",
+           (long)getpid(), (unsigned long long)(MINI_BLOCK + 288));
+  CHECK(strncmp(out, "=================================================================\n", 66) == 0);
+  CHECK_HAS(out, line);
+  snprintf(line, sizeof line, "\nWRITE of size 4 at 0x%llx thread (work-item) (64,0,0) lane 0 of workgroup (3,1,0) in kernel k1(int*, int)\n",
+           (unsigned long long)(MINI_BLOCK + 288));
+  CHECK_HAS(out, line);
+  CHECK_HAS(out, "    #0 0x7f0000001234 in <unknown>\n");
+  CHECK_HAS(out, "is located 0 bytes after LDS variable 'tile' of size 256 (k1(int*, int)::tile, declared at mini.hip:12)\n");
+  CHECK_HAS(out, "  in the LDS of kernel k1(int*, int): LDS offset 288, variable at LDS offset 32..288\n");
+  CHECK_HAS(out, "LDS layout of k1(int*, int) (block 0x20000, static 448 bytes, dynamic 0 bytes):\n");
+  CHECK_HAS(out, "  [0, 8) compiler LDS pointer slot\n");
+  CHECK_HAS(out, "  [32, 288) 'tile' size 256, redzone 64 <== memory access is 0 bytes after this variable\n");
+  CHECK_HAS(out, "  [352, 388) 'other' size 36, redzone 60\n");
+  CHECK_HAS(out, "Shadow bytes around the buggy address:\n");
+  CHECK_HAS(out, "=>0x00007fffc020: 00 00 00 00[e1]e1 e1 e1 e1 e1 e1 e1 00 00 00 00\n");
+  CHECK_HAS(out, "  LDS variable redzone:");
+  CHECK_HAS(out, "  Heap left redzone:");
+  CHECK_HAS(out, "SUMMARY: AddressSanitizer: lds-buffer-overflow in k1(int*, int)\n");
+  snprintf(line, sizeof line, "SUMMARY: AddressSanitizer: lds-buffer-overflow in k1(int*, int)\n==%ld==ABORTING\n", (long)getpid());
+  CHECK_HAS(out, line);
+  CHECK_STREQ(ldsan_host_bug_name(&r), "lds-buffer-overflow");
+  free(out);
+
+  /* Further into the redzone, a read: "N bytes after", READ, no ABORTING for noabort. */
+  r = mini_record(300, 2, 0, LDSAN_SHADOW_LDS_REDZONE);
+  r.flags |= LDSAN_ACCESS_NOABORT;
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "\nREAD of size 2 at ");
+  CHECK_HAS(out, "is located 12 bytes after LDS variable 'tile' of size 256");
+  CHECK_HAS(out, "(recoverable check: the lane continued)");
+  CHECK_LACKS(out, "ABORTING");
+  free(out);
+
+  /* A variable with no source name shows its demangled IR name's last part. */
+  r = mini_record(400, 8, 1, LDSAN_SHADOW_LDS_REDZONE);
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "is located 12 bytes after LDS variable 'other' of size 36 (k1(int*, int)::other, declared at mini.hip:13)");
+  free(out);
+}
+
+static void test_partial_granule(void) {
+  /* other ends at 388: granule 384 has shadow 04. */
+  ldsan_report_record r = mini_record(388, 4, 0, 4);
+  char *out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-buffer-overflow on address");
+  CHECK_HAS(out, "is located 0 bytes after LDS variable 'other' of size 36");
+  CHECK_HAS(out, "Shadow bytes around the buggy address:\n");
+  CHECK_HAS(out, "=>0x00007fffc030:[04]e1 e1 e1 e1 e1 e1 e1 e3 e3 e3 e3 e3 e3 e3 e3\n");
+  free(out);
+  /* As the device records it: the first bad byte, the next granule's value, the access start. */
+  r = mini_record(388, 4, 0, LDSAN_SHADOW_LDS_REDZONE);
+  r.access_address = MINI_BLOCK + 386;
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-buffer-overflow on address 0x20184 ");
+  CHECK_HAS(out, "READ of size 4 at 0x20182 (first bad byte 0x20184) thread");
+  CHECK_HAS(out, "0x20184 is located 0 bytes after LDS variable 'other' of size 36");
+  CHECK_HAS(out, "Shadow bytes around the buggy address:\n");
+  CHECK_HAS(out, "=>0x00007fffc030:[04]e1 e1");
+  free(out);
+  r = mini_record(388, 4, 0, 4);
+  /* Without a block or descriptor: ASan's rule, the next granule's shadow (fa). */
+  r.block = 0;
+  r.kernel_desc = 0;
+  r.address = 0x1000;  /* not mapped: next-granule shadow unreadable */
+  out = report(&r, NULL);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: unknown-crash on address 0x1000");
+  CHECK_HAS(out, "the record names no LDS block");
+  free(out);
+  r.address = MINI_BLOCK - 1024 + 4;  /* shadow mapped there, fa all around */
+  out = report(&r, NULL);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: heap-buffer-overflow on address");
+  free(out);
+}
+
+static void test_underflow_and_slot(void) {
+  ldsan_report_record r = mini_record(-8, 4, 0, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  char *out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-buffer-underflow on address");
+  CHECK_HAS(out, "is located 8 bytes before the start of the LDS block of kernel k1(int*, int) (in ldsan's block header)");
+  CHECK_HAS(out, "  [-64, 0) ldsan block header <== memory access is 8 bytes before the block\n");
+  CHECK_HAS(out, "LDS offset -8\n");
+  free(out);
+  r = mini_record(16, 4, 1, LDSAN_SHADOW_LDS_COMPILER_SLOT);
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-buffer-underflow on address");
+  CHECK_HAS(out, "is located 16 bytes into the compiler's LDS pointer slot of kernel k1(int*, int)");
+  CHECK_HAS(out, "  [0, 8) compiler LDS pointer slot <== memory access is 16 bytes into the slot\n");
+  free(out);
+}
+
+static void test_dynamic(void) {
+  fake_free(&mem_map);
+  mini_setup(&mem_map, 100, 1);
+  ldsan_report_record r = mini_record(MINI_STATIC + 100, 4, 1, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  r.dynamic_size = 100;
+  char *out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: dynamic-lds-buffer-overflow on address");
+  CHECK_HAS(out, "is located 0 bytes after the end of dynamic LDS of size 100 (hidden_dynamic_lds_size): dynamic LDS 'dyn' of size 100 (hidden_dynamic_lds_size)");
+  CHECK_HAS(out, "  [448, 548) 'dyn' dynamic, size 100 <== memory access is 0 bytes after the end of dynamic LDS\n");
+  CHECK_HAS(out, "static 448 bytes, dynamic 100 bytes");
+  CHECK_HAS(out, "SUMMARY: AddressSanitizer: dynamic-lds-buffer-overflow in k1(int*, int)\n");
+  free(out);
+  /* Record without dynamic_size: taken from the block header. Partial granule at the end (100 % 8 = 4). */
+  r = mini_record(MINI_STATIC + 100, 4, 0, 4);
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: dynamic-lds-buffer-overflow on address");
+  CHECK_HAS(out, "[04]e3");
+  free(out);
+  fake_free(&mem_map);
+  mini_setup(&mem_map, 0, 0);
+}
+
+static void test_after_exit_reconstructs_shadow(void) {
+  /* The workgroup exited: the live shadow of the whole block is e4 now. */
+  fake_poison(&mem_map, MINI_BLOCK - 64, MINI_BLOCK + MINI_STATIC + 64, LDSAN_SHADOW_LDS_FREED);
+  ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  char *out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "lds-buffer-overflow");
+  CHECK_HAS(out, "as the kernel's LDS descriptor lays out this block; the live shadow now holds e4, not the recorded e1: the workgroup has exited");
+  CHECK_HAS(out, "=>0x00007fffc020: 00 00 00 00[e1]e1 e1 e1 e1 e1 e1 e1 00 00 00 00\n");
+  CHECK_HAS(out, "  0x00007fffbff0: .. .. .. .. .. .. .. .. e2 e2 e2 e2 e2 e2 e2 e2\n");
+  CHECK_HAS(out, "  0x00007fffc000: e5 e5 e5 e5 00 00 00 00 00 00 00 00 00 00 00 00\n");
+  CHECK_HAS(out, "  0x00007fffc030: 04 e1 e1 e1 e1 e1 e1 e1 e3 e3 e3 e3 e3 e3 e3 e3\n");
+  free(out);
+  /* A genuine use after exit: the shadow is e4 both in the record and live. */
+  r = mini_record(40, 4, 0, LDSAN_SHADOW_LDS_FREED);
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-use-after-workgroup-exit on address");
+  CHECK_HAS(out, "is located 8 bytes inside of LDS variable 'tile' of size 256");
+  CHECK_HAS(out, "Shadow bytes around the buggy address:\n");
+  CHECK_HAS(out, "[e4]");
+  free(out);
+  fake_free(&mem_map);
+  mini_setup(&mem_map, 0, 0);
+}
+
+static void test_global_memory(void) {
+  ldsan_report_record r = mini_record(0, 8, 1, 0xfa);
+  r.address = MINI_BLOCK + 1024;  /* past the chunk: global memory */
+  char *out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: heap-buffer-overflow on address");
+  CHECK_HAS(out, "is not in this workgroup's LDS block [0x20000, 0x20200): global memory");
+  CHECK_LACKS(out, "LDS layout of");
+  free(out);
+  r.shadow_byte = 0xfd;
+  CHECK_STREQ(ldsan_host_bug_name(&r), "heap-use-after-free");
+  r.shadow_byte = 0xf9;
+  CHECK_STREQ(ldsan_host_bug_name(&r), "global-buffer-overflow");
+  r.shadow_byte = 0xf7;
+  CHECK_STREQ(ldsan_host_bug_name(&r), "use-after-poison");
+  r.shadow_byte = 0x42;
+  CHECK_STREQ(ldsan_host_bug_name(&r), "unknown-crash");
+  r.shadow_byte = LDSAN_SHADOW_LDS_FREED;
+  CHECK_STREQ(ldsan_host_bug_name(&r), "lds-use-after-workgroup-exit");
+}
+
+static int fake_symbolize(void *ctx, uint64_t pc, char *buf, size_t len) {
+  (void)ctx;
+  if (pc != 0x7f0000001234ull) return -1;
+  snprintf(buf, len, "k1(int*, int) at mini.hip:20:13");
+  return 0;
+}
+
+static void test_symbolizer_and_range(void) {
+  ldsan_dispatch_info di = mini_dispatch;
+  di.symbolize = fake_symbolize;
+  ldsan_report_record r = mini_record(288, 64, 1, LDSAN_SHADOW_LDS_REDZONE);
+  r.flags |= LDSAN_ACCESS_RANGE;
+  r.access_address = MINI_BLOCK + 256;
+  char *out = report(&r, &di);
+  CHECK_HAS(out, "    #0 0x7f0000001234 in k1(int*, int) at mini.hip:20:13\n");
+  CHECK_HAS(out, "WRITE of size 64 at 0x20100 (first bad byte 0x20120) thread");
+  CHECK_HAS(out, "SUMMARY: AddressSanitizer: lds-buffer-overflow k1(int*, int) at mini.hip:20:13\n");
+  free(out);
+  r.pc = 0;
+  out = report(&r, &di);
+  CHECK_HAS(out, "    #0 <pc unknown> in kernel k1(int*, int)\n");
+  free(out);
+}
+
+static void test_allocator_kinds(void) {
+  ldsan_report_record r = mini_record(0, 0, 0, 0);
+  r.kind = LDSAN_REPORT_POOL_EXHAUSTED;
+  r.size = 576;
+  r.address = 0;
+  r.block = 0;
+  char *out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-pool-exhausted on amdgpu device 0 (gfx90a:xnack+)\n");
+  CHECK_HAS(out, "cannot allocate an LDS block of 576 bytes for kernel k1(int*, int): the LDS backing pool is full\n");
+  CHECK_HAS(out, "workgroup (3,1,0)");
+  CHECK_HAS(out, "HINT: every workgroup in flight holds one block; the built-in pool holds 64 MiB.");
+  CHECK_HAS(out, "SUMMARY: AddressSanitizer: lds-pool-exhausted in k1(int*, int)\n");
+  free(out);
+  r.kind = LDSAN_REPORT_BLOCK_TOO_LARGE;
+  r.size = 1ull << 30;
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "lds-block-too-large");
+  CHECK_HAS(out, "larger than the whole LDS backing pool");
+  free(out);
+  r.kind = LDSAN_REPORT_BAD_FREE;
+  r.address = 0xdead00;
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-bad-free on address 0xdead00 on amdgpu device 0");
+  CHECK_HAS(out, "attempting to free LDS block 0xdead00, which ldsan did not allocate, in kernel k1(int*, int)");
+  free(out);
+  r.kind = 99;
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "unknown report kind 99");
+  free(out);
+}
+
+static void test_color(void) {
+  ldsan_flags_parse("color=always", stderr);
+  ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  char *out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "\033[1m\033[31m==");
+  CHECK_HAS(out, "\033[1m\033[35m'tile'");
+  free(out);
+  ldsan_flags_parse("color=never", stderr);
+  out = report(&r, &mini_dispatch);
+  CHECK_LACKS(out, "\033[");
+  free(out);
+}
+
+int main(void) {
+  ldsan_host_init();
+  ldsan_flags_parse("color=never", stderr);
+  mini_setup(&mem_map, 0, 0);
+  test_static_overflow();
+  test_partial_granule();
+  test_underflow_and_slot();
+  test_dynamic();
+  test_after_exit_reconstructs_shadow();
+  test_global_memory();
+  test_symbolizer_and_range();
+  test_allocator_kinds();
+  test_color();
+  fake_free(&mem_map);
+  return test_done("report_test");
+}
