@@ -25,7 +25,7 @@ all: runtime instrument driver host
 TEST_TARGETS :=
 
 # Each component adds its targets in its own fragment.
--include device/device.mk
+include device/device.mk
 -include instrument/instrument.mk
 include tools/tools.mk
 include host/host.mk

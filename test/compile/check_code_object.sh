@@ -15,7 +15,7 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 if [[ "$mode" == headers ]]; then flags=(-DUSE_HIP_HEADERS); else flags=(-nogpuinc -nogpulib); fi
 fail() { echo "FAIL [$arch $(basename "$src")]: $*" >&2; exit 1; }
 
-"$cc" --offload-arch="$arch" --offload-device-only -O2 "${flags[@]}" -c "$src" -o "$tmp/co" 2>"$tmp/err" \
+"$cc" --offload-arch="$arch" --offload-device-only --no-gpu-bundle-output -O2 "${flags[@]}" -c "$src" -o "$tmp/co" 2>"$tmp/err" \
   || { cat "$tmp/err" >&2; fail "ldsan-cc failed to build the code object"; }
 "$cc" --offload-arch="$arch" --offload-device-only -O2 "${flags[@]}" -S "$src" -o "$tmp/co.s" 2>"$tmp/err" \
   || { cat "$tmp/err" >&2; fail "ldsan-cc -S failed"; }

@@ -1,0 +1,125 @@
+/* ldsan blocks: a workgroup's LDS block (kernel enter/exit) and device malloc,
+ * both pool chunks laid out as abi.h draws:
+ *
+ *   chunk               block = chunk + 64                   block + used          chunk + chunk_size
+ *   | header     0xe2   | slot 0xe5 | statics + rz | dynamic |  tail 0xe3 ...      |
+ *                        (kernels only)             exact size  (>= 64 bytes)
+ *
+ * One work-item allocates and frees each block (the compiler's work-item
+ * 0,0,0); the compiler's barrier after it stores the block in LDS[0] publishes
+ * the header and shadow to the workgroup. The header's magic is stored last
+ * (release) and cleared by CAS on free, so exactly one of two racing frees wins. */
+#include "entry_points.h"
+#include "runtime.h"
+
+/* Byte offset of hidden_dynamic_lds_size (u32) in the implicit arguments, code object v5. */
+#define IMPLICITARG_DYNAMIC_LDS_SIZE 120u
+
+ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  if (block % LDSAN_BLOCK_HEADER_SIZE || block < LDSAN_BLOCK_HEADER_SIZE ||
+      !__ldsan_pool_holds(&pool, block - LDSAN_BLOCK_HEADER_SIZE))
+    return 0;
+  ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+  if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC || h->self != block)
+    return 0;
+  return h;
+}
+
+/* Returns a block of block_size bytes whose first `used` are addressable, or 0
+ * after reporting why (report_flags: LDSAN_ACCESS_NOABORT or 0). */
+static uint64_t block_alloc(uint64_t block_size, uint64_t used, uint64_t kernel_desc,
+                            uint32_t dynamic_size, uint64_t pc, uint32_t report_flags) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
+  uint32_t size_class = 0, status = LDSAN_POOL_TOO_LARGE;
+  uint64_t chunk_size = 0, chunk = 0;
+  if (bytes > block_size) /* else block_size wrapped: larger than any pool */
+    chunk = __ldsan_pool_alloc(&pool, bytes, &size_class, &chunk_size, &status);
+  if (!chunk) {
+    __ldsan_report(status == LDSAN_POOL_TOO_LARGE ? LDSAN_REPORT_BLOCK_TOO_LARGE
+                                                  : LDSAN_REPORT_POOL_EXHAUSTED,
+                   0, 0, block_size, report_flags, 0, pc);
+    return 0;
+  }
+  uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
+  ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)chunk;
+  h->size_class = size_class;
+  h->self = block;
+  h->kernel_desc = kernel_desc;
+  h->block_size = block_size;
+  h->dynamic_size = dynamic_size;
+  h->reserved = 0;
+  h->chunk_size = chunk_size;
+  h->reserved2[0] = h->reserved2[1] = 0;
+  __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  __ldsan_unpoison(block, used);
+  __ldsan_poison(block + used, chunk + chunk_size - (block + used), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  __ldsan_store_release_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
+  return block;
+}
+
+/* Poisons the whole block and returns its chunk to the pool; reports a block
+ * ldsan did not hand out (or already took back) as a bad free. */
+static void block_free(uint64_t block, uint64_t pc) {
+  ldsan_block_header *h = __ldsan_block_lookup(block);
+  if (!h || __ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC) {
+    __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
+    return;
+  }
+  uint64_t chunk = block - LDSAN_BLOCK_HEADER_SIZE;
+  /* Poison before the chunk can reach its next owner, who unpoisons its part. */
+  __ldsan_poison(block, h->chunk_size - LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_FREED);
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  if (__ldsan_pool_free(&pool, chunk) != 0) __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
+}
+
+/* Poisons md item 0, the compiler's 8-byte block-pointer slot and its redzone:
+ * the kernel keeps the pointer in real LDS, so the block's copy is never used. */
+static void poison_compiler_slot(uint64_t block, const ldsan_kernel_desc *desc, uint64_t used) {
+  if (desc->var_count == 0) return;
+  const ldsan_var_desc *slot = (const ldsan_var_desc *)(desc + 1);
+  if (!(slot->flags & LDSAN_VAR_COMPILER_SLOT)) return;
+  uint64_t end = (uint64_t)slot->offset + slot->size + slot->redzone;
+  if (end > used) end = used;
+  if (end > slot->offset) __ldsan_poison(block + slot->offset, end - slot->offset, LDSAN_SHADOW_LDS_COMPILER_SLOT);
+}
+
+LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
+  const ldsan_kernel_desc *desc = (const ldsan_kernel_desc *)(uintptr_t)kernel_desc;
+  if (desc && desc->magic != LDSAN_DESC_MAGIC) { /* not a descriptor: act as if none */
+    desc = 0;
+    kernel_desc = 0;
+  }
+  uint32_t dynamic_size = 0;
+  uint64_t used = block_size;
+  if (desc) {
+    if (desc->flags & LDSAN_KERNEL_HAS_DYNAMIC)
+      dynamic_size = *(const uint32_t *)(uintptr_t)(__ldsan_implicitarg_ptr() + IMPLICITARG_DYNAMIC_LDS_SIZE);
+    used = (uint64_t)desc->static_size + dynamic_size;
+    if (used > block_size) used = block_size; /* never unpoison past what was allocated */
+  }
+  /* A kernel cannot run without its block: failure aborts (when halting). */
+  uint64_t block = block_alloc(block_size, used, kernel_desc, dynamic_size, __ldsan_return_address(), 0);
+  if (block && desc) poison_compiler_slot(block, desc, used);
+  return block;
+}
+
+LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
+  (void)kernel_desc;
+  if (block == 0) return; /* enter failed and was reported */
+  block_free(block, __ldsan_return_address());
+}
+
+/* Device malloc: NULL on exhaustion is normal, so that report does not abort. */
+LDSAN_ENTRY_FN uint64_t LDSAN_ENTRY(__asan_malloc_impl)(uint64_t size, uint64_t pc) {
+  return block_alloc(size, size, 0, 0, pc ? pc : __ldsan_return_address(), LDSAN_ACCESS_NOABORT);
+}
+
+LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
+  if (ptr == 0) return;
+  block_free(ptr, pc ? pc : __ldsan_return_address());
+}

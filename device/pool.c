@@ -1,0 +1,236 @@
+/* ldsan pool: the lock-free allocator behind every LDS block and device malloc.
+ * Concurrent from any number of work-items of any workgroups; bounded memory
+ * (the pool itself, zero-initialized, holds all bookkeeping); no locks, so a
+ * wave whose lanes allocate together cannot deadlock on itself.
+ *
+ * Layout of a pool [base, base+size), base rounded up to 64:
+ *
+ *   | rec 0 | rec 1 | ... | rec n-1 | region 0 (1 MiB) | region 1 | ... | region n-1 | slack |
+ *     576 B records: state word + chunk bitmap        chunks of one size class each
+ *
+ *   state word, changed only by CAS:   | live (32 bits) | tag (32 bits) |
+ *     tag 0            FREE (live 0): any class may take the region
+ *     tag 1..13        size class c = tag-1, chunks of 256 << c bytes, live = chunks out
+ *     tag LARGE_HEAD   first of k contiguous regions of one chunk > 1 MiB, live = k
+ *     tag LARGE_TAIL   the other k-1 regions of that chunk
+ *
+ *   region of class c: | chunk 0 | chunk 1 | ... | chunk N-1 |    N = 1 MiB >> (8 + c)
+ *   bitmap bit i set  <=>  chunk i is handed out
+ *
+ * alloc(bytes), class c = smallest with 256 << c >= bytes:
+ *   1. reserve: CAS live+1 on a region tagged c with live < N, else CAS a FREE
+ *      region to {c, live 1}. A reservation guarantees a clear bit (below).
+ *   2. claim: fetch_or a clear bit; whoever saw it clear owns that chunk.
+ *   If nothing can be reserved, back off (other workgroups free) and retry, at
+ *   most LDSAN_POOL_MAX_TRIES times; then the caller reports exhaustion.
+ *   bytes > 1 MiB: CAS k contiguous FREE regions to HEAD{k}, TAIL, ... in
+ *   order; on a conflict store back FREE into those taken and look further.
+ * free(chunk): fetch_and its bit clear (it must have been set), then CAS
+ *   live-1; the CAS taking live to 0 also writes FREE, so an empty region goes
+ *   back to every class. Alloc counts before setting its bit and free clears
+ *   its bit before counting, so bits set <= live at every instant: a reserved
+ *   allocator always has a clear bit to find.
+ * ABA on a state word is harmless: the word alone says what the region is.
+ * All RMWs are acq_rel at device scope: a chunk's contents (header, shadow
+ * written by its last owner) happen-before its next owner's use. */
+#include "runtime.h"
+
+#define REGION_LOG 20u
+#define MIN_CHUNK_LOG 8u
+#define CLASS_COUNT (REGION_LOG - MIN_CHUNK_LOG + 1u) /* 256 B .. 1 MiB */
+#define BITMAP_WORDS (LDSAN_POOL_REGION_SIZE / LDSAN_POOL_MIN_CHUNK / 64u)
+
+#define TAG_FREE 0u
+#define TAG_LARGE_HEAD 0x100u
+#define TAG_LARGE_TAIL 0x101u
+#define LIVE_ONE (1ull << 32)
+
+_Static_assert(LDSAN_POOL_REGION_SIZE == 1ull << REGION_LOG, "region size");
+_Static_assert(LDSAN_POOL_MIN_CHUNK == 1u << MIN_CHUNK_LOG, "min chunk");
+
+struct ldsan_region {
+  uint64_t state;                /* tag | live << 32 */
+  uint64_t bitmap[BITMAP_WORDS]; /* chunks handed out (small classes) */
+  uint64_t pad[7];               /* keeps records 64-byte sized, so regions stay aligned */
+};
+_Static_assert(sizeof(struct ldsan_region) == LDSAN_POOL_RECORD_SIZE, "region record size");
+_Static_assert(LDSAN_POOL_RECORD_SIZE % 64 == 0, "records keep regions 64-byte aligned");
+
+static uint64_t make_state(uint32_t tag, uint32_t live) { return (uint64_t)live << 32 | tag; }
+static uint32_t state_tag(uint64_t s) { return (uint32_t)s; }
+static uint32_t state_live(uint64_t s) { return (uint32_t)(s >> 32); }
+static uint32_t chunks_in(uint32_t c) { return (uint32_t)(LDSAN_POOL_REGION_SIZE >> (MIN_CHUNK_LOG + c)); }
+
+void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
+  uint64_t aligned = (base + 63u) & ~63ull;
+  uint64_t avail = size > aligned - base ? size - (aligned - base) : 0;
+  uint64_t n = avail / (LDSAN_POOL_REGION_SIZE + sizeof(struct ldsan_region));
+  out->meta = (struct ldsan_region *)(uintptr_t)aligned;
+  out->regions = aligned + n * sizeof(struct ldsan_region);
+  out->nregions = n;
+}
+
+void __ldsan_pool_current(ldsan_pool *out) {
+  uint64_t base = __ldsan_device_state.pool_base;
+  uint64_t size = __ldsan_device_state.pool_size;
+  if (base == 0) {
+    base = (uint64_t)(uintptr_t)__ldsan_builtin_pool;
+    size = LDSAN_BUILTIN_POOL_SIZE;
+  }
+  __ldsan_pool_view(base, size, out);
+}
+
+int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr) {
+  return addr >= p->regions && addr - p->regions < p->nregions * LDSAN_POOL_REGION_SIZE;
+}
+
+/* Returns the smallest class whose chunks hold `bytes` (bytes <= region size). */
+static uint32_t class_of(uint64_t bytes) {
+  uint32_t c = 0;
+  while (((uint64_t)LDSAN_POOL_MIN_CHUNK << c) < bytes) ++c;
+  return c;
+}
+
+/* Spreads workgroups over regions and bitmap words: a hash of the workgroup id. */
+static uint32_t start_hint(void) {
+  return __ldsan_workgroup_id_x() * 0x9E3779B1u ^ __ldsan_workgroup_id_y() * 0x85EBCA77u ^
+         __ldsan_workgroup_id_z() * 0xC2B2AE3Du;
+}
+
+/* Returns a region index with one chunk of class c reserved for the caller, or
+ * p->nregions if none: first a partly used region of class c, then a free one. */
+static uint64_t reserve_region(const ldsan_pool *p, uint32_t c, uint32_t hint) {
+  uint64_t n = p->nregions;
+  uint32_t tag = c + 1u, cap = chunks_in(c);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t r = (hint + i) % n;
+    uint64_t s = __ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE);
+    while (state_tag(s) == tag && state_live(s) < cap) {
+      uint64_t seen = __ldsan_atomic_cas_u64(&p->meta[r].state, s, s + LIVE_ONE, LDSAN_SCOPE_DEVICE);
+      if (seen == s) return r;
+      s = seen;
+    }
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t r = (hint + i) % n;
+    if (__ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE) == make_state(TAG_FREE, 0) &&
+        __ldsan_atomic_cas_u64(&p->meta[r].state, make_state(TAG_FREE, 0), make_state(tag, 1),
+                               LDSAN_SCOPE_DEVICE) == make_state(TAG_FREE, 0))
+      return r;
+  }
+  return n;
+}
+
+/* Returns the address of a chunk claimed in region r, where the caller holds a
+ * reservation: a clear bit exists at every instant, so the scan terminates. */
+static uint64_t claim_chunk(const ldsan_pool *p, uint64_t r, uint32_t c, uint32_t hint) {
+  uint32_t cap = chunks_in(c), words = (cap + 63u) / 64u;
+  uint64_t last_mask = cap % 64u ? (1ull << (cap % 64u)) - 1u : ~0ull;
+  uint64_t *bitmap = p->meta[r].bitmap;
+  for (;;) {
+    for (uint32_t i = 0; i < words; ++i) {
+      uint32_t w = (hint + i) % words;
+      uint64_t mask = w == words - 1u ? last_mask : ~0ull;
+      uint64_t clear = ~__ldsan_load_acquire_u64(&bitmap[w], LDSAN_SCOPE_DEVICE) & mask;
+      while (clear) {
+        uint64_t bit = clear & (~clear + 1u);
+        uint64_t old = __ldsan_atomic_or_u64(&bitmap[w], bit, LDSAN_SCOPE_DEVICE);
+        if (!(old & bit)) {
+          uint64_t index = (uint64_t)w * 64u + (uint64_t)__builtin_ctzll(bit);
+          return p->regions + r * LDSAN_POOL_REGION_SIZE + (index << (MIN_CHUNK_LOG + c));
+        }
+        clear = ~old & mask;
+      }
+    }
+  }
+}
+
+/* Returns the first of k contiguous regions taken as one chunk, or 0. */
+static uint64_t alloc_large(const ldsan_pool *p, uint64_t k) {
+  for (uint64_t i = 0; i + k <= p->nregions;) {
+    uint64_t taken = 0;
+    for (; taken < k; ++taken) {
+      uint64_t want = taken == 0 ? make_state(TAG_LARGE_HEAD, (uint32_t)k) : make_state(TAG_LARGE_TAIL, 0);
+      if (__ldsan_atomic_cas_u64(&p->meta[i + taken].state, make_state(TAG_FREE, 0), want,
+                                 LDSAN_SCOPE_DEVICE) != make_state(TAG_FREE, 0))
+        break;
+    }
+    if (taken == k) return p->regions + i * LDSAN_POOL_REGION_SIZE;
+    for (uint64_t j = 0; j < taken; ++j)
+      __ldsan_store_release_u64(&p->meta[i + j].state, make_state(TAG_FREE, 0), LDSAN_SCOPE_DEVICE);
+    i += taken + 1; /* region i + taken is in use: no window through it fits */
+  }
+  return 0;
+}
+
+uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_class,
+                            uint64_t *chunk_size, uint32_t *status) {
+  uint64_t k = 0; /* regions of a large chunk, 0 for a small one */
+  uint32_t c = 0;
+  if (bytes > LDSAN_POOL_REGION_SIZE) {
+    k = bytes / LDSAN_POOL_REGION_SIZE + (bytes % LDSAN_POOL_REGION_SIZE != 0);
+    if (k > p->nregions || k > UINT32_MAX) {
+      *status = LDSAN_POOL_TOO_LARGE;
+      return 0;
+    }
+  } else if (p->nregions == 0) {
+    *status = LDSAN_POOL_TOO_LARGE;
+    return 0;
+  } else {
+    c = class_of(bytes);
+  }
+  uint32_t hint = start_hint();
+  for (uint32_t attempt = 0; attempt < LDSAN_POOL_MAX_TRIES; ++attempt) {
+    if (k) {
+      uint64_t chunk = alloc_large(p, k);
+      if (chunk) {
+        *size_class = LDSAN_POOL_LARGE_CLASS;
+        *chunk_size = k * LDSAN_POOL_REGION_SIZE;
+        *status = LDSAN_POOL_OK;
+        return chunk;
+      }
+    } else {
+      uint64_t r = reserve_region(p, c, hint);
+      if (r < p->nregions) {
+        *size_class = c;
+        *chunk_size = (uint64_t)LDSAN_POOL_MIN_CHUNK << c;
+        *status = LDSAN_POOL_OK;
+        return claim_chunk(p, r, c, hint);
+      }
+    }
+    __ldsan_target_backoff(attempt);
+  }
+  *status = LDSAN_POOL_EXHAUSTED;
+  return 0;
+}
+
+int __ldsan_pool_free(const ldsan_pool *p, uint64_t chunk) {
+  if (!__ldsan_pool_holds(p, chunk)) return -1;
+  uint64_t r = (chunk - p->regions) >> REGION_LOG;
+  uint64_t offset = (chunk - p->regions) & (LDSAN_POOL_REGION_SIZE - 1u);
+  struct ldsan_region *region = &p->meta[r];
+  uint64_t s = __ldsan_load_acquire_u64(&region->state, LDSAN_SCOPE_DEVICE);
+  uint32_t tag = state_tag(s);
+  if (tag == TAG_LARGE_HEAD) {
+    if (offset != 0) return -1;
+    /* The caller owns the chunk (the block layer's magic CAS): plain release stores. */
+    for (uint64_t j = state_live(s); j-- > 1;)
+      __ldsan_store_release_u64(&p->meta[r + j].state, make_state(TAG_FREE, 0), LDSAN_SCOPE_DEVICE);
+    __ldsan_store_release_u64(&region->state, make_state(TAG_FREE, 0), LDSAN_SCOPE_DEVICE);
+    return 0;
+  }
+  if (tag == TAG_FREE || tag > CLASS_COUNT) return -1;
+  uint32_t c = tag - 1u;
+  if (offset & (((uint64_t)LDSAN_POOL_MIN_CHUNK << c) - 1u)) return -1;
+  uint64_t index = offset >> (MIN_CHUNK_LOG + c);
+  uint64_t bit = 1ull << (index % 64u);
+  if (!(__ldsan_atomic_and_u64(&region->bitmap[index / 64u], ~bit, LDSAN_SCOPE_DEVICE) & bit))
+    return -1; /* not handed out */
+  /* Our chunk kept live >= 1, so the tag cannot have changed under us. */
+  for (;;) {
+    uint64_t next = state_live(s) == 1u ? make_state(TAG_FREE, 0) : s - LIVE_ONE;
+    uint64_t seen = __ldsan_atomic_cas_u64(&region->state, s, next, LDSAN_SCOPE_DEVICE);
+    if (seen == s) return 0;
+    s = seen;
+  }
+}

@@ -1,0 +1,70 @@
+/* ldsan reports: fill one ldsan_report_record in the channel (protocol in
+ * abi.h), then stop the wave unless the report does not abort or the host
+ * cleared LDSAN_STATE_HALT_ON_ERROR. Called by the failing lanes only; each
+ * lane claims its own record, so lanes never wait for each other. No text. */
+#include "runtime.h"
+
+/* Returns this workgroup's live block from LDS[0], or 0 if that does not hold one
+ * (kernel lowered without ldsan, no LDS, or not inside a kernel's block). */
+static uint64_t current_block(void) {
+  uint64_t block = __ldsan_lds0_read();
+  return __ldsan_block_lookup(block) ? block : 0;
+}
+
+static ldsan_report_channel *current_channel(void) {
+  uint64_t channel = __ldsan_device_state.channel;
+  return channel ? (ldsan_report_channel *)(uintptr_t)channel : &__ldsan_builtin_channel;
+}
+
+void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
+                    uint32_t flags, uint32_t shadow_byte, uint64_t pc) {
+  ldsan_report_channel *ch = current_channel();
+  uint32_t capacity = ch->capacity < LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
+  /* Relaxed claim: the record is published by its own release store below. */
+  uint32_t i = __ldsan_atomic_add_u32(&ch->next, 1u, LDSAN_SCOPE_SYSTEM);
+  if (i >= capacity) {
+    __ldsan_atomic_add_u32(&ch->dropped, 1u, LDSAN_SCOPE_SYSTEM);
+  } else {
+    ldsan_report_record *r = &ch->records[i];
+    uint64_t block = current_block();
+    const ldsan_block_header *h = block ? (const ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE) : 0;
+    r->kind = kind;
+    r->address = address;
+    r->access_address = access_address;
+    r->size = size;
+    r->pc = pc;
+    r->kernel_desc = h ? h->kernel_desc : 0;
+    r->block = block;
+    r->flags = flags;
+    r->shadow_byte = shadow_byte;
+    r->workgroup_id[0] = __ldsan_workgroup_id_x();
+    r->workgroup_id[1] = __ldsan_workgroup_id_y();
+    r->workgroup_id[2] = __ldsan_workgroup_id_z();
+    r->workitem_id[0] = __ldsan_workitem_id_x();
+    r->workitem_id[1] = __ldsan_workitem_id_y();
+    r->workitem_id[2] = __ldsan_workitem_id_z();
+    r->lane = __ldsan_lane_id();
+    r->dynamic_size = h ? h->dynamic_size : 0;
+    /* Last, release at system scope: the host reading READY sees every field. */
+    __ldsan_store_release_u32(&r->state, LDSAN_RECORD_READY, LDSAN_SCOPE_SYSTEM);
+  }
+  if (!(flags & LDSAN_ACCESS_NOABORT) && (__ldsan_device_state.flags & LDSAN_STATE_HALT_ON_ERROR))
+    __ldsan_target_trap();
+}
+
+void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc) {
+  uint64_t bad = addr;
+  uint8_t shadow = *__ldsan_shadow_of(addr);
+  __ldsan_find_poisoned(addr, size ? size : 1u, &bad, &shadow);
+  /* Like ASan's bug naming: a partial granule (1..7) says nothing about what
+   * was overrun; the next granule's magic does. */
+  if (shadow >= 1u && shadow < LDSAN_SHADOW_GRANULE) {
+    uint8_t next = *__ldsan_shadow_of(bad + LDSAN_SHADOW_GRANULE);
+    if (next >= LDSAN_SHADOW_GRANULE) shadow = next;
+  }
+  __ldsan_report(LDSAN_REPORT_BAD_ACCESS, bad, addr, size, flags, shadow, pc);
+}
+
+void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc) {
+  if (__ldsan_access_is_bad(addr, size)) __ldsan_report_access(addr, size, flags, pc);
+}

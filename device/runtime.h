@@ -1,0 +1,80 @@
+/* ldsan device runtime: internal interfaces, grouped by the file that defines
+ * them. Portable C: builds for amdgcn and for the host unit tests. Names:
+ * __ldsan_* internal, __asan_* only the compiler ABI (entry_points.h). */
+#ifndef LDSAN_DEVICE_RUNTIME_H
+#define LDSAN_DEVICE_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ldsan/abi.h>
+
+#include "target.h"
+
+/* Every ABI entry point: visible (so llvm-link and the host loader see it) and
+ * never inlined (its return address is the instrumented caller). */
+#define LDSAN_EXPORT __attribute__((visibility("default")))
+#define LDSAN_ENTRY_FN __attribute__((visibility("default"), noinline))
+
+/* ---- state.c: the per-code-object globals ---------------------------------- */
+/* Volatile: the host may rewrite it between dispatches; never fold its initializer. */
+extern LDSAN_EXPORT volatile ldsan_device_state __ldsan_device_state;
+extern LDSAN_EXPORT ldsan_report_channel __ldsan_builtin_channel;
+extern LDSAN_EXPORT uint8_t __ldsan_builtin_pool[LDSAN_BUILTIN_POOL_SIZE];
+
+/* ---- shadow.c: ASan shadow poisoning and checks ----------------------------- */
+/* Marks [addr, addr+size) with `value` (ASan rules for partial granules). */
+void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value);
+/* Makes [addr, addr+size) addressable (ASan rules for partial granules). */
+void __ldsan_unpoison(uint64_t addr, uint64_t size);
+/* Returns 1 and the first poisoned byte and its shadow byte if [beg, beg+size)
+ * has one, else 0. bad/shadow_byte may be null. */
+int __ldsan_find_poisoned(uint64_t beg, uint64_t size, uint64_t *bad, uint8_t *shadow_byte);
+/* Returns nonzero if an access of `size` bytes at addr touches poison. */
+int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
+
+/* ---- pool.c: the LDS backing allocator ------------------------------------- */
+#define LDSAN_POOL_REGION_SIZE (1ull << 20) /* bytes per region */
+#define LDSAN_POOL_MIN_CHUNK 256u           /* bytes of the smallest size class */
+#define LDSAN_POOL_MAX_TRIES 1024u          /* allocation attempts before giving up */
+#define LDSAN_POOL_LARGE_CLASS 0xffu        /* size_class of a chunk spanning whole regions */
+#define LDSAN_POOL_RECORD_SIZE 576u         /* bytes of bookkeeping per region */
+
+struct ldsan_region;
+/* A view of one pool: computed from (base, size), holds no state of its own. */
+typedef struct ldsan_pool {
+  struct ldsan_region *meta; /* nregions region records */
+  uint64_t regions;          /* address of region 0 (64-byte aligned) */
+  uint64_t nregions;
+} ldsan_pool;
+
+enum ldsan_pool_status { LDSAN_POOL_OK = 0, LDSAN_POOL_EXHAUSTED, LDSAN_POOL_TOO_LARGE };
+
+/* Lays a pool over the zero-initialized memory [base, base+size). */
+void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out);
+/* The pool the device state selects (host-provided or built-in). */
+void __ldsan_pool_current(ldsan_pool *out);
+/* Returns a 64-byte aligned chunk of at least `bytes` (and its class and real
+ * size), or 0 with *status saying why. Retries with backoff while full. */
+uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_class,
+                            uint64_t *chunk_size, uint32_t *status);
+/* Returns a chunk from __ldsan_pool_alloc to the pool: 0, or -1 if it is not a live chunk. */
+int __ldsan_pool_free(const ldsan_pool *p, uint64_t chunk);
+/* Returns nonzero if addr lies inside the pool's regions. */
+int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr);
+
+/* ---- block.c: workgroup blocks and device malloc ---------------------------- */
+/* Returns the header of the live block `block`, or null if it is not one. */
+ldsan_block_header *__ldsan_block_lookup(uint64_t block);
+
+/* ---- report.c: report records ----------------------------------------------- */
+/* Records one report in the channel, then traps if it aborts and the host
+ * asked to halt. `flags` are ldsan_access_flags. */
+void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
+                    uint32_t flags, uint32_t shadow_byte, uint64_t pc);
+/* Reports a bad access of `size` bytes at addr (finds the first bad byte). */
+void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc);
+/* Reports the access only if it touches poison (the callback entry points). */
+void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc);
+
+#endif /* LDSAN_DEVICE_RUNTIME_H */

@@ -1,0 +1,95 @@
+/* ldsan shadow: poisoning and checking ASan's shadow (one byte per 8-byte
+ * granule: 0 addressable, k in 1..7 only the first k bytes, else poisoned).
+ * The partial-granule rules are ASan's (__asan_poison_memory_region and
+ * __asan_unpoison_memory_region) so host and device shadow agree. Not atomic:
+ * callers own the range they change. */
+#include "runtime.h"
+
+/* One end of a range: its shadow byte, offset in the granule, current value. */
+typedef struct endpoint {
+  uint8_t *shadow;
+  uint32_t offset;
+  int8_t value;
+} endpoint;
+
+static endpoint endpoint_of(uint64_t addr) {
+  endpoint e;
+  e.shadow = __ldsan_shadow_of(addr);
+  e.offset = (uint32_t)(addr & (LDSAN_SHADOW_GRANULE - 1));
+  e.value = (int8_t)*e.shadow;
+  return e;
+}
+
+static int8_t min8(int8_t a, int8_t b) { return a < b ? a : b; }
+static int8_t max8(int8_t a, int8_t b) { return a > b ? a : b; }
+
+/* Fills shadow bytes [s, e) with v, a word at a time where aligned. */
+static void fill_shadow(uint8_t *s, uint8_t *e, uint8_t v) {
+  while (s < e && ((uintptr_t)s & 7)) *s++ = v;
+  uint64_t word = 0x0101010101010101ull * v;
+  for (; e - s >= 8; s += 8) *(uint64_t *)(void *)s = word;
+  while (s < e) *s++ = v;
+}
+
+void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value) {
+  if (size == 0) return;
+  endpoint beg = endpoint_of(addr);
+  endpoint end = endpoint_of(addr + size);
+  if (beg.shadow == end.shadow) {
+    /* Inside one granule: only a suffix of its addressable bytes can be cut off. */
+    if (beg.value > 0 && beg.value <= (int8_t)end.offset)
+      *beg.shadow = beg.offset > 0 ? (uint8_t)min8(beg.value, (int8_t)beg.offset) : value;
+    return;
+  }
+  if (beg.offset > 0) {
+    /* The bytes before addr stay addressable: the granule keeps that prefix. */
+    *beg.shadow = beg.value == 0 ? (uint8_t)beg.offset : (uint8_t)min8(beg.value, (int8_t)beg.offset);
+    beg.shadow++;
+  }
+  fill_shadow(beg.shadow, end.shadow, value);
+  /* The last granule is poisoned only if none of its addressable bytes survive. */
+  if (end.value > 0 && end.value <= (int8_t)end.offset) *end.shadow = value;
+}
+
+void __ldsan_unpoison(uint64_t addr, uint64_t size) {
+  if (size == 0) return;
+  endpoint beg = endpoint_of(addr);
+  endpoint end = endpoint_of(addr + size);
+  if (beg.shadow == end.shadow) {
+    if (beg.value != 0) *beg.shadow = (uint8_t)max8(beg.value, (int8_t)end.offset);
+    return;
+  }
+  fill_shadow(beg.shadow, end.shadow, 0);
+  if (end.offset > 0 && end.value != 0) *end.shadow = (uint8_t)max8(end.value, (int8_t)end.offset);
+}
+
+int __ldsan_find_poisoned(uint64_t beg, uint64_t size, uint64_t *bad, uint8_t *shadow_byte) {
+  uint64_t first_granule = beg & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1);
+  uint64_t end = beg + size;
+  if (end < beg) end = UINT64_MAX; /* a wrapping range is checked up to the top */
+  /* g >= first_granule stops the walk if g wraps past the top of the address space. */
+  for (uint64_t g = first_granule; g < end && g >= first_granule; g += LDSAN_SHADOW_GRANULE) {
+    int8_t s = (int8_t)*__ldsan_shadow_of(g);
+    if (s == 0) continue;
+    /* First unaddressable byte of the granule: g+k for a partial one, g otherwise. */
+    uint64_t first = g + (s > 0 ? (uint64_t)s : 0);
+    if (first < beg) first = beg;
+    if (first < end && first < g + LDSAN_SHADOW_GRANULE) {
+      if (bad) *bad = first;
+      if (shadow_byte) *shadow_byte = (uint8_t)s;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int __ldsan_access_is_bad(uint64_t addr, uint64_t size) {
+  if (size == 0) return 0;
+  uint32_t offset = (uint32_t)(addr & (LDSAN_SHADOW_GRANULE - 1));
+  if (offset + size <= LDSAN_SHADOW_GRANULE) {
+    /* ASan's inline check: the last byte must be below the addressable prefix. */
+    int8_t s = (int8_t)*__ldsan_shadow_of(addr);
+    return s != 0 && (int8_t)(offset + size - 1) >= s;
+  }
+  return __ldsan_find_poisoned(addr, size, 0, 0);
+}

@@ -1,0 +1,16 @@
+/* ldsan device state: the per-code-object globals. The host finds
+ * __ldsan_device_state by name and may rewrite it between dispatches (channel,
+ * pool, flags); the built-in channel and pool are used while it leaves those 0.
+ * On the host build the same globals are what unit tests set. */
+#include "runtime.h"
+
+/* `used` keeps the state in every linked code object, so the host can always
+ * find it and check abi_version. */
+__attribute__((used)) LDSAN_EXPORT volatile ldsan_device_state __ldsan_device_state = {
+    LDSAN_ABI_VERSION, LDSAN_STATE_HALT_ON_ERROR, 0, 0, 0};
+
+LDSAN_EXPORT ldsan_report_channel __ldsan_builtin_channel = {
+    LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, {{0}}};
+
+/* Zero-initialized as the pool requires (all regions free). */
+LDSAN_EXPORT __attribute__((aligned(64))) uint8_t __ldsan_builtin_pool[LDSAN_BUILTIN_POOL_SIZE];

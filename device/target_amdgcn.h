@@ -1,0 +1,93 @@
+/* ldsan target layer for amdgcn (gfx908/gfx90a/gfx942/gfx950, wave64): the
+ * only file in the runtime that uses __builtin_amdgcn_*. Included by target.h;
+ * every function is static inline, so the linked runtime carries no target
+ * calls. Pointers are flat (address space 0) unless written otherwise. */
+#ifndef LDSAN_DEVICE_TARGET_AMDGCN_H
+#define LDSAN_DEVICE_TARGET_AMDGCN_H
+
+#include <ldsan/abi.h>
+
+/* Clang's scoped atomics take a constant scope: a ternary on the (constant after
+ * inlining) ldsan scope picks one of the two. */
+#define LDSAN_SCOPED(scope, call, ...)                                              \
+  ((scope) == LDSAN_SCOPE_SYSTEM ? call(__VA_ARGS__, __MEMORY_SCOPE_SYSTEM)       \
+                                 : call(__VA_ARGS__, __MEMORY_SCOPE_DEVICE))
+
+static inline uint32_t __ldsan_workgroup_id_x(void) { return __builtin_amdgcn_workgroup_id_x(); }
+static inline uint32_t __ldsan_workgroup_id_y(void) { return __builtin_amdgcn_workgroup_id_y(); }
+static inline uint32_t __ldsan_workgroup_id_z(void) { return __builtin_amdgcn_workgroup_id_z(); }
+static inline uint32_t __ldsan_workitem_id_x(void) { return __builtin_amdgcn_workitem_id_x(); }
+static inline uint32_t __ldsan_workitem_id_y(void) { return __builtin_amdgcn_workitem_id_y(); }
+static inline uint32_t __ldsan_workitem_id_z(void) { return __builtin_amdgcn_workitem_id_z(); }
+
+/* mbcnt counts the active-or-not lanes below this one: the lane index. */
+static inline uint32_t __ldsan_lane_id(void) {
+  return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+}
+
+/* Constant (address space 4) addresses are plain 64-bit global addresses. */
+static inline uint64_t __ldsan_implicitarg_ptr(void) {
+  return (uint64_t)(uintptr_t)__builtin_amdgcn_implicitarg_ptr();
+}
+
+/* llvm.trap is s_trap 2 on amdhsa: the queue reports the wave and stops it. */
+static inline void __ldsan_target_trap(void) { __builtin_trap(); }
+
+/* A literal (T *)0 in LDS would be the target's null (-1 for LDS), not address
+ * 0: build the pointer from a non-constant integer so clang emits inttoptr 0.
+ * Volatile: the slot is written by work-item 0 before a barrier the compiler
+ * does not see from here. */
+static inline uint64_t __ldsan_lds0_read(void) {
+  uint32_t zero = 0;
+  return *(volatile __attribute__((address_space(3))) uint64_t *)zero;
+}
+
+static inline uint8_t *__ldsan_shadow_of(uint64_t addr) {
+  return (uint8_t *)(uintptr_t)((addr >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET);
+}
+
+/* s_sleep 127 is ~8k cycles; wait 1..16 of those as attempts grow. */
+static inline void __ldsan_target_backoff(uint32_t attempt) {
+  uint32_t n = attempt < 16 ? attempt + 1 : 16;
+  for (uint32_t i = 0; i < n; ++i) __builtin_amdgcn_s_sleep(127);
+}
+
+static inline uint32_t __ldsan_atomic_add_u32(uint32_t *p, uint32_t v, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
+}
+static inline uint64_t __ldsan_atomic_add_u64(uint64_t *p, uint64_t v, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
+}
+static inline uint32_t __ldsan_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired,
+                                              int scope) {
+  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0,
+                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  return expected; /* the observed value: equals the argument iff the swap happened */
+}
+static inline uint64_t __ldsan_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired,
+                                              int scope) {
+  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0,
+                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  return expected;
+}
+static inline uint64_t __ldsan_atomic_or_u64(uint64_t *p, uint64_t v, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_or, p, v, __ATOMIC_ACQ_REL);
+}
+static inline uint64_t __ldsan_atomic_and_u64(uint64_t *p, uint64_t v, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_and, p, v, __ATOMIC_ACQ_REL);
+}
+static inline uint32_t __ldsan_load_acquire_u32(const uint32_t *p, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);
+}
+static inline uint64_t __ldsan_load_acquire_u64(const uint64_t *p, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);
+}
+static inline void __ldsan_store_release_u32(uint32_t *p, uint32_t v, int scope) {
+  LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELEASE);
+}
+static inline void __ldsan_store_release_u64(uint64_t *p, uint64_t v, int scope) {
+  LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELEASE);
+}
+
+#undef LDSAN_SCOPED
+#endif /* LDSAN_DEVICE_TARGET_AMDGCN_H */

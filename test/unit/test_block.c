@@ -1,0 +1,212 @@
+/* Unit tests of device/block.c: kernel enter/exit with and without a kernel
+ * descriptor (exact dynamic LDS bound), device malloc/free, bad frees, pool
+ * exhaustion and too-large blocks as reports. */
+#include "unit.h"
+
+static unit_device dev;
+
+/* A hand-built descriptor blob: header, slot, one static, one dynamic var. */
+static struct {
+  ldsan_kernel_desc k;
+  ldsan_var_desc v[3];
+  char strings[32];
+} blob;
+
+static uint8_t implicitargs[256];
+
+static void make_desc(uint32_t flags) {
+  memset(&blob, 0, sizeof blob);
+  blob.k.magic = LDSAN_DESC_MAGIC;
+  blob.k.abi_version = LDSAN_ABI_VERSION;
+  blob.k.total_size = sizeof blob;
+  blob.k.var_count = flags & LDSAN_KERNEL_HAS_DYNAMIC ? 3 : 2;
+  blob.k.static_size = 64; /* slot [0,32) + char[13] at 32 with rz 19 */
+  blob.k.max_align = 16;
+  blob.k.flags = flags;
+  blob.v[0] = (ldsan_var_desc){0, 8, 24, 8, LDSAN_VAR_COMPILER_SLOT, 0, 0, 0, 0, 0};
+  blob.v[1] = (ldsan_var_desc){32, 13, 19, 1, 0, 0, 0, 0, 0, 0};
+  blob.v[2] = (ldsan_var_desc){64, 0, 0, 16, LDSAN_VAR_DYNAMIC, 0, 0, 0, 0, 0};
+}
+
+static ldsan_block_header *header_of(uint64_t block) {
+  return (ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+}
+
+/* Checks every shadow byte of [a, b) equals v. */
+static int shadow_is(uint64_t a, uint64_t b, uint8_t v) {
+  for (; a < b; a += 8)
+    if (unit_shadow(a) != v) return 0;
+  return 1;
+}
+
+static void test_enter_exit_without_desc(void) {
+  uint64_t block = __ldsan_kernel_enter(100, 0);
+  CHECK(block != 0);
+  CHECK_EQ(block % 64, 0);
+  ldsan_block_header *h = header_of(block);
+  CHECK_EQ(h->magic, LDSAN_BLOCK_MAGIC);
+  CHECK_EQ(h->self, block);
+  CHECK_EQ(h->kernel_desc, 0);
+  CHECK_EQ(h->block_size, 100);
+  CHECK_EQ(h->dynamic_size, 0);
+  CHECK_EQ(h->chunk_size, 256);
+  CHECK_EQ(h->size_class, 0);
+  CHECK(shadow_is(block - 64, block, LDSAN_SHADOW_LDS_BLOCK_HEADER));
+  CHECK(shadow_is(block, block + 96, 0));
+  CHECK_EQ(unit_shadow(block + 96), 4);
+  CHECK(shadow_is(block + 104, block - 64 + 256, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
+  CHECK_EQ(__ldsan_block_lookup(block), (uint64_t)(uintptr_t)h);
+  CHECK_EQ(__ldsan_block_lookup(block + 64), 0);
+  __ldsan_kernel_exit(block, 0);
+  CHECK_EQ(h->magic, 0);
+  CHECK(shadow_is(block, block - 64 + 256, LDSAN_SHADOW_LDS_FREED));
+  CHECK_EQ(__ldsan_block_lookup(block), 0);
+  CHECK_EQ(dev.channel->next, 0);
+  __ldsan_kernel_exit(0, 0); /* after a failed enter: nothing */
+  CHECK_EQ(dev.channel->next, 0);
+}
+
+static void test_enter_static_desc(void) {
+  make_desc(0);
+  uint64_t block = __ldsan_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
+  CHECK(block != 0);
+  CHECK_EQ(header_of(block)->kernel_desc, (uint64_t)(uintptr_t)&blob);
+  CHECK(shadow_is(block, block + 32, LDSAN_SHADOW_LDS_COMPILER_SLOT));
+  CHECK(shadow_is(block + 32, block + 64, 0));
+  /* What the lowered kernel then does for its one static variable. */
+  LDSAN_ENTRY(__asan_poison_region)(block + 32 + 13, 19);
+  CHECK(!__ldsan_access_is_bad(block + 32 + 12, 1));
+  CHECK(__ldsan_access_is_bad(block + 32 + 13, 1));
+  CHECK(__ldsan_access_is_bad(block + 64, 1)); /* past the statics: tail */
+  CHECK_EQ(unit_shadow(block + 64), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  __ldsan_kernel_exit(block, (uint64_t)(uintptr_t)&blob);
+  CHECK_EQ(dev.channel->next, 0);
+}
+
+/* hidden_dynamic_lds_size = 13: byte 13 of the dynamic area is poisoned, 12 is not,
+ * although the compiler rounded the block up to 80 bytes. */
+static void test_enter_dynamic_desc(void) {
+  make_desc(LDSAN_KERNEL_HAS_DYNAMIC);
+  uint32_t dyn = 13;
+  memcpy(implicitargs + 120, &dyn, 4);
+  __ldsan_host_implicitarg = (uint64_t)(uintptr_t)implicitargs;
+  uint64_t block = __ldsan_kernel_enter(64 + 16, (uint64_t)(uintptr_t)&blob);
+  CHECK(block != 0);
+  CHECK_EQ(header_of(block)->dynamic_size, 13);
+  CHECK(!__ldsan_access_is_bad(block + 64, 13));
+  CHECK(!__ldsan_access_is_bad(block + 64 + 12, 1));
+  CHECK(__ldsan_access_is_bad(block + 64 + 13, 1));
+  CHECK(__ldsan_access_is_bad(block + 64 + 15, 1)); /* inside the compiler's rounding */
+  CHECK_EQ(unit_shadow(block + 72), 5);
+  CHECK_EQ(unit_shadow(block + 80), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  /* A report from this workgroup names the block, descriptor and dynamic size. */
+  __ldsan_host_lds0 = block;
+  LDSAN_ENTRY(__asan_report_load1)(block + 64 + 13);
+  ldsan_report_record *r = &dev.channel->records[0];
+  CHECK_EQ(r->state, LDSAN_RECORD_READY);
+  CHECK_EQ(r->block, block);
+  CHECK_EQ(r->kernel_desc, (uint64_t)(uintptr_t)&blob);
+  CHECK_EQ(r->dynamic_size, 13);
+  CHECK_EQ(r->shadow_byte, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  __ldsan_kernel_exit(block, (uint64_t)(uintptr_t)&blob);
+  /* After exit, LDS[0] no longer validates. */
+  LDSAN_ENTRY(__asan_report_load1)(block);
+  CHECK_EQ(dev.channel->records[1].block, 0);
+  CHECK_EQ(dev.channel->records[1].kernel_desc, 0);
+  CHECK_EQ(dev.channel->records[1].shadow_byte, LDSAN_SHADOW_LDS_FREED);
+  __ldsan_host_lds0 = 0;
+  __ldsan_host_implicitarg = 0;
+  unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
+  __ldsan_host_trap_count = 0;
+}
+
+static void test_bad_desc_ignored(void) {
+  make_desc(0);
+  blob.k.magic = 0;
+  uint64_t block = __ldsan_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
+  CHECK_EQ(header_of(block)->kernel_desc, 0);
+  CHECK(shadow_is(block, block + 64, 0)); /* treated as desc 0: all block_size usable */
+  __ldsan_kernel_exit(block, 0);
+}
+
+static void test_malloc_free(void) {
+  uint64_t p = LDSAN_ENTRY(__asan_malloc_impl)(13, 0x1234);
+  CHECK(p != 0);
+  CHECK_EQ(p % 64, 0);
+  CHECK(!__ldsan_access_is_bad(p, 13));
+  CHECK(__ldsan_access_is_bad(p + 13, 1));
+  CHECK(__ldsan_access_is_bad(p - 1, 1));
+  CHECK_EQ(header_of(p)->kernel_desc, 0);
+  LDSAN_ENTRY(__asan_free_impl)(p, 0x1234);
+  CHECK_EQ(unit_shadow(p), LDSAN_SHADOW_LDS_FREED);
+  LDSAN_ENTRY(__asan_free_impl)(0, 0); /* free(NULL) */
+  CHECK_EQ(dev.channel->next, 0);
+  CHECK_EQ(__ldsan_host_trap_count, 0);
+}
+
+static void test_bad_free(void) {
+  uint64_t p = LDSAN_ENTRY(__asan_malloc_impl)(100, 0);
+  LDSAN_ENTRY(__asan_free_impl)(p + 64, 0x55); /* inside the block */
+  ldsan_report_record *r = &dev.channel->records[0];
+  CHECK_EQ(r->state, LDSAN_RECORD_READY);
+  CHECK_EQ(r->kind, LDSAN_REPORT_BAD_FREE);
+  CHECK_EQ(r->address, p + 64);
+  CHECK_EQ(r->pc, 0x55);
+  CHECK_EQ(__ldsan_host_trap_count, 1);
+  LDSAN_ENTRY(__asan_free_impl)(p, 0);
+  CHECK_EQ(dev.channel->next, 1);
+  LDSAN_ENTRY(__asan_free_impl)(p, 0); /* double free */
+  CHECK_EQ(dev.channel->next, 2);
+  CHECK_EQ(dev.channel->records[1].kind, LDSAN_REPORT_BAD_FREE);
+  LDSAN_ENTRY(__asan_free_impl)(dev.base + 8, 0); /* not in the pool's regions */
+  CHECK_EQ(dev.channel->records[2].kind, LDSAN_REPORT_BAD_FREE);
+  CHECK_EQ(__ldsan_host_trap_count, 3);
+  unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
+  __ldsan_host_trap_count = 0;
+}
+
+static void test_exhaustion_and_too_large(void) {
+  uint64_t held[4];
+  for (int i = 0; i < 4; ++i) held[i] = LDSAN_ENTRY(__asan_malloc_impl)(LDSAN_POOL_REGION_SIZE - 128, 0);
+  for (int i = 0; i < 4; ++i) CHECK(held[i] != 0);
+  /* Device malloc: NULL, a no-abort POOL_EXHAUSTED record, no trap. */
+  CHECK_EQ(LDSAN_ENTRY(__asan_malloc_impl)(10, 0x77), 0);
+  ldsan_report_record *r = &dev.channel->records[0];
+  CHECK_EQ(r->kind, LDSAN_REPORT_POOL_EXHAUSTED);
+  CHECK_EQ(r->size, 10);
+  CHECK_EQ(r->flags, LDSAN_ACCESS_NOABORT);
+  CHECK_EQ(r->pc, 0x77);
+  CHECK_EQ(__ldsan_host_trap_count, 0);
+  /* A kernel cannot run without its block: aborting report. */
+  CHECK_EQ(__ldsan_kernel_enter(10, 0), 0);
+  CHECK_EQ(dev.channel->records[1].kind, LDSAN_REPORT_POOL_EXHAUSTED);
+  CHECK_EQ(dev.channel->records[1].flags, 0);
+  CHECK_EQ(__ldsan_host_trap_count, 1);
+  for (int i = 0; i < 4; ++i) LDSAN_ENTRY(__asan_free_impl)(held[i], 0);
+  CHECK_EQ(__ldsan_kernel_enter(5 * LDSAN_POOL_REGION_SIZE, 0), 0);
+  CHECK_EQ(dev.channel->records[2].kind, LDSAN_REPORT_BLOCK_TOO_LARGE);
+  CHECK_EQ(dev.channel->records[2].size, 5 * LDSAN_POOL_REGION_SIZE);
+  CHECK_EQ(LDSAN_ENTRY(__asan_malloc_impl)(UINT64_MAX - 10, 0), 0); /* size wraps */
+  CHECK_EQ(dev.channel->records[3].kind, LDSAN_REPORT_BLOCK_TOO_LARGE);
+  uint64_t big = __ldsan_kernel_enter(3 * LDSAN_POOL_REGION_SIZE, 0); /* multi-region block */
+  CHECK(big != 0);
+  CHECK_EQ(header_of(big)->chunk_size, 4 * LDSAN_POOL_REGION_SIZE);
+  CHECK_EQ(unit_shadow(big + 3 * LDSAN_POOL_REGION_SIZE), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  __ldsan_kernel_exit(big, 0);
+  CHECK_EQ(dev.channel->next, 4);
+  unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
+  __ldsan_host_trap_count = 0;
+}
+
+int main(void) {
+  unit_device_init(&dev, UNIT_POOL_BYTES(4));
+  RUN(test_enter_exit_without_desc);
+  RUN(test_enter_static_desc);
+  RUN(test_enter_dynamic_desc);
+  RUN(test_bad_desc_ignored);
+  RUN(test_malloc_free);
+  RUN(test_bad_free);
+  RUN(test_exhaustion_and_too_large);
+  unit_device_fini(&dev);
+  return unit_summary();
+}
