@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Device-only compiles for a target Debian's device libraries do not know
+# (gfx942) work in every output mode: -c, -S, -emit-llvm.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cc="$root/${BUILD:-build}/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+src="$root/test/compile/static_lds.hip"
+common=(--offload-arch=gfx942:xnack+ --offload-device-only -nogpulib -nogpuinc -O2)
+"$cc" "${common[@]}" -c "$src" -o "$tmp/k.o"
+"$cc" "${common[@]}" -S "$src" -o "$tmp/k.s"
+grep -q '\.amdhsa_kernel _Z10static_ldsPii' "$tmp/k.s" || { echo "-S: no kernel in assembly"; exit 1; }
+"$cc" "${common[@]}" -emit-llvm -c "$src" -o "$tmp/k.bc"
+llvm-dis-$v "$tmp/k.bc" -o "$tmp/k.ll"
+grep -q '@__ldsan_kdesc._Z10static_ldsPii' "$tmp/k.ll" || { echo "-emit-llvm: no ldsan descriptor in the IR"; exit 1; }
+grep -q 'define .*@__ldsan_kernel_enter' "$tmp/k.ll" || { echo "-emit-llvm: ldsan runtime not linked"; exit 1; }
+if grep -q 'call .*@__asan_malloc_impl' "$tmp/k.ll"; then echo "-emit-llvm: kernel still calls __asan_malloc_impl"; exit 1; fi
+"$cc" "${common[@]}" -emit-llvm -S "$src" -o "$tmp/k2.ll"
+grep -q '__ldsan_kdesc' "$tmp/k2.ll" || { echo "-emit-llvm -S: no descriptor"; exit 1; }
+echo "ok: -c, -S, -emit-llvm for gfx942:xnack+"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `ldsan-cc app.hip -o app` makes a normal HIP executable for a real GPU: the
+# host part links against libamdhip64, and the embedded gfx90a:xnack+ code
+# object has every symbol defined and ldsan's LDS descriptors.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cc="$root/${BUILD:-build}/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/app.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+__global__ void scale(float *x, int n) {
+  __shared__ float tile[256];
+  tile[threadIdx.x] = x[blockIdx.x * 256 + threadIdx.x];
+  __syncthreads();
+  if (blockIdx.x * 256 + threadIdx.x < (unsigned)n) x[blockIdx.x * 256 + threadIdx.x] = 2 * tile[255 - threadIdx.x];
+}
+int main() {
+  float *d; hipMalloc(&d, 1024 * sizeof(float));
+  hipLaunchKernelGGL(scale, dim3(4), dim3(256), 0, 0, d, 1024);
+  return hipDeviceSynchronize() != hipSuccess;
+}
+HIP
+"$cc" -O2 "$tmp/app.hip" -o "$tmp/app"
+[[ -x "$tmp/app" ]] || { echo "no executable produced"; exit 1; }
+nm -D --undefined-only "$tmp/app" | grep -q hipLaunchKernel || { echo "host part does not call hipLaunchKernel"; exit 1; }
+bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
+llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/app" "$tmp/fatbin"
+"$bundler" --list --type=o --input="$tmp/fatbin" > "$tmp/targets"
+grep -q 'gfx90a:xnack+' "$tmp/targets" || { echo "no gfx90a:xnack+ code object in the fat binary:"; cat "$tmp/targets"; exit 1; }
+"$bundler" --unbundle --type=o --input="$tmp/fatbin" --targets=hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ --output="$tmp/co"
+undef="$(llvm-nm-$v -u "$tmp/co")"; [[ -z "$undef" ]] || { echo "undefined device symbols: $undef"; exit 1; }
+llvm-readelf-$v -S "$tmp/co" | grep -q '\.ldsan_lds_desc' || { echo "no .ldsan_lds_desc section in the code object"; exit 1; }
+echo "ok: executable with a complete gfx90a:xnack+ code object"
