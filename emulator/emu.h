@@ -39,6 +39,11 @@ typedef struct ldsan_emu_image {
   uint32_t global_count;
   const ldsan_emu_global *globals;
   const char *source;            /* the device bitcode it came from, for messages */
+  /* Added by the core (additive): the image's ldsan device state and built-in
+   * report channel (the retargeted __ldsan_device_state / __ldsan_builtin_channel),
+   * NULL when the device code has no ldsan runtime linked. */
+  void *device_state;            /* ldsan_device_state * */
+  void *builtin_channel;         /* ldsan_report_channel * */
 } ldsan_emu_image;
 
 /* Called by each retargeted object's constructor (core). */
@@ -57,6 +62,16 @@ const ldsan_emu_global *ldsan_emu_find_global(const char *name);
  * exits the process with the configured exit code after flushing. */
 int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
                      void **args, uint32_t dynamic_lds_size, char *err, size_t err_len);
+
+/* Added by the core (additive): the image that holds a kernel, NULL if none. */
+const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel);
+
+/* Added by the core (additive), for tests and tools: called for every READY
+ * record of the channel after a dispatch, before the host library prints and
+ * resets it. NULL removes the hook. Not thread-safe against launches. */
+struct ldsan_report_record;
+typedef void (*ldsan_emu_report_hook)(const struct ldsan_report_record *record, void *ctx);
+void ldsan_emu_set_report_hook(ldsan_emu_report_hook hook, void *ctx);
 
 #ifdef __cplusplus
 }

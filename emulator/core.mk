@@ -1,0 +1,84 @@
+# ldsan CPU emulator core: the retarget tool, the execution core, their tests.
+# Included by the top Makefile; also usable alone: make -f emulator/core.mk emucore-tests
+#   $(BUILD)/bin/ldsan-emu-retarget    amdgcn device bitcode -> x86-64 object
+#   $(BUILD)/lib/libldsan-emu-core.a   scheduler, fibers, intrinsics, report drain
+#   emucore-tests / bench-core         test programs (test/emucore.list) / speed check
+BUILD       ?= build
+CLANG       ?= clang-22
+LLVM_CONFIG ?= llvm-config-22
+OPT         ?= opt-22
+LLVM_LINK   ?= llvm-link-22
+ROCM_BITCODE ?= /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -std=c11
+
+EMU_CFLAGS := $(HOST_CFLAGS) -D_GNU_SOURCE -fno-omit-frame-pointer
+# The host report library, when its component exists (else minimal printing).
+EMU_HOST_LIB := $(if $(wildcard host/host.mk),$(BUILD)/lib/libldsan-host.a)
+EMU_HOST_DEF := $(if $(EMU_HOST_LIB),-DLDSAN_EMU_HAVE_HOST=1)
+EMU_CORE_LIB := $(BUILD)/lib/libldsan-emu-core.a
+EMU_RETARGET := $(BUILD)/bin/ldsan-emu-retarget
+# Link line for a program using the core (after its objects).
+EMU_CORE_LINK := $(EMU_CORE_LIB) $(EMU_HOST_LIB) -lpthread -lm
+
+EMU_RT_SRC := $(wildcard emulator/retarget/*.c)
+EMU_CORE_SRC := $(wildcard emulator/core/*.c)
+EMU_CORE_OBJ := $(EMU_CORE_SRC:emulator/core/%.c=$(BUILD)/obj/emucore/%.o) $(BUILD)/obj/emucore/core_fiber.o
+
+.PHONY: emulator-core emucore-tests bench-core
+emulator-core: $(EMU_RETARGET) $(EMU_CORE_LIB)
+
+$(EMU_RETARGET): $(EMU_RT_SRC) emulator/retarget/retarget.h emulator/core/emu_tls.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(EMU_CFLAGS) -I$(shell $(LLVM_CONFIG) --includedir) $(EMU_RT_SRC) -o $@ \
+	  $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs)
+
+$(BUILD)/obj/emucore/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(EMU_CFLAGS) $(EMU_HOST_DEF) -fPIC -c $< -o $@
+
+$(BUILD)/obj/emucore/core_fiber.o: emulator/core/core_fiber.S
+	@mkdir -p $(dir $@)
+	$(CLANG) -c $< -o $@
+
+$(EMU_CORE_LIB): $(EMU_CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# ---- tests: device code -> lowered + stub runtime -> retargeted object -------
+EMU_T := $(BUILD)/emucore
+EMU_DEV_FLAGS := -x hip --offload-arch=gfx90a:xnack+ -mcode-object-version=5 -D__AMDGCN_WAVEFRONT_SIZE=64 \
+  --rocm-path=/usr --rocm-device-lib-path=$(ROCM_BITCODE) -fsanitize=address --offload-device-only \
+  -emit-llvm -c -O2 -Wno-unused-command-line-argument
+EMU_TESTS := barrier ids3d dynlds atomics overflow trap
+EMU_TEST_BINS := $(EMU_TESTS:%=$(EMU_T)/%) $(EMU_T)/barrier-hostasan $(EMU_T)/bench
+
+$(EMU_T)/stub_rt.bc: test/emucore/stub_rt.c include/ldsan/abi.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -target amdgcn-amd-amdhsa -mcpu=gfx90a:xnack+ -mcode-object-version=5 -nogpulib -ffreestanding -O2 -emit-llvm -c $< -o $@
+
+$(EMU_T)/%.dev.bc: test/emucore/%.hip
+	@mkdir -p $(dir $@)
+	$(CLANG) $(EMU_DEV_FLAGS) $< -o $@
+
+$(EMU_T)/%.low.bc: $(EMU_T)/%.dev.bc $(EMU_T)/stub_rt.bc
+	$(OPT) -passes=amdgpu-sw-lower-lds $< -o $@.tmp.bc
+	$(LLVM_LINK) $@.tmp.bc $(EMU_T)/stub_rt.bc -o $@
+	rm -f $@.tmp.bc
+
+$(EMU_T)/%.dev.o: $(EMU_T)/%.low.bc $(EMU_RETARGET)
+	$(EMU_RETARGET) $< -o $@
+
+$(EMU_T)/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_CORE_LIB)
+	$(CLANG) $(EMU_CFLAGS) $< $(EMU_T)/$*.dev.o $(EMU_CORE_LINK) -o $@
+
+$(EMU_T)/barrier-hostasan: test/emucore/barrier.c test/emucore/harness.h $(EMU_T)/barrier.dev.o $(EMU_CORE_LIB)
+	$(CLANG) $(EMU_CFLAGS) -fsanitize=address $< $(EMU_T)/barrier.dev.o $(EMU_CORE_LINK) -o $@
+
+$(EMU_T)/bench: test/emucore/bench.c test/emucore/harness.h $(EMU_T)/bench.dev.o $(EMU_CORE_LIB)
+	$(CLANG) $(EMU_CFLAGS) -O2 $< $(EMU_T)/bench.dev.o $(EMU_CORE_LINK) -o $@
+
+TEST_TARGETS += emucore-tests
+emucore-tests: emulator-core $(EMU_TEST_BINS) $(EMU_T)/stub_rt.bc $(EMU_T)/unsupported.low.bc
+
+bench-core: emucore-tests
+	$(EMU_T)/bench

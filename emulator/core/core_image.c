@@ -1,0 +1,110 @@
+/* ldsan emulator core: the image registry and ldsan_emu_launch. Images are
+ * registered from constructors (before main, single-threaded in practice;
+ * still locked) and only read afterwards. A launch validates its geometry,
+ * fills the COV5 implicit-argument block and the dispatch packet, runs the
+ * dispatch, then drains the image's report channel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_internal.h"
+
+static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;
+static const ldsan_emu_image **images;
+static unsigned image_count;
+
+void __ldsan_emu_register_image(const ldsan_emu_image *image) {
+  if (image->version != LDSAN_EMU_IMAGE_VERSION) {
+    fprintf(stderr, "ldsan-emu: fatal: %s was retargeted for image version %u, this core is version %u\n",
+            image->source ? image->source : "a device object", image->version, LDSAN_EMU_IMAGE_VERSION);
+    exit(1);
+  }
+  if (ldsan_emu_init_shadow() != 0) exit(1);
+  pthread_mutex_lock(&images_mu);
+  images = realloc(images, (image_count + 1) * sizeof *images);
+  images[image_count++] = image;
+  pthread_mutex_unlock(&images_mu);
+}
+
+const ldsan_emu_kernel *ldsan_emu_find_kernel(const char *name) {
+  for (unsigned i = 0; i < image_count; i++)
+    for (uint32_t k = 0; k < images[i]->kernel_count; k++)
+      if (!strcmp(images[i]->kernels[k].name, name)) return &images[i]->kernels[k];
+  return NULL;
+}
+
+const ldsan_emu_global *ldsan_emu_find_global(const char *name) {
+  for (unsigned i = 0; i < image_count; i++)
+    for (uint32_t g = 0; g < images[i]->global_count; g++)
+      if (!strcmp(images[i]->globals[g].name, name)) return &images[i]->globals[g];
+  return NULL;
+}
+
+const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel) {
+  for (unsigned i = 0; i < image_count; i++)
+    if (kernel >= images[i]->kernels && kernel < images[i]->kernels + images[i]->kernel_count) return images[i];
+  return NULL;
+}
+
+static void put16(uint8_t *b, unsigned off, uint32_t v) { uint16_t x = (uint16_t)v; memcpy(b + off, &x, 2); }
+static void put32(uint8_t *b, unsigned off, uint32_t v) { memcpy(b + off, &v, 4); }
+
+/* COV5 hidden arguments (AMDGPU code object v5) and the dispatch packet. */
+static void emu_fill_blocks(emu_dispatch *d, uint32_t dynamic_lds) {
+  uint8_t *ia = d->implicitarg, *pk = d->packet;
+  uint32_t dims = d->grid[2] * d->block[2] > 1 ? 3 : d->grid[1] * d->block[1] > 1 ? 2 : 1;
+  for (int i = 0; i < 3; i++) {
+    put32(ia, 0 + 4 * i, d->grid[i]);      /* hidden_block_count_{x,y,z} */
+    put16(ia, 12 + 2 * i, d->block[i]);    /* hidden_group_size_{x,y,z} */
+    put16(ia, 18 + 2 * i, 0);              /* hidden_remainder_{x,y,z}: HIP grids are whole workgroups */
+    put16(pk, 4 + 2 * i, d->block[i]);     /* workgroup_size_{x,y,z} */
+    put32(pk, 12 + 4 * i, d->grid[i] * d->block[i]); /* grid_size_{x,y,z} in work-items */
+  }
+  put16(ia, 64, dims);                      /* hidden_grid_dims */
+  /* 96: hidden_heap_v1 = 0 (no device heap); 120: hidden_dynamic_lds_size */
+  put32(ia, 120, dynamic_lds);
+  put16(pk, 2, dims);                       /* setup: dimensions */
+  put32(pk, 28, d->lds_size);               /* group_segment_size */
+}
+
+int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
+                     void **args, uint32_t dynamic_lds_size, char *err, size_t err_len) {
+  if (err && err_len) err[0] = 0;
+  uint64_t items = (uint64_t)block[0] * block[1] * block[2];
+  if (!kernel || !kernel->entry) {
+    if (err) snprintf(err, err_len, "ldsan-emu: launch of a null kernel");
+    return 1;
+  }
+  if (items == 0 || items > EMU_MAX_BLOCK || !grid[0] || !grid[1] || !grid[2]) {
+    if (err)
+      snprintf(err, err_len, "ldsan-emu: invalid launch of %s: grid (%u,%u,%u) block (%u,%u,%u); a block has 1..%u work-items",
+               kernel->name, grid[0], grid[1], grid[2], block[0], block[1], block[2], EMU_MAX_BLOCK);
+    return 1;
+  }
+  emu_dispatch *d = aligned_alloc(64, (sizeof(emu_dispatch) + 63) & ~(size_t)63);
+  memset(d, 0, sizeof *d);
+  pthread_mutex_init(&d->lock, NULL);
+  d->kernel = kernel;
+  d->args = args;
+  memcpy(d->grid, grid, sizeof d->grid);
+  memcpy(d->block, block, sizeof d->block);
+  d->groups = (uint64_t)grid[0] * grid[1] * grid[2];
+  d->items = (uint32_t)items;
+  d->lds_size = (kernel->static_lds_size + dynamic_lds_size + 15u) & ~15u;
+  emu_fill_blocks(d, dynamic_lds_size);
+  const ldsan_emu_image *img = ldsan_emu_kernel_image(kernel);
+  if (img) ldsan_emu_prepare_state(img);
+  int trapped = ldsan_emu_run(d);
+  int reports = img ? ldsan_emu_drain(img, d) : 0;
+  int rc = 0;
+  if (trapped) {
+    if (err)
+      snprintf(err, err_len, "ldsan-emu: device trap in kernel %s at workgroup (%u,%u,%u) work-item (%u,%u,%u)%s",
+               kernel->name, d->trap_group[0], d->trap_group[1], d->trap_group[2], d->trap_item[0],
+               d->trap_item[1], d->trap_item[2], reports ? " after an ldsan report" : "");
+    rc = 1;
+  }
+  pthread_mutex_destroy(&d->lock);
+  free(d);
+  return rc;
+}

@@ -1,0 +1,84 @@
+/* ldsan emulator core internals: workers, fibers, dispatches. A worker is an
+ * OS thread that runs whole workgroups; each work-item of the running
+ * workgroup is a fiber on a small reusable stack. Everything in an emu_worker
+ * is touched only by its own thread; an emu_dispatch is shared (atomics and
+ * its lock). */
+#ifndef LDSAN_EMU_CORE_INTERNAL_H
+#define LDSAN_EMU_CORE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../emu.h"
+#include "emu_tls.h"
+
+#define EMU_MAX_BLOCK 1024u                 /* work-items per workgroup, as on gfx90a */
+#define EMU_IMPLICIT_SIZE 256u              /* COV5 implicit-argument block, bytes */
+#define EMU_PACKET_SIZE 64u                 /* hsa_kernel_dispatch_packet, bytes */
+#define EMU_DEFAULT_STACK (64u << 10)       /* fiber stack, bytes (LDSAN_EMU_STACK_KB) */
+#define EMU_GUARD 4096u                     /* guard page below each fiber stack */
+
+enum emu_fiber_state { EMU_READY, EMU_WAIT, EMU_EXIT_WAIT, EMU_DONE };
+
+typedef struct emu_fiber {
+  ldsan_emu_item_ids ids;   /* first: __ldsan_emu_tls.item points here */
+  void *sp;                 /* saved stack pointer while switched out */
+  uint8_t *stack_lo, *stack_hi;
+  uint32_t state;           /* emu_fiber_state */
+  uint32_t wait_gen;        /* barrier generation it waits to leave */
+} emu_fiber;
+
+typedef struct emu_dispatch {
+  const ldsan_emu_kernel *kernel;
+  void **args;
+  uint32_t grid[3], block[3];
+  uint64_t groups;                  /* grid[0] * grid[1] * grid[2] */
+  uint32_t items;                   /* block[0] * block[1] * block[2] */
+  uint32_t lds_size;                /* static + dynamic bytes of the window */
+  _Atomic uint64_t next_group;
+  _Atomic int stop;                 /* a trap happened: start no new workgroup */
+  pthread_mutex_t lock;             /* guards the trap fields */
+  int trapped;
+  uint32_t trap_group[3], trap_item[3];
+  _Alignas(64) uint8_t implicitarg[EMU_IMPLICIT_SIZE];
+  _Alignas(64) uint8_t packet[EMU_PACKET_SIZE];
+} emu_dispatch;
+
+typedef struct emu_worker {
+  emu_fiber *fibers;
+  uint32_t fiber_cap;
+  uint8_t *stacks;
+  size_t stacks_len, stack_size;
+  uint8_t *lds;
+  size_t lds_cap;
+  void *sched_sp;                   /* the worker's own context while a fiber runs */
+  emu_dispatch *d;
+  uint32_t n, live, arrived, gen, cur;
+  uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
+} emu_worker;
+
+extern __thread ldsan_emu_tls_state __ldsan_emu_tls;
+
+/* core_fiber.S */
+void ldsan_emu_ctx_switch(void **save_sp, void *new_sp);
+void ldsan_emu_fiber_start(void);
+
+/* core_sched.c */
+extern __thread emu_worker *ldsan_emu_self;
+void ldsan_emu_yield(void);
+void __ldsan_emu_s_barrier(void);       /* s_barrier */
+void __ldsan_emu_s_barrier_exit(void);  /* the LDS lowering's kernel-exit barrier */
+__attribute__((noreturn)) void ldsan_emu_trap_current(void);
+emu_fiber *ldsan_emu_current_fiber(void);
+int ldsan_emu_run(emu_dispatch *d);      /* runs d on all workers; 0 ok */
+
+/* core_report.c */
+int ldsan_emu_init_shadow(void);
+void ldsan_emu_prepare_state(const ldsan_emu_image *img);
+/* Drains the image's channel after a dispatch; exits the process on an
+ * aborting report under halt_on_error. Returns the number of reports. */
+int ldsan_emu_drain(const ldsan_emu_image *img, const emu_dispatch *d);
+
+#endif /* LDSAN_EMU_CORE_INTERNAL_H */

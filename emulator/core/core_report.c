@@ -1,0 +1,164 @@
+/* ldsan emulator core: shadow memory and the device -> host report path.
+ * Shadow: with host ASan in the process (weak __asan_init resolves) ASan owns
+ * the x86-64 shadow at (addr >> 3) + 0x7FFF8000, which is exactly the device
+ * mapping; otherwise the core maps ASan's low and high shadow ranges once
+ * (MAP_NORESERVE | MAP_FIXED_NOREPLACE), so device shadow writes just work.
+ * Reports: after each dispatch the image's channel (device_state.channel, or
+ * the built-in one) is drained through libldsan-host (ldsan_host_drain_channel)
+ * when LDSAN_EMU_HAVE_HOST is defined, else printed minimally here. If an
+ * aborting report was read and halt_on_error is set, the process exits with
+ * the configured exit code after flushing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../../include/ldsan/abi.h"
+#include "core_internal.h"
+#ifdef LDSAN_EMU_HAVE_HOST
+#include "../../include/ldsan/host.h"
+#endif
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+/* x86-64 ASan shadow ranges (compiler-rt asan_mapping.h, default mapping). */
+#define EMU_LOW_SHADOW_BEG 0x00007fff8000ull
+#define EMU_LOW_SHADOW_END 0x00008fff7000ull
+#define EMU_HIGH_SHADOW_BEG 0x02008fff7000ull
+#define EMU_HIGH_SHADOW_END 0x10007fff8000ull
+
+extern void __asan_init(void) __attribute__((weak));
+
+static ldsan_emu_report_hook report_hook;
+static void *report_hook_ctx;
+
+void ldsan_emu_set_report_hook(ldsan_emu_report_hook hook, void *ctx) {
+  report_hook = hook;
+  report_hook_ctx = ctx;
+}
+
+static int emu_map(uint64_t beg, uint64_t end) {
+  void *p = mmap((void *)(uintptr_t)beg, end - beg, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED || p != (void *)(uintptr_t)beg) {
+    fprintf(stderr, "ldsan-emu: fatal: cannot map the shadow at [0x%llx, 0x%llx): %s\n",
+            (unsigned long long)beg, (unsigned long long)end, p == MAP_FAILED ? strerror(errno) : "moved");
+    return -1;
+  }
+  return 0;
+}
+
+int ldsan_emu_init_shadow(void) {
+  static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  static int state; /* 0 not yet, 1 ready, -1 failed */
+  pthread_mutex_lock(&mu);
+  if (state == 0) {
+    if (__asan_init) state = 1; /* host ASan owns the shadow */
+    else state = emu_map(EMU_LOW_SHADOW_BEG, EMU_LOW_SHADOW_END) || emu_map(EMU_HIGH_SHADOW_BEG, EMU_HIGH_SHADOW_END) ? -1 : 1;
+  }
+  pthread_mutex_unlock(&mu);
+  return state == 1 ? 0 : -1;
+}
+
+static int emu_halt_on_error(void) {
+#ifdef LDSAN_EMU_HAVE_HOST
+  ldsan_host_init();
+  return ldsan_host_halt_on_error();
+#else
+  const char *o = getenv("LDSAN_OPTIONS");
+  return !(o && strstr(o, "halt_on_error=0"));
+#endif
+}
+
+static int emu_exitcode(void) {
+#ifdef LDSAN_EMU_HAVE_HOST
+  return ldsan_host_exitcode();
+#else
+  return 1;
+#endif
+}
+
+void ldsan_emu_prepare_state(const ldsan_emu_image *img) {
+  ldsan_device_state *st = img->device_state;
+  if (!st) return;
+  /* The device traps on aborting reports only if the host wants to halt. */
+  if (emu_halt_on_error()) st->flags |= LDSAN_STATE_HALT_ON_ERROR;
+  else st->flags &= ~(uint32_t)LDSAN_STATE_HALT_ON_ERROR;
+}
+
+static ldsan_report_channel *emu_channel(const ldsan_emu_image *img) {
+  ldsan_device_state *st = img->device_state;
+  if (st && st->channel) return (ldsan_report_channel *)(uintptr_t)st->channel;
+  return img->builtin_channel;
+}
+
+#ifdef LDSAN_EMU_HAVE_HOST
+static int emu_read(void *ctx, uint64_t addr, void *dst, size_t n) {
+  (void)ctx;
+  memcpy(dst, (const void *)(uintptr_t)addr, n);
+  return 0;
+}
+#else
+static int emu_print_minimal(ldsan_report_channel *ch, uint32_t n, const emu_dispatch *d) {
+  int printed = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const ldsan_report_record *r = &ch->records[i];
+    if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != LDSAN_RECORD_READY) {
+      fprintf(stderr, "ldsan-emu: a report of kernel %s was lost (writer stopped mid-record)\n", d->kernel->name);
+      continue;
+    }
+    fprintf(stderr,
+            "ldsan-emu: report kind=%u %s of size %llu at 0x%llx (access 0x%llx, shadow byte 0x%02x) in kernel %s "
+            "workgroup (%u,%u,%u) work-item (%u,%u,%u)%s\n",
+            r->kind, (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ", (unsigned long long)r->size,
+            (unsigned long long)r->address, (unsigned long long)r->access_address, r->shadow_byte, d->kernel->name,
+            r->workgroup_id[0], r->workgroup_id[1], r->workgroup_id[2], r->workitem_id[0], r->workitem_id[1],
+            r->workitem_id[2], (r->flags & LDSAN_ACCESS_NOABORT) ? " (noabort)" : "");
+    printed++;
+  }
+  if (ch->dropped) fprintf(stderr, "ldsan-emu: %u report(s) dropped: the channel was full\n", ch->dropped);
+  ch->next = ch->dropped = 0;
+  for (uint32_t i = 0; i < n; i++) ch->records[i].state = LDSAN_RECORD_EMPTY;
+  return printed;
+}
+#endif
+
+int ldsan_emu_drain(const ldsan_emu_image *img, const emu_dispatch *d) {
+  ldsan_report_channel *ch = emu_channel(img);
+  if (!ch) return 0;
+  uint32_t n = __atomic_load_n(&ch->next, __ATOMIC_ACQUIRE);
+  uint32_t cap = ch->capacity && ch->capacity <= LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
+  if (n > cap) n = cap;
+  if (n == 0 && ch->dropped == 0) return 0;
+  int aborting = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const ldsan_report_record *r = &ch->records[i];
+    if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != LDSAN_RECORD_READY) continue;
+    if (!(r->flags & LDSAN_ACCESS_NOABORT)) aborting = 1;
+    if (report_hook) report_hook(r, report_hook_ctx);
+  }
+  int printed;
+#ifdef LDSAN_EMU_HAVE_HOST
+  ldsan_device_memory mem = {NULL, emu_read};
+  ldsan_dispatch_info info = {
+      .kernel_name = d->kernel->name,
+      .grid_size = {d->grid[0], d->grid[1], d->grid[2]},
+      .block_size = {d->block[0], d->block[1], d->block[2]},
+      .device = 0,
+      .device_name = "cpu-emulator",
+  };
+  printed = ldsan_host_drain_channel(ch, &mem, &info);
+#else
+  printed = emu_print_minimal(ch, n, d);
+#endif
+  if (aborting && emu_halt_on_error()) {
+    fflush(stdout);
+    fflush(stderr);
+    exit(emu_exitcode());
+  }
+  return printed;
+}

@@ -1,0 +1,290 @@
+/* ldsan emulator core: the scheduler. A dispatch runs on N workers (the
+ * launching thread plus N-1 persistent pool threads; N = LDSAN_EMU_THREADS,
+ * default min(2, cores)). Workers take whole workgroups from an atomic
+ * counter. Inside a workgroup every work-item is a fiber; fibers run in
+ * round-robin order and switch only at s_barrier, s_sleep (yield), exit and
+ * trap, so a work-item that never reaches a barrier runs to completion.
+ * Barrier: the last live work-item to arrive releases the others (barrier
+ * generation += 1) and keeps running; work-items that exited do not count.
+ * The kernel-exit barrier of LDS lowering (s_barrier_exit) is different: a
+ * work-item there has left the kernel body (like an exit) and waits until
+ * every live work-item got there too; this mirrors early-returned lanes
+ * waiting for their wave to reconverge on a GPU.
+ * Trap: the trapping workgroup is abandoned at once (its other work-items do
+ * not continue), no new workgroup starts, workgroups already running on
+ * other workers finish. Fibers, stacks and LDS windows are per worker and
+ * reused across workgroups and dispatches; the LDS window is zeroed per
+ * workgroup. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core_internal.h"
+
+__thread ldsan_emu_tls_state __ldsan_emu_tls __attribute__((tls_model("initial-exec")));
+__thread emu_worker *ldsan_emu_self;
+
+void ldsan_emu_fiber_main(void);
+
+static void emu_die(const char *what) {
+  fprintf(stderr, "ldsan-emu: fatal: %s: %s\n", what, strerror(errno));
+  abort();
+}
+
+emu_fiber *ldsan_emu_current_fiber(void) {
+  emu_worker *w = ldsan_emu_self;
+  return w ? &w->fibers[w->cur] : NULL;
+}
+
+/* Makes room for n fibers (stacks with a guard page each). */
+static void emu_ensure_fibers(emu_worker *w, uint32_t n) {
+  if (n <= w->fiber_cap) return;
+  if (w->stacks) munmap(w->stacks, w->stacks_len);
+  free(w->fibers);
+  if (!w->stack_size) {
+    const char *kb = getenv("LDSAN_EMU_STACK_KB");
+    w->stack_size = kb && atoi(kb) >= 16 ? (size_t)atoi(kb) << 10 : EMU_DEFAULT_STACK;
+    w->stack_size = (w->stack_size + 4095) & ~(size_t)4095;
+  }
+  size_t per = w->stack_size + EMU_GUARD;
+  w->stacks_len = per * n;
+  w->stacks = mmap(NULL, w->stacks_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (w->stacks == MAP_FAILED) emu_die("cannot map fiber stacks");
+  w->fibers = calloc(n, sizeof *w->fibers);
+  if (!w->fibers) emu_die("out of memory");
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t *lo = w->stacks + per * i;
+    mprotect(lo, EMU_GUARD, PROT_NONE);
+    w->fibers[i].stack_lo = lo + EMU_GUARD;
+    w->fibers[i].stack_hi = lo + per;
+  }
+  w->fiber_cap = n;
+}
+
+static void emu_ensure_lds(emu_worker *w, size_t size) {
+  if (size <= w->lds_cap) return;
+  free(w->lds);
+  w->lds_cap = (size + 4095) & ~(size_t)4095;
+  w->lds = aligned_alloc(4096, w->lds_cap);
+  if (!w->lds) emu_die("cannot allocate the LDS window");
+}
+
+/* Index of the next runnable fiber after cur (cur itself excluded), or -1. */
+static int emu_pick_next(emu_worker *w) {
+  for (uint32_t k = 1; k <= w->n; k++) {
+    uint32_t j = w->cur + k;
+    if (j >= w->n) j -= w->n;
+    emu_fiber *f = &w->fibers[j];
+    if (j != w->cur && (f->state == EMU_READY || (f->state == EMU_WAIT && f->wait_gen != w->gen))) return (int)j;
+  }
+  return -1;
+}
+
+static void emu_switch_to(emu_worker *w, void **save, uint32_t j) {
+  emu_fiber *t = &w->fibers[j];
+  w->cur = j;
+  t->state = EMU_READY;
+  __ldsan_emu_tls.item = &t->ids;  /* before the switch: the fiber reads its ids from here */
+  ldsan_emu_ctx_switch(save, t->sp);
+}
+
+__attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
+  emu_worker *w = ldsan_emu_self;
+  emu_fiber *f = &w->fibers[w->cur];
+  if (++w->arrived == w->live) { /* last one in: release everybody, keep running */
+    w->arrived = 0;
+    w->gen++;
+    return;
+  }
+  f->state = EMU_WAIT;
+  f->wait_gen = w->gen;
+  int j = emu_pick_next(w); /* exists: some live work-item has not arrived */
+  emu_switch_to(w, &f->sp, (uint32_t)j);
+}
+
+/* A work-item left the body (exit or exit barrier): maybe complete a barrier,
+ * or release the exit barrier once nobody is left in the body. */
+static void emu_departed(emu_worker *w) {
+  if (w->live && w->arrived == w->live) {
+    w->arrived = 0;
+    w->gen++;
+  }
+  if (!w->live && w->exiting) {
+    for (uint32_t i = 0; i < w->n; i++)
+      if (w->fibers[i].state == EMU_EXIT_WAIT) w->fibers[i].state = EMU_READY;
+    w->live = w->exiting;
+    w->exiting = 0;
+  }
+}
+
+__attribute__((visibility("default"))) void __ldsan_emu_s_barrier_exit(void) {
+  emu_worker *w = ldsan_emu_self;
+  emu_fiber *f = &w->fibers[w->cur];
+  f->state = EMU_EXIT_WAIT;
+  w->live--;
+  w->exiting++;
+  emu_departed(w);
+  if (f->state == EMU_READY) return; /* last one: everybody leaves together */
+  int j = emu_pick_next(w);
+  emu_switch_to(w, &f->sp, (uint32_t)j);
+}
+
+void ldsan_emu_yield(void) {
+  emu_worker *w = ldsan_emu_self;
+  if (!w) return;
+  int j = emu_pick_next(w);
+  if (j >= 0) emu_switch_to(w, &w->fibers[w->cur].sp, (uint32_t)j);
+}
+
+/* Runs on the fiber's own stack, from ldsan_emu_fiber_start. */
+void ldsan_emu_fiber_main(void) {
+  emu_worker *w = ldsan_emu_self;
+  w->d->kernel->entry(w->d->args);
+  emu_fiber *f = &w->fibers[w->cur];
+  f->state = EMU_DONE;
+  w->live--;
+  emu_departed(w);
+  void *dead;
+  int j = w->live ? emu_pick_next(w) : -1;
+  if (j >= 0) emu_switch_to(w, &dead, (uint32_t)j);
+  ldsan_emu_ctx_switch(&dead, w->sched_sp);
+  __builtin_unreachable();
+}
+
+void ldsan_emu_trap_current(void) {
+  emu_worker *w = ldsan_emu_self;
+  emu_dispatch *d = w->d;
+  emu_fiber *f = &w->fibers[w->cur];
+  pthread_mutex_lock(&d->lock);
+  if (!d->trapped) {
+    d->trapped = 1;
+    memcpy(d->trap_group, __ldsan_emu_tls.group_id, sizeof d->trap_group);
+    memcpy(d->trap_item, f->ids.id, sizeof d->trap_item);
+  }
+  pthread_mutex_unlock(&d->lock);
+  atomic_store(&d->stop, 1);
+  w->live = 0; /* the workgroup is abandoned */
+  void *dead;
+  ldsan_emu_ctx_switch(&dead, w->sched_sp);
+  __builtin_unreachable();
+}
+
+static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
+  uint32_t gx = (uint32_t)(g % d->grid[0]), gy = (uint32_t)(g / d->grid[0] % d->grid[1]);
+  uint32_t gz = (uint32_t)(g / ((uint64_t)d->grid[0] * d->grid[1]));
+  __ldsan_emu_tls.group_id[0] = gx;
+  __ldsan_emu_tls.group_id[1] = gy;
+  __ldsan_emu_tls.group_id[2] = gz;
+  memset(w->lds, 0, d->lds_size);
+  uint32_t bx = d->block[0], by = d->block[1];
+  for (uint32_t i = 0; i < d->items; i++) {
+    emu_fiber *f = &w->fibers[i];
+    f->ids.id[0] = i % bx;
+    f->ids.id[1] = i / bx % by;
+    f->ids.id[2] = i / (bx * by);
+    f->ids.lane = i % LDSAN_EMU_WAVE_SIZE;
+    f->state = EMU_READY;
+    /* Frame popped by the first ldsan_emu_ctx_switch: r15..rbp, return
+     * address; stack tops are staggered by 64-byte lines so that 1024 stacks
+     * 4 KiB-aligned apart do not all fall into one cache set. */
+    uint64_t *sp = (uint64_t *)(f->stack_hi - 64 * (i % 61) - 56); /* rsp after ret: 16-aligned */
+    memset(sp, 0, 48);
+    sp[6] = (uint64_t)(uintptr_t)ldsan_emu_fiber_start;
+    f->sp = sp;
+  }
+  w->n = d->items;
+  w->live = d->items;
+  w->arrived = 0;
+  w->gen = 0;
+  w->cur = 0;
+  w->exiting = 0;
+  __ldsan_emu_tls.item = &w->fibers[0].ids;
+  ldsan_emu_ctx_switch(&w->sched_sp, w->fibers[0].sp);
+}
+
+static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
+  ldsan_emu_self = w;
+  w->d = d;
+  emu_ensure_fibers(w, d->items);
+  emu_ensure_lds(w, d->lds_size ? d->lds_size : 16);
+  __ldsan_emu_tls.lds_base = w->lds;
+  __ldsan_emu_tls.lds_size = d->lds_size;
+  __ldsan_emu_tls.implicitarg = d->implicitarg;
+  __ldsan_emu_tls.dispatch = d->packet;
+  __ldsan_emu_tls.static_lds_size = d->kernel->static_lds_size;
+  __ldsan_emu_tls.lds_kernel_id = 0;
+  while (!atomic_load_explicit(&d->stop, memory_order_relaxed)) {
+    uint64_t g = atomic_fetch_add_explicit(&d->next_group, 1, memory_order_relaxed);
+    if (g >= d->groups) break;
+    emu_run_group(w, d, g);
+  }
+  ldsan_emu_self = NULL;
+}
+
+/* ---- worker pool -------------------------------------------------------- */
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_go = PTHREAD_COND_INITIALIZER, pool_done = PTHREAD_COND_INITIALIZER;
+static emu_dispatch *pool_d;
+static uint64_t pool_epoch;
+static unsigned pool_threads = (unsigned)-1, pool_busy;
+static __thread emu_worker *caller_worker;
+
+static void *emu_pool_main(void *arg) {
+  emu_worker w = {0};
+  uint64_t seen = 0;
+  (void)arg;
+  for (;;) {
+    pthread_mutex_lock(&pool_mu);
+    while (pool_epoch == seen) pthread_cond_wait(&pool_go, &pool_mu);
+    seen = pool_epoch;
+    emu_dispatch *d = pool_d;
+    pthread_mutex_unlock(&pool_mu);
+    emu_run_worker(&w, d);
+    pthread_mutex_lock(&pool_mu);
+    if (--pool_busy == 0) pthread_cond_signal(&pool_done);
+    pthread_mutex_unlock(&pool_mu);
+  }
+  return NULL;
+}
+
+static void emu_start_pool(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  const char *env = getenv("LDSAN_EMU_THREADS");
+  unsigned n = env && atoi(env) > 0 ? (unsigned)atoi(env) : (cores > 2 ? 2 : cores < 1 ? 1 : (unsigned)cores);
+  pool_threads = 0;
+  for (unsigned i = 1; i < n; i++) {
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, emu_pool_main, NULL) == 0) pool_threads++;
+    pthread_attr_destroy(&a);
+  }
+}
+
+int ldsan_emu_run(emu_dispatch *d) {
+  static pthread_mutex_t launch_mu = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&launch_mu); /* one dispatch at a time: the pool is shared */
+  if (pool_threads == (unsigned)-1) emu_start_pool();
+  if (!caller_worker) caller_worker = calloc(1, sizeof *caller_worker);
+  unsigned helpers = d->groups > 1 ? pool_threads : 0;
+  if (helpers) {
+    pthread_mutex_lock(&pool_mu);
+    pool_d = d;
+    pool_busy = helpers;
+    pool_epoch++;
+    pthread_cond_broadcast(&pool_go);
+    pthread_mutex_unlock(&pool_mu);
+  }
+  emu_run_worker(caller_worker, d);
+  if (helpers) {
+    pthread_mutex_lock(&pool_mu);
+    while (pool_busy) pthread_cond_wait(&pool_done, &pool_mu);
+    pthread_mutex_unlock(&pool_mu);
+  }
+  pthread_mutex_unlock(&launch_mu);
+  return d->trapped;
+}

@@ -1,0 +1,74 @@
+/* ldsan-emu-retarget internals: the passes that turn lowered amdgcn device IR
+ * into an x86-64 module the emulator core can run. Single-threaded tool; every
+ * pass works on the one module in rt_ctx and reports problems with rt_error
+ * (collected, printed, and turned into a non-zero exit by main). */
+#ifndef LDSAN_EMU_RETARGET_H
+#define LDSAN_EMU_RETARGET_H
+
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+
+#define RT_AS_GLOBAL 1u
+#define RT_AS_LDS 3u
+#define RT_AS_CONSTANT 4u
+#define RT_AS_PRIVATE 5u
+
+/* One kernel found in the input, recorded before any rewriting. */
+typedef struct rt_kernel {
+  LLVMValueRef fn;
+  char *name;
+  uint32_t static_lds;      /* "amdgpu-lds-size" (first number), or our own layout */
+  int has_kernel_id;
+  uint32_t kernel_id;       /* !llvm.amdgcn.lds.kernel.id */
+} rt_kernel;
+
+typedef struct rt_ctx {
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;
+  const char *input;
+  int errors;
+  LLVMTypeRef i1, i8, i16, i32, i64, ptr, voidt;
+  LLVMValueRef tls;         /* @__ldsan_emu_tls */
+  uint32_t lds_extent;      /* bytes of LDS the module's LDS globals span */
+  rt_kernel *kernels;
+  unsigned kernel_count;
+  LLVMValueRef *ctors;      /* device constructors from llvm.global_ctors */
+  unsigned ctor_count;
+  LLVMValueRef *globals;    /* device globals visible to the host (hipMemcpyToSymbol) */
+  uint64_t *global_sizes;   /* their sizes without ASan redzones */
+  unsigned global_count;
+  LLVMValueRef device_state; /* __ldsan_device_state, or NULL */
+  LLVMValueRef channel;      /* __ldsan_builtin_channel, or NULL */
+} rt_ctx;
+
+/* retarget_main.c */
+void rt_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Returns the function `name`, declaring it with type fty if absent. */
+LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty);
+/* Builds (at the builder position) a pointer to byte `offset` of the TLS state. */
+LLVMValueRef rt_tls_field(rt_ctx *c, unsigned offset);
+/* Reads integer operand idx of metadata `kind` on a global object; 0 if present. */
+int rt_md_int(rt_ctx *c, LLVMValueRef obj, const char *kind, unsigned idx, uint64_t *out);
+/* Name of a value (not NUL-safe beyond LLVM's own names). */
+const char *rt_name(LLVMValueRef v);
+/* Address space of a pointer-typed value, or -1 if not a scalar pointer. */
+int rt_addrspace(LLVMValueRef v);
+
+/* retarget_intrin.c: llvm.amdgcn.* and trap intrinsics -> inline TLS reads or
+ * __ldsan_emu_* calls; unsupported ones are errors naming the function. */
+void rt_lower_intrinsics(rt_ctx *c);
+
+/* retarget_lds.c: LDS globals to fixed offsets; addrspace(3) accesses, casts
+ * and memory intrinsics to the per-worker LDS window; atomic scopes. */
+void rt_lower_lds(rt_ctx *c);
+/* Builds the window address for an LDS pointer at the builder position. */
+LLVMValueRef rt_lds_addr(rt_ctx *c, LLVMValueRef p3);
+
+/* retarget_image.c */
+void rt_collect_kernels(rt_ctx *c);   /* before any rewriting */
+void rt_fix_symbols(rt_ctx *c);       /* attributes, calling conventions, linkage, externals */
+void rt_build_image(rt_ctx *c);       /* trampolines, tables, registering constructor */
+
+#endif /* LDSAN_EMU_RETARGET_H */

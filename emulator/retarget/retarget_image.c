@@ -1,0 +1,294 @@
+/* ldsan-emu-retarget: symbols and the emulator image. Records kernels and
+ * host-visible device globals before rewriting; strips amdgpu calling
+ * conventions and attributes (and sanitize_address: the device code is
+ * already instrumented); internalizes every device definition so nothing
+ * clashes with the host program or host ASan (the asan_globals section and
+ * its __start_/__stop_ symbols are renamed); maps the few undefined device
+ * functions the core provides; then adds one trampoline per kernel
+ * (void entry(void **args)), the kernel/global tables, the image, and a
+ * constructor registering it and running the device constructors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Comdat.h>
+#include <llvm-c/Target.h>
+
+#include "../core/emu_tls.h"
+#include "retarget.h"
+
+#define RT_ASAN_SECTION "ldsan_emu_asan_globals"
+#define RT_CTOR_PRIORITY 101
+
+/* Undefined device functions the core implements, by device name. */
+static const char *const rt_core_externs[] = {
+    "__atomic_work_item_fence",     "__asan_init",           "__asan_version_mismatch_check_v8",
+    "__asan_register_elf_globals",  "__asan_unregister_elf_globals", "__asan_handle_no_return",
+    "__asan_register_globals",      "__asan_unregister_globals",
+};
+
+static int rt_has_prefix(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+static int rt_is_amdgpu_cc(unsigned cc) { return (cc >= 87 && cc <= 96) || cc == 100 || cc == 101; }
+
+static LLVMValueRef rt_strip_casts(LLVMValueRef v) {
+  while (v && LLVMIsAConstantExpr(v) &&
+         (LLVMGetConstOpcode(v) == LLVMPtrToInt || LLVMGetConstOpcode(v) == LLVMAddrSpaceCast ||
+          LLVMGetConstOpcode(v) == LLVMBitCast))
+    v = LLVMGetOperand(v, 0);
+  if (v && LLVMIsAGlobalAlias(v)) return rt_strip_casts(LLVMAliasGetAliasee(v));
+  return v;
+}
+
+/* Size the program declared for g: from its ASan descriptor if it has one. */
+static uint64_t rt_global_size(rt_ctx *c, LLVMValueRef g) {
+  for (LLVMValueRef d = LLVMGetFirstGlobal(c->mod); d; d = LLVMGetNextGlobal(d)) {
+    if (!rt_has_prefix(rt_name(d), "__asan_global_") || !LLVMGetInitializer(d)) continue;
+    LLVMValueRef init = LLVMGetInitializer(d);
+    if (LLVMGetNumOperands(init) < 2) continue;
+    if (rt_strip_casts(LLVMGetOperand(init, 0)) == g && LLVMIsAConstantInt(LLVMGetOperand(init, 1)))
+      return LLVMConstIntGetZExtValue(LLVMGetOperand(init, 1));
+  }
+  return LLVMABISizeOfType(LLVMGetModuleDataLayout(c->mod), LLVMGlobalGetValueType(g));
+}
+
+void rt_collect_kernels(rt_ctx *c) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMGetFunctionCallConv(f) != LLVMAMDGPUKERNELCallConv || LLVMIsDeclaration(f)) continue;
+    c->kernels = realloc(c->kernels, (c->kernel_count + 1) * sizeof *c->kernels);
+    rt_kernel *k = &c->kernels[c->kernel_count++];
+    memset(k, 0, sizeof *k);
+    k->fn = f;
+    k->name = strdup(rt_name(f));
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "amdgpu-lds-size", 15);
+    if (a) {
+      unsigned n;
+      k->static_lds = (uint32_t)strtoul(LLVMGetStringAttributeValue(a, &n), NULL, 10);
+    }
+    uint64_t id;
+    if (rt_md_int(c, f, "llvm.amdgcn.lds.kernel.id", 0, &id) == 0) {
+      k->has_kernel_id = 1;
+      k->kernel_id = (uint32_t)id;
+    }
+  }
+  LLVMValueRef ctors = LLVMGetNamedGlobal(c->mod, "llvm.global_ctors");
+  if (ctors && LLVMGetInitializer(ctors)) {
+    LLVMValueRef init = LLVMGetInitializer(ctors);
+    unsigned n = (unsigned)LLVMGetNumOperands(init);
+    c->ctors = calloc(n + 1, sizeof *c->ctors);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef fn = rt_strip_casts(LLVMGetOperand(LLVMGetOperand(init, i), 1));
+      if (fn && LLVMIsAFunction(fn)) c->ctors[c->ctor_count++] = fn;
+    }
+  }
+  if (ctors) LLVMDeleteGlobal(ctors);
+  LLVMValueRef dtors = LLVMGetNamedGlobal(c->mod, "llvm.global_dtors");
+  if (dtors) LLVMDeleteGlobal(dtors);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(c->mod); g; g = LLVMGetNextGlobal(g)) {
+    const char *name = rt_name(g);
+    if (!strcmp(name, "__ldsan_device_state")) c->device_state = g;
+    if (!strcmp(name, "__ldsan_builtin_channel")) c->channel = g;
+    LLVMLinkage l = LLVMGetLinkage(g);
+    if (LLVMIsDeclaration(g) || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) continue;
+    if (rt_has_prefix(name, "llvm.") || rt_has_prefix(name, "__asan") || rt_has_prefix(name, "___asan") ||
+        rt_has_prefix(name, "__odr_asan") || rt_addrspace(g) == (int)RT_AS_LDS)
+      continue;
+    c->globals = realloc(c->globals, (c->global_count + 1) * sizeof *c->globals);
+    c->global_sizes = realloc(c->global_sizes, (c->global_count + 1) * sizeof *c->global_sizes);
+    c->globals[c->global_count] = g;
+    c->global_sizes[c->global_count++] = rt_global_size(c, g);
+  }
+}
+
+static void rt_strip_attrs(rt_ctx *c, LLVMValueRef f) {
+  unsigned n = LLVMGetAttributeCountAtIndex(f, LLVMAttributeFunctionIndex);
+  LLVMAttributeRef *attrs = calloc(n + 1, sizeof *attrs);
+  LLVMGetAttributesAtIndex(f, LLVMAttributeFunctionIndex, attrs);
+  for (unsigned i = 0; i < n; i++) {
+    if (!LLVMIsStringAttribute(attrs[i])) continue;
+    unsigned len;
+    const char *k = LLVMGetStringAttributeKind(attrs[i], &len);
+    char key[128];
+    snprintf(key, sizeof key, "%.*s", (int)len, k);
+    if (rt_has_prefix(key, "amdgpu-") || !strcmp(key, "target-cpu") || !strcmp(key, "target-features") ||
+        !strcmp(key, "uniform-work-group-size"))
+      LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, k, len);
+  }
+  free(attrs);
+  LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                 LLVMGetEnumAttributeKindForName("sanitize_address", 16));
+  (void)c;
+}
+
+static const char *rt_first_user_fn(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)) return rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
+  }
+  return "<a constant>";
+}
+
+static void rt_fix_function(rt_ctx *c, LLVMValueRef f) {
+  if (rt_is_amdgpu_cc(LLVMGetFunctionCallConv(f))) LLVMSetFunctionCallConv(f, LLVMCCallConv);
+  if (LLVMGetIntrinsicID(f)) return;
+  rt_strip_attrs(c, f);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+      if ((LLVMIsACallInst(in) || LLVMIsAInvokeInst(in)) && rt_is_amdgpu_cc(LLVMGetInstructionCallConv(in)))
+        LLVMSetInstructionCallConv(in, LLVMCCallConv);
+  const char *name = rt_name(f);
+  if (!LLVMIsDeclaration(f)) {
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    LLVMSetVisibility(f, LLVMDefaultVisibility);
+    LLVMSetComdat(f, NULL);
+    return;
+  }
+  if (rt_has_prefix(name, "__ldsan_emu_")) return;
+  if (!LLVMGetFirstUse(f)) return;
+  for (size_t i = 0; i < sizeof rt_core_externs / sizeof rt_core_externs[0]; i++) {
+    if (strcmp(name, rt_core_externs[i])) continue;
+    char buf[256];
+    snprintf(buf, sizeof buf, "__ldsan_emu_%s", name + (name[0] == '_' && name[1] == '_' ? 2 : 0));
+    LLVMSetValueName2(f, buf, strlen(buf));
+    return;
+  }
+  rt_error(c, "function '%s' (called from '%s') is not defined in the device code and not provided by the "
+              "emulator; link the device runtime (ldsan-rt.bc) and device libraries before retargeting",
+           name, rt_first_user_fn(f));
+}
+
+void rt_fix_symbols(rt_ctx *c) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) rt_fix_function(c, f);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(c->mod); g; g = LLVMGetNextGlobal(g)) {
+    const char *name = rt_name(g);
+    if (!LLVMIsDeclaration(g)) {
+      if (rt_has_prefix(name, "llvm.")) continue;
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+      LLVMSetVisibility(g, LLVMDefaultVisibility);
+      LLVMSetComdat(g, NULL);
+      LLVMSetExternallyInitialized(g, 0);
+      const char *sec = LLVMGetSection(g);
+      if (sec && !strcmp(sec, "asan_globals")) LLVMSetSection(g, RT_ASAN_SECTION);
+    } else if (!strcmp(name, "__start_asan_globals") || !strcmp(name, "__stop_asan_globals")) {
+      char buf[64];
+      snprintf(buf, sizeof buf, "%s%s", !strcmp(name, "__start_asan_globals") ? "__start_" : "__stop_",
+               RT_ASAN_SECTION);
+      LLVMSetValueName2(g, buf, strlen(buf));
+    } else if (LLVMGetFirstUse(g) && !rt_has_prefix(name, "__ldsan_emu_")) {
+      rt_error(c, "global '%s' (used in '%s') is not defined in the device code", name, rt_first_user_fn(g));
+    }
+  }
+  for (LLVMValueRef a = LLVMGetFirstGlobalAlias(c->mod); a; a = LLVMGetNextGlobalAlias(a))
+    if (LLVMGetLinkage(a) != LLVMPrivateLinkage) LLVMSetLinkage(a, LLVMInternalLinkage);
+}
+
+static LLVMValueRef rt_cstr(rt_ctx *c, const char *s) {
+  LLVMValueRef init = LLVMConstStringInContext2(c->ctx, s, strlen(s), 0);
+  LLVMValueRef g = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(init), "__ldsan_emu_str", 0);
+  LLVMSetInitializer(g, init);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+  return g;
+}
+
+static LLVMValueRef rt_flat(rt_ctx *c, LLVMValueRef g) {
+  return g && rt_addrspace(g) ? LLVMConstAddrSpaceCast(g, c->ptr) : g ? g : LLVMConstPointerNull(c->ptr);
+}
+
+/* void __ldsan_emu_entry.<k>(void **args): loads each argument, calls k. */
+static LLVMValueRef rt_trampoline(rt_ctx *c, const rt_kernel *k) {
+  char name[512];
+  snprintf(name, sizeof name, "__ldsan_emu_entry.%s", k->name);
+  LLVMTypeRef fty = LLVMFunctionType(c->voidt, &c->ptr, 1, 0);
+  LLVMValueRef t = LLVMAddFunction(c->mod, name, fty);
+  LLVMSetLinkage(t, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, t, "entry"));
+  if (k->has_kernel_id)
+    LLVMBuildStore(c->b, LLVMConstInt(c->i32, k->kernel_id, 0), rt_tls_field(c, LDSAN_EMU_TLS_LDS_KERNEL_ID));
+  unsigned n = LLVMCountParams(k->fn);
+  LLVMValueRef *args = calloc(n + 1, sizeof *args);
+  unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(k->fn, i));
+    LLVMValueRef idx = LLVMConstInt(c->i64, i, 0);
+    LLVMValueRef slot = LLVMBuildGEP2(c->b, c->ptr, LLVMGetParam(t, 0), &idx, 1, "");
+    LLVMValueRef argp = LLVMBuildLoad2(c->b, c->ptr, slot, "");
+    if (LLVMGetEnumAttributeAtIndex(k->fn, i + 1, byref)) {
+      args[i] = LLVMGetPointerAddressSpace(pty) ? LLVMBuildAddrSpaceCast(c->b, argp, pty, "") : argp;
+    } else {
+      args[i] = LLVMBuildLoad2(c->b, pty, argp, "");
+      LLVMSetAlignment(args[i], 1);
+    }
+  }
+  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(k->fn), k->fn, args, n, "");
+  LLVMBuildRetVoid(c->b);
+  free(args);
+  return t;
+}
+
+static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, unsigned n, const char *name) {
+  LLVMValueRef init = LLVMConstArray2(ty, elems, n);
+  LLVMValueRef g = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(init), name, 0);
+  LLVMSetInitializer(g, init);
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetGlobalConstant(g, 1);
+  return g;
+}
+
+void rt_build_image(rt_ctx *c) {
+  LLVMTypeRef kty_f[4] = {c->ptr, c->ptr, c->i32, c->i32};
+  LLVMTypeRef kty = LLVMStructTypeInContext(c->ctx, kty_f, 4, 0);
+  LLVMTypeRef gty_f[3] = {c->ptr, c->ptr, c->i64};
+  LLVMTypeRef gty = LLVMStructTypeInContext(c->ctx, gty_f, 3, 0);
+  LLVMValueRef *ks = calloc(c->kernel_count + 1, sizeof *ks);
+  for (unsigned i = 0; i < c->kernel_count; i++) {
+    rt_kernel *k = &c->kernels[i];
+    uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
+    LLVMValueRef f[4] = {rt_cstr(c, k->name), rt_trampoline(c, k),
+                         LLVMConstInt(c->i32, LLVMCountParams(k->fn), 0), LLVMConstInt(c->i32, lds, 0)};
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 4, 0);
+  }
+  LLVMValueRef *gs = calloc(c->global_count + 1, sizeof *gs);
+  for (unsigned i = 0; i < c->global_count; i++) {
+    LLVMValueRef f[3] = {rt_cstr(c, rt_name(c->globals[i])), rt_flat(c, c->globals[i]),
+                         LLVMConstInt(c->i64, c->global_sizes[i], 0)};
+    gs[i] = LLVMConstStructInContext(c->ctx, f, 3, 0);
+  }
+  LLVMTypeRef ity_f[8] = {c->i32, c->i32, c->ptr, c->i32, c->ptr, c->ptr, c->ptr, c->ptr};
+  LLVMTypeRef ity = LLVMStructTypeInContext(c->ctx, ity_f, 8, 0);
+  LLVMValueRef img_f[8] = {
+      LLVMConstInt(c->i32, 1, 0),
+      LLVMConstInt(c->i32, c->kernel_count, 0),
+      rt_table(c, kty, ks, c->kernel_count, "__ldsan_emu_kernels"),
+      LLVMConstInt(c->i32, c->global_count, 0),
+      rt_table(c, gty, gs, c->global_count, "__ldsan_emu_globals"),
+      rt_cstr(c, c->input),
+      rt_flat(c, c->device_state),
+      rt_flat(c, c->channel),
+  };
+  LLVMValueRef img = LLVMAddGlobalInAddressSpace(c->mod, ity, "__ldsan_emu_image", 0);
+  LLVMSetInitializer(img, LLVMConstStructInContext(c->ctx, img_f, 8, 0));
+  LLVMSetLinkage(img, LLVMInternalLinkage);
+  LLVMSetGlobalConstant(img, 1);
+
+  LLVMTypeRef vfty = LLVMFunctionType(c->voidt, NULL, 0, 0);
+  LLVMValueRef ctor = LLVMAddFunction(c->mod, "__ldsan_emu_ctor", vfty);
+  LLVMSetLinkage(ctor, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, ctor, "entry"));
+  LLVMTypeRef rfty = LLVMFunctionType(c->voidt, &c->ptr, 1, 0);
+  LLVMBuildCall2(c->b, rfty, rt_get_fn(c, "__ldsan_emu_register_image", rfty), &img, 1, "");
+  for (unsigned i = 0; i < c->ctor_count; i++) LLVMBuildCall2(c->b, vfty, c->ctors[i], NULL, 0, "");
+  LLVMBuildRetVoid(c->b);
+
+  LLVMTypeRef cty_f[3] = {c->i32, c->ptr, c->ptr};
+  LLVMTypeRef cty = LLVMStructTypeInContext(c->ctx, cty_f, 3, 0);
+  LLVMValueRef entry_f[3] = {LLVMConstInt(c->i32, RT_CTOR_PRIORITY, 0), ctor, LLVMConstPointerNull(c->ptr)};
+  LLVMValueRef entry = LLVMConstStructInContext(c->ctx, entry_f, 3, 0);
+  LLVMValueRef arr = LLVMConstArray2(cty, &entry, 1);
+  LLVMValueRef gc = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(arr), "llvm.global_ctors", 0);
+  LLVMSetInitializer(gc, arr);
+  LLVMSetLinkage(gc, LLVMAppendingLinkage);
+  free(ks);
+  free(gs);
+}

@@ -1,0 +1,247 @@
+/* ldsan-emu-retarget: lowers llvm.amdgcn.* (and trap) intrinsics. Trivial
+ * reads (ids, implicit-argument pointer, LDS kernel id, lane for ballot) are
+ * inlined as loads from the worker's TLS state (emu_tls.h); everything else
+ * becomes a call to __ldsan_emu_<name with '.' -> '_'> in the core. An
+ * amdgcn intrinsic missing from the table is an error naming the function.
+ * Wave semantics (documented in emulator/core/README.md): lanes run one after
+ * another, so ballot(c) is computed per lane as c ? 1 << lane : 0,
+ * readfirstlane(x) is x, mbcnt gives the lane index. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/emu_tls.h"
+#include "retarget.h"
+
+enum rt_how {
+  H_ITEM_ID,    /* arg: 0/1/2 */
+  H_TLS_U32,    /* arg: TLS offset */
+  H_TLS_PTR,    /* arg: TLS offset; loaded as the call's pointer type */
+  H_BALLOT,
+  H_IDENTITY,   /* result = operand 0 */
+  H_ERASE,      /* no effect on the CPU */
+  H_CALL,       /* __ldsan_emu_<name>, same signature */
+  H_CALL_BOOL,  /* __ldsan_emu_<name> returning int, compared != 0 */
+  H_IS_SHARED,
+  H_TRAP,
+};
+
+typedef struct rt_intrin {
+  const char *name;  /* full name; a trailing '*' matches any suffix */
+  enum rt_how how;
+  unsigned arg;
+} rt_intrin;
+
+static const rt_intrin rt_table[] = {
+    {"llvm.amdgcn.workitem.id.x", H_ITEM_ID, 0},
+    {"llvm.amdgcn.workitem.id.y", H_ITEM_ID, 1},
+    {"llvm.amdgcn.workitem.id.z", H_ITEM_ID, 2},
+    {"llvm.amdgcn.workgroup.id.x", H_TLS_U32, LDSAN_EMU_TLS_GROUP_ID},
+    {"llvm.amdgcn.workgroup.id.y", H_TLS_U32, LDSAN_EMU_TLS_GROUP_ID + 4},
+    {"llvm.amdgcn.workgroup.id.z", H_TLS_U32, LDSAN_EMU_TLS_GROUP_ID + 8},
+    {"llvm.amdgcn.lds.kernel.id", H_TLS_U32, LDSAN_EMU_TLS_LDS_KERNEL_ID},
+    {"llvm.amdgcn.groupstaticsize", H_TLS_U32, LDSAN_EMU_TLS_STATIC_LDS},
+    {"llvm.amdgcn.implicitarg.ptr", H_TLS_PTR, LDSAN_EMU_TLS_IMPLICITARG},
+    {"llvm.amdgcn.dispatch.ptr", H_TLS_PTR, LDSAN_EMU_TLS_DISPATCH},
+    {"llvm.amdgcn.ballot.i64", H_BALLOT, 64},
+    {"llvm.amdgcn.ballot.i32", H_BALLOT, 32},
+    {"llvm.amdgcn.readfirstlane*", H_IDENTITY, 0},
+    {"llvm.amdgcn.mbcnt.lo", H_CALL, 0},
+    {"llvm.amdgcn.mbcnt.hi", H_CALL, 0},
+    {"llvm.amdgcn.s.barrier", H_CALL, 0},
+    {"llvm.amdgcn.s.sleep", H_CALL, 0},
+    {"llvm.amdgcn.s.getpc", H_CALL, 0},
+    {"llvm.amdgcn.s.memtime", H_CALL, 0},
+    {"llvm.amdgcn.s.memrealtime", H_CALL, 0},
+    {"llvm.amdgcn.dispatch.id", H_CALL, 0},
+    {"llvm.amdgcn.is.shared", H_IS_SHARED, 0},
+    {"llvm.amdgcn.is.private", H_CALL_BOOL, 0},
+    /* Lanes never run concurrently, so a wave-level barrier has nothing to wait for. */
+    {"llvm.amdgcn.wave.barrier", H_ERASE, 0},
+    {"llvm.amdgcn.unreachable", H_ERASE, 0},
+    {"llvm.amdgcn.s.waitcnt", H_ERASE, 0},
+    {"llvm.amdgcn.s.dcache.inv", H_ERASE, 0},
+    {"llvm.amdgcn.s.dcache.wb", H_ERASE, 0},
+    {"llvm.amdgcn.buffer.wbinvl1*", H_ERASE, 0},
+    {"llvm.amdgcn.sched.barrier", H_ERASE, 0},
+    {"llvm.amdgcn.sched.group.barrier", H_ERASE, 0},
+    {"llvm.amdgcn.s.setprio", H_ERASE, 0},
+    {"llvm.amdgcn.iglp.opt", H_ERASE, 0},
+    {"llvm.amdgcn.s.nop", H_ERASE, 0},
+    {"llvm.amdgcn.trap", H_TRAP, 0},
+    {"llvm.trap", H_TRAP, 0},
+    {"llvm.debugtrap", H_TRAP, 0},
+    {"llvm.ubsantrap", H_TRAP, 0},
+    /* Math the device libraries (ocml) reach for. */
+    {"llvm.amdgcn.rcp.f32", H_CALL, 0},
+    {"llvm.amdgcn.rcp.f64", H_CALL, 0},
+    {"llvm.amdgcn.rsq.f32", H_CALL, 0},
+    {"llvm.amdgcn.rsq.f64", H_CALL, 0},
+    {"llvm.amdgcn.sqrt.f32", H_CALL, 0},
+    {"llvm.amdgcn.sqrt.f64", H_CALL, 0},
+    {"llvm.amdgcn.exp2.f32", H_CALL, 0},
+    {"llvm.amdgcn.log.f32", H_CALL, 0},
+    {"llvm.amdgcn.sin.f32", H_CALL, 0},
+    {"llvm.amdgcn.cos.f32", H_CALL, 0},
+    {"llvm.amdgcn.fract.f32", H_CALL, 0},
+    {"llvm.amdgcn.fract.f64", H_CALL, 0},
+    {"llvm.amdgcn.frexp.mant.f32", H_CALL, 0},
+    {"llvm.amdgcn.frexp.mant.f64", H_CALL, 0},
+    {"llvm.amdgcn.frexp.exp.i32.f32", H_CALL, 0},
+    {"llvm.amdgcn.frexp.exp.i32.f64", H_CALL, 0},
+    {"llvm.amdgcn.fmed3.f32", H_CALL, 0},
+    {"llvm.amdgcn.class.f32", H_CALL_BOOL, 0},
+    {"llvm.amdgcn.class.f64", H_CALL_BOOL, 0},
+};
+
+static const rt_intrin *rt_lookup(const char *name) {
+  for (size_t i = 0; i < sizeof rt_table / sizeof rt_table[0]; i++) {
+    const char *t = rt_table[i].name;
+    size_t n = strlen(t);
+    if (t[n - 1] == '*' ? !strncmp(name, t, n - 1) : !strcmp(name, t)) return &rt_table[i];
+  }
+  return NULL;
+}
+
+/* "llvm.amdgcn.rcp.f32" -> "__ldsan_emu_rcp_f32"; "llvm.trap" -> "__ldsan_emu_trap". */
+static char *rt_emu_name(const char *name) {
+  const char *rest = !strncmp(name, "llvm.amdgcn.", 12) ? name + 12 : name + 5;
+  size_t n = strlen(rest) + 16;
+  char *s = malloc(n);
+  strcpy(s, "__ldsan_emu_");
+  strcat(s, rest);
+  for (char *p = s; *p; p++)
+    if (*p == '.') *p = '_';
+  return s;
+}
+
+static LLVMValueRef rt_lane(rt_ctx *c) {
+  LLVMValueRef item = LLVMBuildLoad2(c->b, c->ptr, rt_tls_field(c, LDSAN_EMU_TLS_ITEM), "emu.item");
+  LLVMValueRef idx = LLVMConstInt(c->i64, LDSAN_EMU_ITEM_LANE, 0);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(c->b, c->i8, item, &idx, 1, "");
+  return LLVMBuildLoad2(c->b, c->i32, p, "emu.lane");
+}
+
+/* Whether barrier call ci is the kernel-exit barrier amdgpu-sw-lower-lds puts
+ * before freeing the LDS block: its block ends in a branch to a block calling
+ * __asan_free_impl (or the plugin's __ldsan_kernel_exit). On a GPU, lanes that
+ * returned early wait there for their wave to reconverge, so the emulator must
+ * not count it as an arrival at the body's barriers (see core README). */
+static int rt_is_exit_barrier(LLVMValueRef ci) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(ci);
+  if (LLVMGetFunctionCallConv(LLVMGetBasicBlockParent(bb)) != LLVMAMDGPUKERNELCallConv) return 0;
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  if (!term) return 0;
+  for (unsigned i = 0; i < LLVMGetNumSuccessors(term); i++)
+    for (LLVMValueRef in = LLVMGetFirstInstruction(LLVMGetSuccessor(term, i)); in; in = LLVMGetNextInstruction(in)) {
+      if (!LLVMIsACallInst(in)) continue;
+      const char *n = rt_name(LLVMGetCalledValue(in));
+      if (!strcmp(n, "__asan_free_impl") || !strcmp(n, "__ldsan_kernel_exit")) return 1;
+    }
+  return 0;
+}
+
+/* Returns the replacement value for call `ci` of intrinsic `in` (NULL: none). */
+static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in, const char *name) {
+  LLVMTypeRef rty = LLVMTypeOf(ci);
+  unsigned nargs = (unsigned)LLVMGetNumArgOperands(ci);
+  LLVMValueRef args[8];
+  for (unsigned i = 0; i < nargs && i < 8; i++) args[i] = LLVMGetOperand(ci, i);
+  switch (in->how) {
+  case H_ITEM_ID: {
+    LLVMValueRef item = LLVMBuildLoad2(c->b, c->ptr, rt_tls_field(c, LDSAN_EMU_TLS_ITEM), "emu.item");
+    LLVMValueRef idx = LLVMConstInt(c->i64, in->arg * 4, 0);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(c->b, c->i8, item, &idx, 1, "");
+    return LLVMBuildLoad2(c->b, c->i32, p, "emu.tid");
+  }
+  case H_TLS_U32:
+    return LLVMBuildLoad2(c->b, c->i32, rt_tls_field(c, in->arg), "emu.u32");
+  case H_TLS_PTR:
+    return LLVMBuildLoad2(c->b, rty, rt_tls_field(c, in->arg), "emu.ptr");
+  case H_BALLOT: {
+    LLVMValueRef lane = rt_lane(c);
+    if (in->arg == 32) lane = LLVMBuildAnd(c->b, lane, LLVMConstInt(c->i32, 31, 0), "");
+    LLVMValueRef l = LLVMBuildZExt(c->b, lane, rty, "");
+    LLVMValueRef bit = LLVMBuildShl(c->b, LLVMConstInt(rty, 1, 0), l, "");
+    return LLVMBuildSelect(c->b, args[0], bit, LLVMConstInt(rty, 0, 0), "emu.ballot");
+  }
+  case H_IDENTITY:
+    return args[0];
+  case H_ERASE:
+    return NULL;
+  case H_IS_SHARED: {
+    LLVMValueRef base = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_BASE), "");
+    LLVMValueRef size = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_SIZE), "");
+    LLVMValueRef p = LLVMBuildPtrToInt(c->b, args[0], c->i64, "");
+    return LLVMBuildICmp(c->b, LLVMIntULT, LLVMBuildSub(c->b, p, base, ""), size, "emu.is.shared");
+  }
+  case H_CALL:
+  case H_CALL_BOOL:
+  case H_TRAP: {
+    char *en = rt_emu_name(in->how == H_TRAP ? "llvm.trap"
+                           : !strcmp(name, "llvm.amdgcn.s.barrier") && rt_is_exit_barrier(ci) ? "llvm.amdgcn.s.barrier.exit"
+                                                                                                : name);
+    LLVMTypeRef fty = LLVMGetCalledFunctionType(ci);
+    if (in->how == H_CALL_BOOL) {
+      LLVMTypeRef pt[8];
+      LLVMGetParamTypes(fty, pt);
+      fty = LLVMFunctionType(c->i32, pt, nargs, 0);
+    } else if (in->how == H_TRAP) {
+      fty = LLVMFunctionType(c->voidt, NULL, 0, 0);
+      nargs = 0;
+    }
+    LLVMValueRef f = rt_get_fn(c, en, fty);
+    if (in->how == H_TRAP)
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("noreturn", 8), 0));
+    free(en);
+    LLVMValueRef r = LLVMBuildCall2(c->b, fty, f, args, nargs, "");
+    if (in->how == H_CALL_BOOL) return LLVMBuildICmp(c->b, LLVMIntNE, r, LLVMConstInt(c->i32, 0, 0), "");
+    return LLVMGetTypeKind(rty) == LLVMVoidTypeKind ? NULL : r;
+  }
+  }
+  return NULL;
+}
+
+/* __atomic_work_item_fence(flags, order, scope) of older device libraries with
+ * constant arguments becomes an IR fence: only seq_cst at device/system scope
+ * needs a real x86 fence; narrower ones order fibers of one OS thread. */
+static int rt_lower_work_item_fence(rt_ctx *c, LLVMValueRef ci) {
+  LLVMValueRef order = LLVMGetOperand(ci, 1), scope = LLVMGetOperand(ci, 2);
+  if (!LLVMIsAConstantInt(order) || !LLVMIsAConstantInt(scope)) return 0;
+  uint64_t o = LLVMConstIntGetZExtValue(order), s = LLVMConstIntGetZExtValue(scope);
+  int wide = o == 5 && (s == 2 || s == 3);
+  LLVMPositionBuilderBefore(c->b, ci);
+  LLVMBuildFence(c->b, wide ? LLVMAtomicOrderingSequentiallyConsistent : LLVMAtomicOrderingAcquireRelease, !wide, "");
+  LLVMInstructionEraseFromParent(ci);
+  return 1;
+}
+
+void rt_lower_intrinsics(rt_ctx *c) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef next;
+      for (LLVMValueRef ci = LLVMGetFirstInstruction(bb); ci; ci = next) {
+        next = LLVMGetNextInstruction(ci);
+        if (!LLVMIsACallInst(ci)) continue;
+        LLVMValueRef callee = LLVMGetCalledValue(ci);
+        if (LLVMIsAFunction(callee) && LLVMIsDeclaration(callee) && !strcmp(rt_name(callee), "__atomic_work_item_fence") &&
+            LLVMGetNumArgOperands(ci) == 3 && rt_lower_work_item_fence(c, ci))
+          continue;
+        if (!LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee)) continue;
+        const char *name = rt_name(callee);
+        int amdgcn = !strncmp(name, "llvm.amdgcn.", 12);
+        const rt_intrin *in = rt_lookup(name);
+        if (!in) {
+          if (amdgcn)
+            rt_error(c, "intrinsic %s used by function '%s' is not supported by the CPU emulator", name, rt_name(f));
+          continue;
+        }
+        LLVMPositionBuilderBefore(c->b, ci);
+        LLVMValueRef r = rt_lower_one(c, ci, in, name);
+        if (r) LLVMReplaceAllUsesWith(ci, r);
+        else if (LLVMGetTypeKind(LLVMTypeOf(ci)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(ci, LLVMGetPoison(LLVMTypeOf(ci)));
+        LLVMInstructionEraseFromParent(ci);
+      }
+    }
+  }
+}

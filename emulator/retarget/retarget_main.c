@@ -1,0 +1,210 @@
+/* ldsan-emu-retarget: turns the lowered, runtime-linked amdgcn device bitcode
+ * of one HIP TU into an x86-64 ELF object that the ldsan CPU emulator core runs.
+ *   usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2]
+ * Steps: record kernels; swap triple/data layout (allocas stay addrspace 5,
+ * globals addrspace 1, both 64-bit no-op address spaces on x86; LDS pointers
+ * stay 32-bit offsets); lower intrinsics; lower LDS; fix symbols; add the
+ * image + constructor; verify; optimize; emit. Any unsupported construct is
+ * reported with the function using it and the tool exits 1. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "../core/emu_tls.h"
+#include "retarget.h"
+
+#define RT_TRIPLE "x86_64-pc-linux-gnu"
+/* Address spaces the device IR keeps: flat-sized (64-bit) global, constant and
+ * private pointers, 32-bit LDS offsets; allocas in 5, globals in 1. */
+#define RT_DL_EXTRA "-p1:64:64-p3:32:32-p4:64:64-p5:64:64-A5-G1"
+
+void rt_error(rt_ctx *c, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "ldsan-emu-retarget: error: %s: ", c->input);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  c->errors++;
+}
+
+const char *rt_name(LLVMValueRef v) {
+  size_t n;
+  const char *s = LLVMGetValueName2(v, &n);
+  return (s && *s) ? s : "<unnamed>";
+}
+
+int rt_addrspace(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (LLVMGetTypeKind(t) != LLVMPointerTypeKind) return -1;
+  return (int)LLVMGetPointerAddressSpace(t);
+}
+
+LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  if (!f) f = LLVMAddFunction(c->mod, name, fty);
+  return f;
+}
+
+LLVMValueRef rt_tls_field(rt_ctx *c, unsigned offset) {
+  if (!c->tls) {
+    c->tls = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(c->i8, LDSAN_EMU_TLS_SIZE), LDSAN_EMU_TLS_SYMBOL, 0);
+    LLVMSetThreadLocal(c->tls, 1);
+    LLVMSetThreadLocalMode(c->tls, LLVMInitialExecTLSModel);
+    LLVMSetLinkage(c->tls, LLVMExternalLinkage);
+  }
+  if (offset == 0) return c->tls;
+  LLVMValueRef idx = LLVMConstInt(c->i64, offset, 0);
+  return LLVMBuildInBoundsGEP2(c->b, c->i8, c->tls, &idx, 1, "");
+}
+
+int rt_md_int(rt_ctx *c, LLVMValueRef obj, const char *kind, unsigned idx, uint64_t *out) {
+  unsigned want = LLVMGetMDKindIDInContext(c->ctx, kind, (unsigned)strlen(kind));
+  size_t n = 0;
+  int found = -1;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(obj, &n);
+  for (size_t i = 0; i < n && found < 0; i++) {
+    if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != want) continue;
+    LLVMValueRef node = LLVMMetadataAsValue(c->ctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+    unsigned ops = LLVMGetMDNodeNumOperands(node);
+    if (idx >= ops) break;
+    LLVMValueRef *v = calloc(ops, sizeof *v);
+    LLVMGetMDNodeOperands(node, v);
+    if (v[idx] && LLVMIsAConstantInt(v[idx])) {
+      *out = LLVMConstIntGetZExtValue(v[idx]);
+      found = 0;
+    }
+    free(v);
+  }
+  if (md) LLVMDisposeValueMetadataEntries(md);
+  return found;
+}
+
+/* Swaps in the x86-64 triple and data layout (plus the device address spaces). */
+static void set_target(rt_ctx *c, LLVMTargetMachineRef tm) {
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  char *dl = LLVMCopyStringRepOfTargetData(td);
+  size_t n = strlen(dl) + sizeof RT_DL_EXTRA;
+  char *full = malloc(n);
+  snprintf(full, n, "%s%s", dl, RT_DL_EXTRA);
+  LLVMSetTarget(c->mod, RT_TRIPLE);
+  LLVMSetDataLayout(c->mod, full);
+  free(full);
+  LLVMDisposeMessage(dl);
+  LLVMDisposeTargetData(td);
+}
+
+static void usage(void) {
+  fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g]\n");
+  exit(2);
+}
+
+int main(int argc, char **argv) {
+  const char *in = NULL, *out = NULL, *ll = NULL, *opt = "default<O2>";
+  int keep_debug = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
+    else if (!strcmp(argv[i], "--emit-ll") && i + 1 < argc) ll = argv[++i];
+    else if (!strcmp(argv[i], "-O0")) opt = NULL;
+    else if (!strcmp(argv[i], "-O1")) opt = "default<O1>";
+    else if (!strcmp(argv[i], "-O2")) opt = "default<O2>";
+    else if (!strcmp(argv[i], "-O3")) opt = "default<O3>";
+    else if (!strcmp(argv[i], "-g")) keep_debug = 1;
+    else if (argv[i][0] == '-' || in) usage();
+    else in = argv[i];
+  }
+  if (!in || !out) usage();
+
+  rt_ctx c = {0};
+  c.input = in;
+  c.ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef buf;
+  char *msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(in, &buf, &msg)) {
+    fprintf(stderr, "ldsan-emu-retarget: error: cannot read %s: %s\n", in, msg);
+    return 1;
+  }
+  if (LLVMParseBitcodeInContext2(c.ctx, buf, &c.mod)) {
+    fprintf(stderr, "ldsan-emu-retarget: error: %s is not valid LLVM bitcode\n", in);
+    return 1;
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  const char *triple = LLVMGetTarget(c.mod);
+  if (strncmp(triple, "amdgcn", 6) != 0) {
+    fprintf(stderr, "ldsan-emu-retarget: error: %s: target is '%s', expected amdgcn device bitcode\n", in, triple);
+    return 1;
+  }
+
+  c.b = LLVMCreateBuilderInContext(c.ctx);
+  c.i1 = LLVMInt1TypeInContext(c.ctx);
+  c.i8 = LLVMInt8TypeInContext(c.ctx);
+  c.i16 = LLVMInt16TypeInContext(c.ctx);
+  c.i32 = LLVMInt32TypeInContext(c.ctx);
+  c.i64 = LLVMInt64TypeInContext(c.ctx);
+  c.ptr = LLVMPointerTypeInContext(c.ctx, 0);
+  c.voidt = LLVMVoidTypeInContext(c.ctx);
+
+  LLVMInitializeX86TargetInfo();
+  LLVMInitializeX86Target();
+  LLVMInitializeX86TargetMC();
+  LLVMInitializeX86AsmPrinter();
+  LLVMTargetRef target;
+  if (LLVMGetTargetFromTriple(RT_TRIPLE, &target, &msg)) {
+    fprintf(stderr, "ldsan-emu-retarget: error: no x86-64 target in this LLVM: %s\n", msg);
+    return 1;
+  }
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, RT_TRIPLE, "x86-64", "", LLVMCodeGenLevelDefault,
+                                                    LLVMRelocPIC, LLVMCodeModelDefault);
+  /* amdgcn debug info (DWARF address classes) is dropped unless -g: its x86
+   * emission is untested. */
+  if (!keep_debug) LLVMStripModuleDebugInfo(c.mod);
+
+  rt_collect_kernels(&c);
+  set_target(&c, tm);
+  rt_lower_intrinsics(&c);
+  rt_lower_lds(&c);
+  rt_fix_symbols(&c);
+  if (c.errors) {
+    fprintf(stderr, "ldsan-emu-retarget: %d error(s); %s cannot run on the CPU emulator\n", c.errors, in);
+    return 1;
+  }
+  rt_build_image(&c);
+  if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &msg)) {
+    fprintf(stderr, "ldsan-emu-retarget: internal error: %s: retargeted module is invalid:\n%s\n", in, msg);
+    if (ll) LLVMPrintModuleToFile(c.mod, ll, NULL);
+    return 1;
+  }
+  LLVMDisposeMessage(msg);
+  if (opt) {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(c.mod, opt, tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+      char *em = LLVMGetErrorMessage(e);
+      fprintf(stderr, "ldsan-emu-retarget: internal error: optimizing %s: %s\n", in, em);
+      LLVMDisposeErrorMessage(em);
+      return 1;
+    }
+  }
+  if (ll && LLVMPrintModuleToFile(c.mod, ll, &msg)) {
+    fprintf(stderr, "ldsan-emu-retarget: error: cannot write %s: %s\n", ll, msg);
+    return 1;
+  }
+  if (LLVMTargetMachineEmitToFile(tm, c.mod, out, LLVMObjectFile, &msg)) {
+    fprintf(stderr, "ldsan-emu-retarget: error: cannot emit %s: %s\n", out, msg);
+    return 1;
+  }
+  LLVMDisposeTargetMachine(tm);
+  LLVMDisposeBuilder(c.b);
+  LLVMDisposeModule(c.mod);
+  LLVMContextDispose(c.ctx);
+  return 0;
+}
