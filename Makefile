@@ -26,7 +26,7 @@ TEST_TARGETS :=
 
 # Each component adds its targets in its own fragment.
 include device/device.mk
--include instrument/instrument.mk
+include instrument/instrument.mk
 include tools/tools.mk
 include host/host.mk
 include emulator/core.mk

@@ -221,11 +221,16 @@ int main(int argc, char **argv) {
   /* Debian's device libs with an empty asanrtl.bc: ldsan's runtime replaces ROCm's. */
   if (!o.nogpulib) pushf(&b, "--rocm-device-lib-path=%s", bitcode_dir);
   pushf(&b, "-fpass-plugin=%s", plugin);
-  /* Each .hip/.cu input is compiled as HIP; other inputs keep clang's usual rules. */
+  /* Each .hip/.cu input is compiled as HIP; other inputs keep clang's usual rules
+   * (`-x none` after a HIP input, but only if another input follows: clang warns otherwise). */
+  int last_input = 0;
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] != '-' && !(i > 1 && argv[i - 1][0] == '-' && strlen(argv[i - 1]) == 2)) last_input = i;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-' && is_hip_source(a) && !(i > 1 && strcmp(argv[i - 1], "-o") == 0)) {
-      push(&b, "-x"); push(&b, "hip"); push(&b, a); push(&b, "-x"); push(&b, "none");
+      push(&b, "-x"); push(&b, "hip"); push(&b, a);
+      if (i < last_input) { push(&b, "-x"); push(&b, "none"); }
     } else {
       push(&b, a);
     }

@@ -6,11 +6,15 @@ $(BUILD)/bin/ldsan-cc: tools/ldsan-cc.c
 	@mkdir -p $(dir $@)
 	$(CLANG) $(HOST_CFLAGS) -o $@ $<
 
-# Debian's ROCm device libraries, linked one by one, with an empty asanrtl.bc:
-# clang links asanrtl.bc for -fsanitize=address, and ROCm 5.2's predates the
-# entry points clang 22 calls; ldsan's runtime (linked by the plugin) replaces it.
+# Debian's ROCm device libraries, linked one by one, with asanrtl.bc replaced:
+# clang links asanrtl.bc (-mlink-bitcode-file) for -fsanitize=address, and ROCm
+# 5.2's predates the entry points clang 22 calls; ldsan's runtime (linked by the
+# plugin) replaces it. The slot carries ROCm's hip.bc instead, which clang 22 no
+# longer links but ROCm 5.2's headers need (__atomic_work_item_fence), re-stamped
+# with clang 22's amdgcn data layout so linking it raises no warning.
 $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc:
 	@test -d $(ROCM_BITCODE) || { echo "ldsan: error: $(ROCM_BITCODE) not found; run 'make deps' (needs rocm-device-libs)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@for f in $(ROCM_BITCODE)/*.bc; do [ "$$(basename $$f)" = asanrtl.bc ] || ln -sf $$f $(dir $@); done
-	printf 'target triple = "amdgcn-amd-amdhsa"\n' | llvm-as-$(LLVM_VERSION) -o $@
+	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
+	$(LLVM_DIS) $(ROCM_BITCODE)/hip.bc -o - | sed "s/^target datalayout = .*/$$layout/" | llvm-as-$(LLVM_VERSION) -o $@

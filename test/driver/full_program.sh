@@ -22,12 +22,16 @@ int main() {
 HIP
 "$cc" -O2 "$tmp/app.hip" -o "$tmp/app"
 [[ -x "$tmp/app" ]] || { echo "no executable produced"; exit 1; }
-nm -D --undefined-only "$tmp/app" | grep -q hipLaunchKernel || { echo "host part does not call hipLaunchKernel"; exit 1; }
+dynsyms="$(nm -D --undefined-only "$tmp/app")"
+grep -q hipLaunchKernel <<<"$dynsyms" || { echo "host part does not call hipLaunchKernel"; exit 1; }
 bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
 llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/app" "$tmp/fatbin"
 "$bundler" --list --type=o --input="$tmp/fatbin" > "$tmp/targets"
 grep -q 'gfx90a:xnack+' "$tmp/targets" || { echo "no gfx90a:xnack+ code object in the fat binary:"; cat "$tmp/targets"; exit 1; }
 "$bundler" --unbundle --type=o --input="$tmp/fatbin" --targets=hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ --output="$tmp/co"
-undef="$(llvm-nm-$v -u "$tmp/co")"; [[ -z "$undef" ]] || { echo "undefined device symbols: $undef"; exit 1; }
-llvm-readelf-$v -S "$tmp/co" | grep -q '\.ldsan_lds_desc' || { echo "no .ldsan_lds_desc section in the code object"; exit 1; }
+undef="$( { llvm-readelf-$v --dyn-syms "$tmp/co"; llvm-readelf-$v -s "$tmp/co"; } \
+          | awk '$7 == "UND" && $8 != "" && $5 != "LOCAL" {print $8}' | sort -u)"
+[[ -z "$undef" ]] || { echo "undefined device symbols: $(echo $undef)"; exit 1; }
+sections="$(llvm-readelf-$v -S "$tmp/co")"
+grep -q '\.ldsan_lds_desc' <<<"$sections" || { echo "no .ldsan_lds_desc section in the code object"; exit 1; }
 echo "ok: executable with a complete gfx90a:xnack+ code object"

@@ -1,0 +1,43 @@
+//===- Instrument.h - the ldsan module transformation -----------*- C++ -*-===//
+//
+// instrumentModule() is what every hook of the plugin runs (after
+// AddressSanitizerPass, before codegen, and as opt's -passes=ldsan-instrument):
+// on a sanitized amdgcn module not yet instrumented, lower LDS with the
+// upstream pass, emit one descriptor per lowered kernel, route the kernels'
+// prologue/epilogue to the ldsan entry points, link the device runtime and
+// strip the amdgpu-no-* attributes the runtime's inputs need. Everything is
+// first tried on a clone; if anything is not as expected, one diagnostic
+// says so and the module is left unchanged.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LDSAN_INSTRUMENT_INSTRUMENT_H
+#define LDSAN_INSTRUMENT_INSTRUMENT_H
+
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+
+namespace ldsan {
+
+/// Module flag marking a module ldsan already instrumented.
+inline constexpr const char *InstrumentedFlag = "ldsan.instrumented";
+
+/// True if M is amdgcn, carries "nosanitize_address" and not InstrumentedFlag.
+bool shouldInstrument(const llvm::Module &M);
+
+/// Instruments M; PB must be able to parse "amdgpu-sw-lower-lds" (built with
+/// an AMDGPU TargetMachine). Returns true if M changed.
+bool instrumentModule(llvm::Module &M, llvm::PassBuilder &PB);
+
+/// opt -passes=ldsan-instrument.
+class LdsanInstrumentPass : public llvm::PassInfoMixin<LdsanInstrumentPass> {
+  llvm::PassBuilder &PB;
+
+public:
+  explicit LdsanInstrumentPass(llvm::PassBuilder &PB) : PB(PB) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+} // namespace ldsan
+
+#endif

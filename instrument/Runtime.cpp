@@ -1,0 +1,145 @@
+//===- Runtime.cpp - find, load and link the ldsan device runtime ---------===//
+//
+// Linkage choices, after linking (only what the module needs):
+//  - every function that came from the runtime becomes internal: nothing
+//    outside the code object calls it (the host never does; other TUs of an
+//    -fgpu-rdc link get their own copy), and internal lets the backend infer
+//    precise amdgpu-* attributes and drop unused ones;
+//  - the device-state globals (LDSAN_DEVICE_STATE_SYMBOL, the built-in
+//    channel and pool) are always linked and stay external with protected
+//    visibility, so the host finds them by symbol in the code object;
+//  - any other runtime global keeps the linkage the runtime gave it.
+//
+//===----------------------------------------------------------------------===//
+#include "Runtime.h"
+
+#include "ldsan/abi.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+
+using namespace llvm;
+
+static const char *const StateGlobals[] = {
+    LDSAN_DEVICE_STATE_SYMBOL, "__ldsan_builtin_channel",
+    "__ldsan_builtin_pool"};
+
+std::string ldsan::runtimePath() {
+  if (const char *Env = std::getenv("LDSAN_RUNTIME"); Env && *Env)
+    return Env;
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&ldsan::runtimePath), &Info) ||
+      !Info.dli_fname)
+    return "ldsan-rt.bc";
+  SmallString<256> Path(sys::path::parent_path(Info.dli_fname));
+  sys::path::append(Path, "ldsan-rt.bc");
+  return std::string(Path);
+}
+
+std::unique_ptr<Module> ldsan::loadRuntime(StringRef Path, LLVMContext &Ctx,
+                                           std::string &Reason) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    Reason = Buf.getError().message();
+    return nullptr;
+  }
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> RT = parseIR((*Buf)->getMemBufferRef(), Diag, Ctx);
+  if (!RT) {
+    Reason = "not LLVM IR or bitcode: " + Diag.getMessage().str();
+    return nullptr;
+  }
+  if (!RT->getTargetTriple().isAMDGCN()) {
+    Reason = "not amdgcn code (target triple '" +
+             RT->getTargetTriple().str() + "')";
+    return nullptr;
+  }
+  return RT;
+}
+
+/// The function whose target-cpu/target-features the runtime gets: the first
+/// kernel that has them, else any definition that has them.
+static const Function *targetReference(const Module &M) {
+  const Function *Any = nullptr;
+  for (const Function &F : M) {
+    if (F.isDeclaration() || !F.hasFnAttribute("target-cpu"))
+      continue;
+    if (F.getCallingConv() == CallingConv::AMDGPU_KERNEL)
+      return &F;
+    if (!Any)
+      Any = &F;
+  }
+  return Any;
+}
+
+bool ldsan::linkRuntime(Module &M, std::unique_ptr<Module> RT,
+                        std::string &Reason) {
+  // The runtime's module flags, used lists and target strings say nothing
+  // about this code object; drop them so linking neither conflicts on flags
+  // nor pulls in everything the runtime marked used.
+  if (NamedMDNode *Flags = RT->getModuleFlagsMetadata())
+    RT->eraseNamedMetadata(Flags);
+  for (const char *Name : {"llvm.used", "llvm.compiler.used"})
+    if (GlobalVariable *GV = RT->getNamedGlobal(Name))
+      GV->eraseFromParent();
+  RT->setTargetTriple(M.getTargetTriple());
+  RT->setDataLayout(M.getDataLayout());
+
+  // Declaring the state globals makes LinkOnlyNeeded bring them in.
+  for (const char *Name : StateGlobals) {
+    GlobalVariable *Src = RT->getNamedGlobal(Name);
+    if (!Src || Src->isDeclaration() || M.getNamedValue(Name))
+      continue;
+    new GlobalVariable(M, Src->getValueType(), Src->isConstant(),
+                       GlobalValue::ExternalLinkage, nullptr, Name, nullptr,
+                       GlobalValue::NotThreadLocal, Src->getAddressSpace());
+  }
+
+  SmallPtrSet<const Function *, 32> Defined;
+  for (const Function &F : M)
+    if (!F.isDeclaration())
+      Defined.insert(&F);
+  const Function *Ref = targetReference(M);
+  Attribute Cpu, Features;
+  if (Ref) {
+    Cpu = Ref->getFnAttribute("target-cpu");
+    Features = Ref->getFnAttribute("target-features");
+  }
+
+  if (Linker::linkModules(M, std::move(RT), Linker::LinkOnlyNeeded)) {
+    Reason = "linking the ldsan device runtime failed";
+    return false;
+  }
+
+  for (Function &F : M) {
+    if (F.isDeclaration() || Defined.contains(&F))
+      continue;
+    F.removeFnAttr("target-cpu");
+    F.removeFnAttr("target-features");
+    if (Cpu.isValid())
+      F.addFnAttr(Cpu);
+    if (Features.isValid())
+      F.addFnAttr(Features);
+    if (!F.hasLocalLinkage()) {
+      F.setVisibility(GlobalValue::DefaultVisibility);
+      F.setLinkage(GlobalValue::InternalLinkage);
+      F.setComdat(nullptr);
+    }
+  }
+  for (const char *Name : StateGlobals)
+    if (GlobalVariable *GV = M.getNamedGlobal(Name))
+      if (!GV->isDeclaration() && !GV->hasLocalLinkage()) {
+        GV->setVisibility(GlobalValue::ProtectedVisibility);
+        GV->setDSOLocal(true);
+      }
+  return true;
+}

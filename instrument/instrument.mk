@@ -1,0 +1,15 @@
+# instrument/ — the ldsan LLVM pass plugin, build/lib/ldsan-instrument.so.
+# libLLVM is already in the process that loads the plugin (clang, opt), so
+# nothing of LLVM is linked in.
+INSTRUMENT_SO   := $(BUILD)/lib/ldsan-instrument.so
+INSTRUMENT_SRCS := $(wildcard instrument/*.cpp)
+INSTRUMENT_HDRS := $(wildcard instrument/*.h) include/ldsan/abi.h include/ldsan/entry_points.def
+INSTRUMENT_CXXFLAGS := $(shell $(LLVM_CONFIG) --cxxflags) -fPIC -fno-rtti -O2 -g \
+	-Wall -Wextra -Wno-unused-parameter -Iinclude
+
+.PHONY: instrument
+instrument: $(INSTRUMENT_SO)
+
+$(INSTRUMENT_SO): $(INSTRUMENT_SRCS) $(INSTRUMENT_HDRS)
+	@mkdir -p $(dir $@)
+	$(CLANGXX) $(INSTRUMENT_CXXFLAGS) -shared -o $@ $(INSTRUMENT_SRCS)
