@@ -30,7 +30,7 @@ include instrument/instrument.mk
 include tools/tools.mk
 include host/host.mk
 include emulator/core.mk
--include emulator/hip.mk
+include emulator/hip.mk
 
 deps:
 	scripts/deps.sh

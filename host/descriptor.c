@@ -84,6 +84,17 @@ static void consider(ldsan_location *best, ldsan_where w, int var, uint64_t dist
   }
 }
 
+/* Index of the user variable with the lowest offset above `off`, or -1. */
+int ldsan_desc_first_var_after(const ldsan_desc *d, int64_t off) {
+  int best = -1;
+  for (int i = 0; i < (int)d->header.var_count; i++) {
+    const ldsan_var_desc *v = &d->vars[i];
+    if ((v->flags & LDSAN_VAR_COMPILER_SLOT) || (int64_t)v->offset <= off) continue;
+    if (best < 0 || v->offset < d->vars[best].offset) best = i;
+  }
+  return best;
+}
+
 ldsan_location ldsan_desc_locate(const ldsan_desc *d, int64_t off, uint32_t dynamic_size) {
   ldsan_location loc = {LDSAN_WHERE_UNKNOWN, -1, off, 0};
   if (!d || !d->valid) return loc;
@@ -94,7 +105,15 @@ ldsan_location ldsan_desc_locate(const ldsan_desc *d, int64_t off, uint32_t dyna
     int64_t start = v->offset, end = start + (int64_t)ldsan_var_size(d, i, dynamic_size);
     if (v->flags & LDSAN_VAR_DYNAMIC) { if (dyn_var < 0) dyn_var = i; }
     if (v->flags & LDSAN_VAR_COMPILER_SLOT) {
-      if (off >= start && off < end + (int64_t)v->redzone) { loc.where = LDSAN_WHERE_SLOT; loc.var = i; loc.distance = (uint64_t)(off - start); return loc; }
+      if (off >= start && off < end) { loc.where = LDSAN_WHERE_SLOT; loc.var = i; loc.distance = (uint64_t)(off - start); return loc; }
+      if (off >= end && off < end + (int64_t)v->redzone) {
+        /* The slot's padding sits right before the first user variable: an
+         * access there is an underflow of that variable (e.g. tile[-1]). */
+        int next = ldsan_desc_first_var_after(d, off);
+        if (next >= 0) { loc.where = LDSAN_WHERE_BEFORE; loc.var = next; loc.distance = (uint64_t)(d->vars[next].offset - off); }
+        else { loc.where = LDSAN_WHERE_SLOT; loc.var = i; loc.distance = (uint64_t)(off - start); }
+        return loc;
+      }
       continue;
     }
     if (off >= start && off < end) { loc.where = LDSAN_WHERE_INSIDE; loc.var = i; loc.distance = (uint64_t)(off - start); return loc; }

@@ -61,6 +61,11 @@ static const char *bug_name(const ldsan_report_record *r, const ldsan_device_mem
   if (r->kind != LDSAN_REPORT_BAD_ACCESS) return kind_name(r->kind);
   uint8_t s = (uint8_t)r->shadow_byte;
   if (s < 8) return inconclusive_name(r, mem, loc);
+  /* An LDS redzone byte below a variable (the slot's padding before the first
+   * one) is an underflow of that variable, whatever byte the compiler wrote. */
+  int lds_byte = s == LDSAN_SHADOW_LDS_REDZONE || s == LDSAN_SHADOW_LDS_BLOCK_HEADER || s == LDSAN_SHADOW_LDS_COMPILER_SLOT;
+  if (lds_byte && loc && (loc->where == LDSAN_WHERE_BEFORE || loc->where == LDSAN_WHERE_HEADER || loc->where == LDSAN_WHERE_SLOT))
+    return "lds-buffer-underflow";
   const char *n = ldsan_shadow_bug_name(s);
   return n ? n : "unknown-crash";
 }

@@ -97,6 +97,9 @@ void rt_collect_kernels(rt_ctx *c) {
     c->global_sizes = realloc(c->global_sizes, (c->global_count + 1) * sizeof *c->global_sizes);
     c->globals[c->global_count] = g;
     c->global_sizes[c->global_count++] = rt_global_size(c, g);
+    /* Host-visible: hipMemcpyToSymbol writes __constant__ variables too, so
+     * they must not land in read-only memory. */
+    LLVMSetGlobalConstant(g, 0);
   }
 }
 

@@ -102,11 +102,21 @@ static void test_underflow_and_slot(void) {
   CHECK_HAS(out, "  [-64, 0) ldsan block header <== memory access is 8 bytes before the block\n");
   CHECK_HAS(out, "LDS offset -8\n");
   free(out);
-  r = mini_record(16, 4, 1, LDSAN_SHADOW_LDS_COMPILER_SLOT);
+  /* Inside the 8-byte slot itself. */
+  r = mini_record(4, 4, 1, LDSAN_SHADOW_LDS_COMPILER_SLOT);
   out = report(&r, &mini_dispatch);
   CHECK_HAS(out, "ERROR: AddressSanitizer: lds-buffer-underflow on address");
-  CHECK_HAS(out, "is located 16 bytes into the compiler's LDS pointer slot of kernel k1(int*, int)");
-  CHECK_HAS(out, "  [0, 8) compiler LDS pointer slot <== memory access is 16 bytes into the slot\n");
+  CHECK_HAS(out, "is located 4 bytes into the compiler's LDS pointer slot of kernel k1(int*, int)");
+  CHECK_HAS(out, "  [0, 8) compiler LDS pointer slot <== memory access is 4 bytes into the slot\n");
+  free(out);
+  /* In the slot's padding, which the compiler poisons as a redzone (0xe1):
+   * that is tile[-4], an underflow of the first variable. */
+  r = mini_record(16, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-buffer-underflow on address");
+  CHECK_HAS(out, "is located 16 bytes before LDS variable 'tile' of size 256");
+  CHECK_HAS(out, "  [32, 288) 'tile' size 256, redzone 64 <== memory access is 16 bytes before this variable\n");
+  CHECK_HAS(out, "SUMMARY: AddressSanitizer: lds-buffer-underflow");
   free(out);
 }
 

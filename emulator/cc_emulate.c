@@ -1,0 +1,398 @@
+/* ldsan-cc-emulate: the `ldsan-cc --emulate` driver. Builds a host executable
+ * whose kernels run on the ldsan CPU emulator. For each HIP input x.hip:
+ *   1. $LDSAN_CC --offload-device-only -emit-llvm -c x.hip -o x.bc   (lowered, ldsan-rt-linked IR)
+ *   2. ldsan-emu-retarget x.bc -o x.dev.o                           (x86-64 object, self-registering)
+ *   3. $LDSAN_CC --offload-host-only -c x.hip -o x.host.o            (host part, host ASan on)
+ * then links host objects, device objects and the emulator runtime with
+ * -fsanitize=address, pointing each __hip_fatbin_<cuid> the host objects
+ * reference at a placeholder (the device code registers itself instead).
+ * With -c, each HIP input becomes one relocatable object (host + device).
+ * Environment: LDSAN_CC (ldsan-cc), LDSAN_ROOT (build dir), LDSAN_CLANG, LDSAN_CLANGXX,
+ * LDSAN_NM, LDSAN_EMU_VERBOSE=1 (print commands), LDSAN_EMU_KEEP_TEMPS=1.
+ * Single-threaded; runs each step as a child process. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef LDSAN_DEFAULT_CLANG
+#define LDSAN_DEFAULT_CLANG "clang-22"
+#endif
+#ifndef LDSAN_DEFAULT_CLANGXX
+#define LDSAN_DEFAULT_CLANGXX "clang++-22"
+#endif
+#ifndef LDSAN_DEFAULT_NM
+#define LDSAN_DEFAULT_NM "llvm-nm-22"
+#endif
+
+#define PROG "ldsan-cc --emulate"
+
+typedef struct strvec { char **v; int n, cap; } strvec;
+
+static char ldsan_emu_tmpdir[PATH_MAX];
+static int ldsan_emu_verbose;
+static const char *ldsan_emu_hint;  /* printed under the next error, if set */
+
+static void cleanup(void);
+
+/* Prints "ldsan-cc --emulate: error: ..." and exits 1 after removing temporaries. */
+__attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, PROG ": error: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  if (ldsan_emu_hint) fprintf(stderr, PROG ": hint: %s\n", ldsan_emu_hint);
+  cleanup();
+  exit(1);
+}
+
+static char *xstrdup(const char *s) {
+  char *d = strdup(s);
+  if (!d) die("out of memory");
+  return d;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *s = NULL;
+  if (vasprintf(&s, f, ap) < 0) die("out of memory");
+  va_end(ap);
+  return s;
+}
+
+static void push(strvec *v, const char *s) {
+  if (v->n + 2 > v->cap) {
+    v->cap = v->cap ? 2 * v->cap : 32;
+    v->v = realloc(v->v, (size_t)v->cap * sizeof *v->v);
+    if (!v->v) die("out of memory");
+  }
+  v->v[v->n++] = xstrdup(s);
+  v->v[v->n] = NULL;
+}
+
+static void push_all(strvec *v, const strvec *from) {
+  for (int i = 0; i < from->n; i++) push(v, from->v[i]);
+}
+
+static void cleanup(void) {
+  if (!ldsan_emu_tmpdir[0]) return;
+  if (getenv("LDSAN_EMU_KEEP_TEMPS")) {
+    fprintf(stderr, PROG ": kept temporary files in %s\n", ldsan_emu_tmpdir);
+    ldsan_emu_tmpdir[0] = '\0';
+    return;
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    execlp("rm", "rm", "-rf", ldsan_emu_tmpdir, (char *)NULL);
+    _exit(127);
+  }
+  if (pid > 0) waitpid(pid, NULL, 0);
+  ldsan_emu_tmpdir[0] = '\0';
+}
+
+/* Runs argv to completion; if out is non-NULL its stdout goes there (malloc'd,
+ * NUL-terminated). Dies naming the step when the command fails. */
+static void run(const char *step, const strvec *argv, char **out) {
+  if (ldsan_emu_verbose) {
+    fprintf(stderr, PROG ": %s:", step);
+    for (int i = 0; i < argv->n; i++) fprintf(stderr, " %s", argv->v[i]);
+    fputc('\n', stderr);
+  }
+  int fds[2] = {-1, -1};
+  if (out && pipe(fds) != 0) die("pipe: %s", strerror(errno));
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) die("fork: %s", strerror(errno));
+  if (pid == 0) {
+    if (out) {
+      dup2(fds[1], 1);
+      close(fds[0]);
+      close(fds[1]);
+    }
+    execvp(argv->v[0], argv->v);
+    fprintf(stderr, PROG ": error: cannot run '%s' (%s): %s\n", argv->v[0], step, strerror(errno));
+    _exit(127);
+  }
+  if (out) {
+    close(fds[1]);
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    ssize_t r;
+    while (buf && (r = read(fds[0], buf + len, cap - len - 1)) > 0) {
+      len += (size_t)r;
+      if (cap - len < 2) buf = realloc(buf, cap *= 2);
+    }
+    close(fds[0]);
+    if (!buf) die("out of memory");
+    buf[len] = '\0';
+    *out = buf;
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) die("waitpid: %s", strerror(errno));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) die("%s: '%s' could not be run", step, argv->v[0]);
+  die("%s failed (%s %d); command: %s ...; rerun with LDSAN_EMU_VERBOSE=1 to see every step", step,
+      WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+      argv->v[0]);
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* x/y/app.hip -> app (without directory or extension). */
+static char *stem(const char *p) {
+  char *s = xstrdup(base_name(p));
+  char *dot = strrchr(s, '.');
+  if (dot && dot != s) *dot = '\0';
+  return s;
+}
+
+/* Options whose value is the next argument. */
+static int takes_value(const char *a) {
+  static const char *const opts[] = {"-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter",
+                                     "-Xclang", "-mllvm", "-MF", "-MT", "-MQ", "-L", "-Xlinker",
+                                     "-target", "-Xarch_host", "-Xarch_device", "-Xoffload-linker", NULL};
+  for (int i = 0; opts[i]; i++)
+    if (strcmp(a, opts[i]) == 0) return 1;
+  return 0;
+}
+
+/* Arguments that only matter when linking. */
+static int link_only(const char *a) {
+  return strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0 || strncmp(a, "-Wl,", 4) == 0 ||
+         strcmp(a, "-Xlinker") == 0 || strcmp(a, "-pthread") == 0 || strcmp(a, "-rdynamic") == 0 ||
+         strncmp(a, "-fuse-ld=", 9) == 0;
+}
+
+typedef struct input { const char *path; int hip; } input;
+
+/* Finds `name` in dir, dying with a "run make" hint when it is missing. */
+static char *need(const char *root, const char *rel, const char *what) {
+  char *p = fmt("%s/%s", root, rel);
+  if (!file_exists(p)) die("%s '%s' is missing; run 'make' in the ldsan tree", what, p);
+  return p;
+}
+
+/* Adds -Wl,--defsym=__hip_fatbin_<cuid>=placeholder for each such symbol obj references. */
+static void add_fatbin_defsyms(const char *nm, const char *obj, strvec *link) {
+  strvec argv = {0};
+  push(&argv, nm);
+  push(&argv, "--undefined-only");
+  push(&argv, "--format=just-symbols");
+  push(&argv, obj);
+  char *out = NULL;
+  run("listing the object's undefined symbols", &argv, &out);
+  for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+    if (strncmp(line, "__hip_fatbin_", 13) != 0) continue;
+    char *arg = fmt("-Wl,--defsym=%s=ldsan_emu_fatbin_placeholder", line);
+    int dup = 0;
+    for (int i = 0; i < link->n; i++) dup |= strcmp(link->v[i], arg) == 0;
+    if (!dup) push(link, arg);
+    free(arg);
+  }
+  free(out);
+}
+
+int main(int argc, char **argv) {
+  const char *root = getenv("LDSAN_ROOT");
+  const char *cc = getenv("LDSAN_CC");
+  const char *clangxx = getenv("LDSAN_CLANGXX");
+  const char *nm = getenv("LDSAN_NM");
+  char self_root[PATH_MAX];
+  ldsan_emu_verbose = getenv("LDSAN_EMU_VERBOSE") && strcmp(getenv("LDSAN_EMU_VERBOSE"), "0") != 0;
+  if (!root || !*root) {  /* build/libexec/ldsan-cc-emulate -> build */
+    ssize_t n = readlink("/proc/self/exe", self_root, sizeof self_root - 1);
+    if (n <= 0) die("LDSAN_ROOT is not set; run this through 'ldsan-cc --emulate'");
+    self_root[n] = '\0';
+    for (int k = 0; k < 2; k++) {
+      char *slash = strrchr(self_root, '/');
+      if (slash) *slash = '\0';
+    }
+    root = self_root;
+  }
+  if (!cc || !*cc) cc = fmt("%s/bin/ldsan-cc", root);
+  const char *clang = getenv("LDSAN_CLANG");
+  if (!clang || !*clang) clang = LDSAN_DEFAULT_CLANG;
+  if (!clangxx || !*clangxx) clangxx = LDSAN_DEFAULT_CLANGXX;
+  if (!nm || !*nm) nm = LDSAN_DEFAULT_NM;
+
+  /* Split the command line: inputs, -o, -c, compile flags, link flags. */
+  input *inputs = calloc((size_t)argc, sizeof *inputs);
+  int ninputs = 0, compile_only = 0, lang_hip = 0;
+  const char *output = NULL;
+  strvec cflags = {0}, lflags = {0};
+  if (!inputs) die("out of memory");
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-o") == 0) {
+      if (i + 1 >= argc) die("-o needs a file name");
+      output = argv[++i];
+    } else if (strcmp(a, "-c") == 0) {
+      compile_only = 1;
+    } else if (strcmp(a, "-x") == 0 && i + 1 < argc) {
+      lang_hip = strcmp(argv[++i], "hip") == 0 || strcmp(argv[i], "cuda") == 0;
+    } else if (strcmp(a, "-xhip") == 0) {
+      lang_hip = 1;
+    } else if (strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 || strcmp(a, "-emit-llvm") == 0 ||
+               strcmp(a, "--offload-device-only") == 0 || strcmp(a, "--offload-host-only") == 0 ||
+               strcmp(a, "--cuda-device-only") == 0 || strcmp(a, "--cuda-host-only") == 0 ||
+               strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-shared") == 0) {
+      die("'%s' is not supported with --emulate (it builds executables and objects only)", a);
+    } else if (takes_value(a) && i + 1 < argc) {
+      strvec *dst = link_only(a) ? &lflags : &cflags;
+      push(dst, a);
+      push(dst, argv[++i]);
+    } else if (a[0] == '-' && a[1] != '\0') {
+      push(link_only(a) ? &lflags : &cflags, a);
+    } else {
+      inputs[ninputs].path = a;
+      inputs[ninputs].hip = lang_hip || ends_with(a, ".hip") || ends_with(a, ".cu");
+      ninputs++;
+    }
+  }
+  if (ninputs == 0) die("no input files; usage: ldsan-cc --emulate app.hip [more inputs] -o app");
+  if (compile_only && output && ninputs > 1) die("-c with -o takes exactly one input (got %d)", ninputs);
+  for (int i = 0; i < ninputs; i++) {
+    if (!file_exists(inputs[i].path)) die("input '%s' does not exist", inputs[i].path);
+  }
+
+  char *retarget = need(root, "bin/ldsan-emu-retarget", "the emulator's retarget tool");
+  if (strchr(cc, '/') && !file_exists(cc)) die("ldsan-cc ('%s') is missing; run 'make' in the ldsan tree", cc);
+
+  snprintf(ldsan_emu_tmpdir, sizeof ldsan_emu_tmpdir, "%s/ldsan-emu-XXXXXX",
+           getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(ldsan_emu_tmpdir)) {
+    ldsan_emu_tmpdir[0] = '\0';
+    die("cannot create a temporary directory: %s", strerror(errno));
+  }
+
+  strvec objects = {0};
+  for (int i = 0; i < ninputs; i++) {
+    const char *in = inputs[i].path;
+    char *s = stem(in);
+    if (!inputs[i].hip) {
+      if (ends_with(in, ".o") || ends_with(in, ".a") || ends_with(in, ".so")) {
+        push(&objects, in);
+      } else {  /* a host C/C++ source: compile it like the host part of a .hip */
+        char *obj = compile_only ? (output ? xstrdup(output) : fmt("%s.o", s))
+                                 : fmt("%s/%d-%s.o", ldsan_emu_tmpdir, i, s);
+        strvec c = {0};
+        push(&c, clang);
+        push(&c, "-fsanitize=address");
+        push_all(&c, &cflags);
+        push(&c, "-c");
+        push(&c, in);
+        push(&c, "-o");
+        push(&c, obj);
+        run(fmt("compiling %s", in), &c, NULL);
+        push(&objects, obj);
+      }
+      free(s);
+      continue;
+    }
+    char *bc = fmt("%s/%d-%s.bc", ldsan_emu_tmpdir, i, s);
+    char *dev = fmt("%s/%d-%s.dev.o", ldsan_emu_tmpdir, i, s);
+    char *host = fmt("%s/%d-%s.host.o", ldsan_emu_tmpdir, i, s);
+    strvec c = {0};
+    push(&c, cc);
+    push(&c, "--offload-device-only");
+    push(&c, "-emit-llvm");
+    push_all(&c, &cflags);
+    push(&c, "-c");
+    push(&c, "-x");
+    push(&c, "hip");
+    push(&c, in);
+    push(&c, "-o");
+    push(&c, bc);
+    run(fmt("compiling the device part of %s", in), &c, NULL);
+    strvec r = {0};
+    push(&r, retarget);
+    push(&r, bc);
+    push(&r, "-o");
+    push(&r, dev);
+    int optimized = 0;
+    for (int k = 0; k < cflags.n; k++) optimized |= strncmp(cflags.v[k], "-O", 2) == 0 && strcmp(cflags.v[k], "-O0");
+    /* Unoptimized device code keeps unused device-library functions, and
+     * with them intrinsics the emulator cannot run. */
+    if (!optimized) ldsan_emu_hint = "the device code was compiled without optimization; unused ROCm "
+                                     "device-library code then remains: try again with -O2";
+    run(fmt("retargeting the device code of %s to the CPU", in), &r, NULL);
+    ldsan_emu_hint = NULL;
+    strvec h = {0};
+    push(&h, cc);
+    push(&h, "--offload-host-only");
+    push_all(&h, &cflags);
+    push(&h, "-c");
+    push(&h, "-x");
+    push(&h, "hip");
+    push(&h, in);
+    push(&h, "-o");
+    push(&h, host);
+    run(fmt("compiling the host part of %s", in), &h, NULL);
+    if (compile_only) {  /* one relocatable object per input: host + device */
+      char *out = output ? xstrdup(output) : fmt("%s.o", s);
+      strvec l = {0};
+      push(&l, clangxx);
+      push(&l, "-r");
+      push(&l, "-nostdlib");
+      push(&l, host);
+      push(&l, dev);
+      push(&l, "-o");
+      push(&l, out);
+      run(fmt("combining host and device objects of %s", in), &l, NULL);
+    } else {
+      push(&objects, host);
+      push(&objects, dev);
+    }
+    free(s);
+  }
+
+  if (!compile_only) {
+    strvec l = {0};
+    push(&l, clangxx);
+    push(&l, "-fsanitize=address");  /* host ASan and the emulated device share one shadow */
+    for (int i = 0; i < cflags.n; i++)  /* compile flags that also change what is linked */
+      if (strncmp(cflags.v[i], "-fsanitize", 10) == 0 || strncmp(cflags.v[i], "-fno-sanitize", 13) == 0 ||
+          strcmp(cflags.v[i], "-static") == 0 || strcmp(cflags.v[i], "-no-pie") == 0 ||
+          strcmp(cflags.v[i], "-pie") == 0)
+        push(&l, cflags.v[i]);
+    push_all(&l, &objects);
+    for (int i = 0; i < objects.n; i++)
+      if (ends_with(objects.v[i], ".o")) add_fatbin_defsyms(nm, objects.v[i], &l);
+    push_all(&l, &lflags);
+    push(&l, need(root, "lib/libldsan-emu-hip.a", "the emulated HIP runtime"));
+    push(&l, need(root, "lib/libldsan-emu-core.a", "the emulator core"));
+    push(&l, need(root, "lib/libldsan-host.a", "the ldsan host library"));
+    push(&l, "-lstdc++");
+    push(&l, "-lpthread");
+    push(&l, "-lm");
+    push(&l, "-o");
+    push(&l, output ? output : "a.out");
+    run("linking", &l, NULL);
+  }
+  cleanup();
+  return 0;
+}

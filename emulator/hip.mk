@@ -1,0 +1,31 @@
+# emulator/hip.mk: the CPU emulator's HIP side — the emulated HIP runtime
+# (libldsan-emu-hip.a), the `ldsan-cc --emulate` driver, and `make bench`.
+# The emulator core (emulator/core.mk) builds ldsan-emu-retarget and libldsan-emu-core.a.
+.PHONY: emulator-hip emulator-bench
+
+EMU_HIP_SRCS := $(wildcard emulator/hip/*.c)
+EMU_HIP_OBJS := $(patsubst emulator/hip/%.c,$(BUILD)/obj/emulator/hip/%.o,$(EMU_HIP_SRCS))
+EMU_HIP_CFLAGS := $(HOST_CFLAGS) -fPIC -D_GNU_SOURCE -D__HIP_PLATFORM_AMD__ -Iinclude
+
+emulator-hip: $(BUILD)/lib/libldsan-emu-hip.a $(BUILD)/libexec/ldsan-cc-emulate
+# --emulate needs the core's retarget tool and library at run time.
+all: emulator-hip $(if $(wildcard emulator/core.mk),emulator-core)
+
+$(BUILD)/obj/emulator/hip/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(EMU_HIP_CFLAGS) -c $< -o $@
+
+$(BUILD)/lib/libldsan-emu-hip.a: $(EMU_HIP_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(HOST_CFLAGS) -D_GNU_SOURCE -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' \
+	  -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -o $@ $<
+
+# make bench: emulated vs. native time of a 1M-element sanitized reduction.
+bench: emulator-bench
+emulator-bench: all
+	BUILD=$(BUILD) test/emulator/bench.sh

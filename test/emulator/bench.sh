@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# make bench: emulated (ldsan-sanitized, CPU emulator) vs. native time of a
+# 1M-element reduction (4096 workgroups x 256 work-items), printed as a ratio.
+# Target: under 50x against the kernel body compiled natively. Not a test.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD="${BUILD:-build}"
+CLANG="${CLANG:-clang-22}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/emulated"
+"$CLANG" -O2 test/emulator/bench_native.c -o "$tmp/native"
+emu=$("$tmp/emulated" 5 | awk '/^emulated_ms/ {print $2}')
+[[ -n "$emu" ]] || { echo "bench: the emulated reduction printed no time"; exit 1; }
+"$tmp/native" 20 >"$tmp/native.out"
+kern=$(awk '/^native_kernel_ms/ {print $2}' "$tmp/native.out")
+loop=$(awk '/^native_loop_ms/ {print $2}' "$tmp/native.out")
+echo "1M-element reduction, 4096 workgroups x 256 work-items (best of runs):"
+printf '  emulated, ldsan-sanitized (ldsan-cc --emulate -O2): %10.3f ms\n' "$emu"
+printf '  native, kernel body as C (clang -O2):               %10.3f ms\n' "$kern"
+printf '  native, plain loop (clang -O2):                     %10.3f ms\n' "$loop"
+awk -v e="$emu" -v k="$kern" -v l="$loop" 'BEGIN {
+  printf "ratio emulated / native kernel body: %.1fx (target < 50x)\n", e / k
+  printf "ratio emulated / native plain loop:  %.1fx\n", e / l }'

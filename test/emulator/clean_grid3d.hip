@@ -1,0 +1,31 @@
+// Clean: 3-D grid of 3-D workgroups; each workgroup's LDS is its own (every
+// workgroup writes its id into the same LDS variable and must read it back),
+// and every id intrinsic is checked.
+// EXPECT: no-report
+// EXPECT-STDOUT: clean_grid3d: PASSED
+#include "common.h"
+
+__global__ void ids(unsigned *out) {
+  __shared__ unsigned wg[4 * 3 * 2];
+  unsigned local = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned group = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  wg[local] = group * 1000 + local;
+  __syncthreads();
+  unsigned other = (local + 1) % (blockDim.x * blockDim.y * blockDim.z);
+  out[group * 24 + local] = wg[other];
+}
+
+int main() {
+  const int groups = 3 * 2 * 5;
+  static unsigned got[groups * 24], want[groups * 24];
+  for (int g = 0; g < groups; g++)
+    for (int l = 0; l < 24; l++) want[g * 24 + l] = g * 1000 + (l + 1) % 24;
+  unsigned *d;
+  HIP_CHECK(hipMalloc(&d, sizeof got));
+  ids<<<dim3(3, 2, 5), dim3(4, 3, 2)>>>(d);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(got, d, sizeof got, hipMemcpyDeviceToHost));
+  check_equal("ids", got, want, groups * 24);
+  passed("clean_grid3d");
+  return 0;
+}

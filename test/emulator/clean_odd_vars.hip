@@ -1,0 +1,50 @@
+// Clean: several LDS variables of odd sizes and alignments, each filled to its
+// last byte and read back by another work-item.
+// EXPECT: no-report
+// EXPECT-STDOUT: clean_odd_vars: PASSED
+#include "common.h"
+
+struct rgb { unsigned char r, g, b; };
+__global__ void odd(int *out) {
+  __shared__ char c3[3];
+  __shared__ short s7[7];
+  __shared__ double d5[5];
+  __shared__ rgb p11[11];
+  __shared__ char one[1];
+  __shared__ int i33[33];
+  int t = threadIdx.x;
+  if (t < 3) c3[t] = (char)(t + 1);
+  if (t < 7) s7[t] = (short)(t * 100);
+  if (t < 5) d5[t] = t * 0.5;
+  if (t < 11) p11[t] = rgb{(unsigned char)t, (unsigned char)(2 * t), (unsigned char)(3 * t)};
+  if (t == 0) one[0] = 42;
+  if (t < 33) i33[t] = t * t;
+  __syncthreads();
+  int u = 32 - t;  // read what another work-item wrote
+  int v = i33[u];
+  if (u < 3) v += c3[u];
+  if (u < 7) v += s7[u];
+  if (u < 5) v += (int)(d5[u] * 2);
+  if (u < 11) v += p11[u].r + p11[u].g + p11[u].b;
+  out[t] = v + one[0];
+}
+
+int main() {
+  int got[33], want[33];
+  for (int t = 0; t < 33; t++) {
+    int u = 32 - t, v = u * u;
+    if (u < 3) v += u + 1;
+    if (u < 7) v += u * 100;
+    if (u < 5) v += u;
+    if (u < 11) v += 6 * u;
+    want[t] = v + 42;
+  }
+  int *d;
+  HIP_CHECK(hipMalloc(&d, sizeof got));
+  odd<<<3, 33>>>(d);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(got, d, sizeof got, hipMemcpyDeviceToHost));
+  check_equal("odd", got, want, 33);
+  passed("clean_odd_vars");
+  return 0;
+}

@@ -1,0 +1,37 @@
+// Clean: matrix transpose through a padded 32x33 LDS tile (no bank conflicts),
+// 32x8 work-items per workgroup each moving 4 elements, ragged edges.
+// EXPECT: no-report
+// EXPECT-STDOUT: clean_transpose: PASSED
+#include "common.h"
+
+#define TILE 32
+#define ROWS 8
+__global__ void transpose(const int *in, int *out, int w, int h) {
+  __shared__ int tile[TILE][TILE + 1];
+  int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += ROWS)
+    if (x < w && y + j < h) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * w + x];
+  __syncthreads();
+  x = blockIdx.y * TILE + threadIdx.x;
+  y = blockIdx.x * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += ROWS)
+    if (x < h && y + j < w) out[(y + j) * h + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+int main() {
+  const int w = 100, h = 70;
+  static int in[w * h], out[w * h], want[w * h];
+  for (int i = 0; i < w * h; i++) in[i] = i * 3 + 1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) want[x * h + y] = in[y * w + x];
+  int *din, *dout;
+  HIP_CHECK(hipMalloc(&din, sizeof in));
+  HIP_CHECK(hipMalloc(&dout, sizeof out));
+  HIP_CHECK(hipMemcpy(din, in, sizeof in, hipMemcpyHostToDevice));
+  transpose<<<dim3((w + TILE - 1) / TILE, (h + TILE - 1) / TILE), dim3(TILE, ROWS)>>>(din, dout, w, h);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
+  check_equal("transposed", out, want, w * h);
+  passed("clean_transpose");
+  return 0;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Emulator test checker: compiles one HIP program with `ldsan-cc --emulate`,
+# runs it, and checks its ldsan report field by field against expectations
+# written in the program as comments:
+#   // EXPECT: no-report              clean: exit 0 (unless EXPECT-EXIT), no report, no emulator error
+#   // EXPECT: build-error            ldsan-cc --emulate must fail (EXPECT-STDERR checks its messages)
+#   // EXPECT: <bug-name>             the first report's headline bug, e.g. lds-buffer-overflow
+#   // EXPECT-ACCESS: WRITE of size 4 substring of "<READ|WRITE> of size <n>" in the access line
+#   // EXPECT-WORKITEM: (64,0,0)      exact work-item id of the first report
+#   // EXPECT-WORKGROUP: (3,1,0)      exact workgroup id of the first report
+#   // EXPECT-KERNEL: name            the reported kernel name starts with this
+#   // EXPECT-VAR: tile               the first variable named in the address description
+#   // EXPECT-LOCATION: text          substring of the address description line
+#   // EXPECT-EXIT: n                 exact exit status (default: 0 clean, non-zero with a report)
+#   // EXPECT-STDOUT: text / EXPECT-STDERR: text   substrings of the program's output
+#   // EXPECT-REPORTS: n              number of full reports printed
+#   // CFLAGS: ...                    extra compile flags;  // ENV: VAR=value   run environment
+# Usage: test/emulator/expect.sh prog.hip   (from the repo root; BUILD= selects the build dir)
+# Exits 0 when every expectation holds, 1 otherwise (printing got/want for each).
+set -u
+prog="${1:?usage: expect.sh prog.hip}"
+BUILD="${BUILD:-build}"
+cc="$BUILD/bin/ldsan-cc"
+[[ -x "$cc" ]] || { echo "expect.sh: $cc is missing: run make"; exit 1; }
+[[ -f "$prog" ]] || { echo "expect.sh: $prog does not exist"; exit 1; }
+
+# expectation KEY -> value (last one wins; EXPECT must be present).
+field() { sed -n "s|^[[:space:]]*// $1:[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$|\1|p" "$prog" | tail -n 1; }
+want_bug=$(field EXPECT)
+[[ -n "$want_bug" ]] || { echo "expect.sh: $prog has no '// EXPECT:' line"; exit 1; }
+read -r -a cflags <<<"$(field CFLAGS)"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+exe="$tmp/$(basename "$prog" .hip)"
+
+if ! "$cc" --emulate -O2 -g ${cflags[@]+"${cflags[@]}"} -I"$(dirname "$prog")" "$prog" -o "$exe" 2>"$tmp/cc.err"; then
+  if [[ "$want_bug" == "build-error" ]]; then
+    v=$(field EXPECT-STDERR)
+    if [[ -z "$v" ]] || grep -qF -- "$v" "$tmp/cc.err"; then
+      echo "ok   build failed as expected${v:+: $v}"; exit 0
+    fi
+    echo "FAIL build error: missing '$v' in:"; cat "$tmp/cc.err"; exit 1
+  fi
+  echo "FAIL compile: ldsan-cc --emulate $prog"
+  cat "$tmp/cc.err"
+  exit 1
+fi
+if [[ "$want_bug" == "build-error" ]]; then echo "FAIL build: ldsan-cc --emulate $prog succeeded"; exit 1; fi
+
+envs=()
+while IFS= read -r e; do [[ -n "$e" ]] && envs+=("$e"); done < <(sed -n 's|^[[:space:]]*// ENV:[[:space:]]*||p' "$prog")
+env LDSAN_OPTIONS="${LDSAN_OPTIONS:-color=never}" ${envs[@]+"${envs[@]}"} \
+  timeout -k 5 120 "$exe" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+
+fails=0
+check() {  # check <what> <got> <want> <mode: eq|prefix|substr>
+  local ok=1
+  case "$4" in
+    eq) [[ "$2" == "$3" ]] || ok=0 ;;
+    prefix) [[ "$2" == "$3"* ]] || ok=0 ;;
+    substr) [[ "$2" == *"$3"* ]] || ok=0 ;;
+  esac
+  if [[ $ok -eq 1 ]]; then echo "ok   $1: $2"
+  else echo "FAIL $1: got '$2', want ${4/eq/exactly} '$3'"; fails=$((fails + 1)); fi
+}
+
+headline=$(grep -m1 -E '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")
+emu_error=$(grep -m1 -E '^ldsan-emu: error:' "$tmp/err")
+if [[ "$want_bug" == "no-report" ]]; then
+  v=$(field EXPECT-EXIT)
+  check "exit status" "$rc" "${v:-0}" eq
+  check "report" "${headline:-none}" none eq
+  check "emulator error" "${emu_error:-none}" none eq
+else
+  bug=$(sed -E 's/^==[0-9]+==ERROR: AddressSanitizer: ([^ ]+) .*/\1/' <<<"$headline")
+  check "bug" "${bug:-no report}" "$want_bug" eq
+  # The access line and the address description of the first report.
+  access=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" | grep -m1 -E '^(READ|WRITE) of size ')
+  describe=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" |
+             grep -m1 -E '^0x[0-9a-f]+ is (located|at LDS offset|not in|in memory)')
+  op=$(sed -nE 's/^((READ|WRITE) of size [0-9]+).*/\1/p' <<<"$access")
+  item=$(sed -nE 's/.*thread \(work-item\) (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")
+  group=$(sed -nE 's/.* of workgroup (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")
+  kernel=$(sed -nE 's/.* in kernel (.*)$/\1/p' <<<"$access")
+  var=$(sed -nE "s/^[^']*'([^']*)'.*/\1/p" <<<"$describe")
+  v=$(field EXPECT-ACCESS);    [[ -n "$v" ]] && check "access" "$op" "$v" substr
+  v=$(field EXPECT-WORKITEM);  [[ -n "$v" ]] && check "work-item" "$item" "$v" eq
+  v=$(field EXPECT-WORKGROUP); [[ -n "$v" ]] && check "workgroup" "$group" "$v" eq
+  v=$(field EXPECT-KERNEL);    [[ -n "$v" ]] && check "kernel" "$kernel" "$v" prefix
+  v=$(field EXPECT-VAR);       [[ -n "$v" ]] && check "variable" "$var" "$v" eq
+  v=$(field EXPECT-LOCATION);  [[ -n "$v" ]] && check "location" "$describe" "$v" substr
+  summary=$(grep -m1 '^SUMMARY: AddressSanitizer: ' "$tmp/err")
+  check "summary" "$summary" "SUMMARY: AddressSanitizer: $want_bug" prefix
+  v=$(field EXPECT-EXIT)
+  if [[ -n "$v" ]]; then check "exit status" "$rc" "$v" eq
+  elif [[ $rc -eq 0 ]]; then echo "FAIL exit status: 0, want non-zero"; fails=$((fails + 1)); fi
+fi
+v=$(field EXPECT-REPORTS); [[ -n "$v" ]] && check "reports" "$(grep -cE '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")" "$v" eq
+v=$(field EXPECT-STDOUT); [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
+v=$(field EXPECT-STDERR); [[ -n "$v" ]] && check "stderr" "$(cat "$tmp/err")" "$v" substr
+
+if [[ $fails -gt 0 ]]; then
+  echo "---- program stdout ----"; cat "$tmp/out"
+  echo "---- program stderr (exit $rc) ----"; head -n 80 "$tmp/err"
+  echo "expect.sh: $prog: $fails expectation(s) failed"
+  exit 1
+fi
+echo "expect.sh: $prog: all expectations hold"
