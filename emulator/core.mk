@@ -52,7 +52,7 @@ EMU_DEV_FLAGS := -x hip --offload-arch=gfx90a:xnack+ -mcode-object-version=5 -D_
 EMU_TESTS := barrier ids3d dynlds atomics overflow trap
 EMU_TEST_BINS := $(EMU_TESTS:%=$(EMU_T)/%) $(EMU_T)/barrier-hostasan $(EMU_T)/bench
 
-$(EMU_T)/stub_rt.bc: test/emucore/stub_rt.c include/ldsan/abi.h
+$(EMU_T)/stub_rt.bc: test/emucore/target_stub_rt.c include/ldsan/abi.h
 	@mkdir -p $(dir $@)
 	$(CLANG) -target amdgcn-amd-amdhsa -mcpu=gfx90a:xnack+ -mcode-object-version=5 -nogpulib -ffreestanding -O2 -emit-llvm -c $< -o $@
 
