@@ -12,9 +12,8 @@ ROCM_BITCODE ?= /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -std=c11
 
 EMU_CFLAGS := $(HOST_CFLAGS) -D_GNU_SOURCE -fno-omit-frame-pointer
-# The host report library, when its component exists (else minimal printing).
-EMU_HOST_LIB := $(if $(wildcard host/host.mk),$(BUILD)/lib/libldsan-host.a)
-EMU_HOST_DEF := $(if $(EMU_HOST_LIB),-DLDSAN_EMU_HAVE_HOST=1)
+# The host report library prints the reports the core drains (host/host.mk).
+EMU_HOST_LIB := $(BUILD)/lib/libldsan-host.a
 EMU_CORE_LIB := $(BUILD)/lib/libldsan-emu-core.a
 EMU_RETARGET := $(BUILD)/bin/ldsan-emu-retarget
 # Link line for a program using the core (after its objects).
@@ -34,7 +33,7 @@ $(EMU_RETARGET): $(EMU_RT_SRC) emulator/retarget/retarget.h emulator/core/emu_tl
 
 $(BUILD)/obj/emucore/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(EMU_CFLAGS) $(EMU_HOST_DEF) -fPIC -c $< -o $@
+	$(CLANG) $(EMU_CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/obj/emucore/core_fiber.o: emulator/core/core_fiber.S
 	@mkdir -p $(dir $@)
@@ -68,13 +67,13 @@ $(EMU_T)/%.low.bc: $(EMU_T)/%.dev.bc $(EMU_T)/stub_rt.bc
 $(EMU_T)/%.dev.o: $(EMU_T)/%.low.bc $(EMU_RETARGET)
 	$(EMU_RETARGET) $< -o $@
 
-$(EMU_T)/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_CORE_LIB)
+$(EMU_T)/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
 	$(CLANG) $(EMU_CFLAGS) $< $(EMU_T)/$*.dev.o $(EMU_CORE_LINK) -o $@
 
-$(EMU_T)/barrier-hostasan: test/emucore/barrier.c test/emucore/harness.h $(EMU_T)/barrier.dev.o $(EMU_CORE_LIB)
+$(EMU_T)/barrier-hostasan: test/emucore/barrier.c test/emucore/harness.h $(EMU_T)/barrier.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
 	$(CLANG) $(EMU_CFLAGS) -fsanitize=address $< $(EMU_T)/barrier.dev.o $(EMU_CORE_LINK) -o $@
 
-$(EMU_T)/bench: test/emucore/bench.c test/emucore/harness.h $(EMU_T)/bench.dev.o $(EMU_CORE_LIB)
+$(EMU_T)/bench: test/emucore/bench.c test/emucore/harness.h $(EMU_T)/bench.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
 	$(CLANG) $(EMU_CFLAGS) -O2 $< $(EMU_T)/bench.dev.o $(EMU_CORE_LINK) -o $@
 
 TEST_TARGETS += emucore-tests

@@ -4,10 +4,9 @@
  * mapping; otherwise the core maps ASan's low and high shadow ranges once
  * (MAP_NORESERVE | MAP_FIXED_NOREPLACE), so device shadow writes just work.
  * Reports: after each dispatch the image's channel (device_state.channel, or
- * the built-in one) is drained through libldsan-host (ldsan_host_drain_channel)
- * when LDSAN_EMU_HAVE_HOST is defined, else printed minimally here. If an
- * aborting report was read and halt_on_error is set, the process exits with
- * the configured exit code after flushing. */
+ * the built-in one) is drained through libldsan-host, which prints the reports
+ * and decides whether the process must stop; if so it exits with the
+ * configured exit code after flushing. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +15,8 @@
 #include <unistd.h>
 
 #include "../../include/ldsan/abi.h"
-#include "core_internal.h"
-#ifdef LDSAN_EMU_HAVE_HOST
 #include "../../include/ldsan/host.h"
-#endif
+#include "core_internal.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -65,21 +62,8 @@ int ldsan_emu_init_shadow(void) {
 }
 
 static int emu_halt_on_error(void) {
-#ifdef LDSAN_EMU_HAVE_HOST
   ldsan_host_init();
   return ldsan_host_halt_on_error();
-#else
-  const char *o = getenv("LDSAN_OPTIONS");
-  return !(o && strstr(o, "halt_on_error=0"));
-#endif
-}
-
-static int emu_exitcode(void) {
-#ifdef LDSAN_EMU_HAVE_HOST
-  return ldsan_host_exitcode();
-#else
-  return 1;
-#endif
 }
 
 void ldsan_emu_prepare_state(const ldsan_emu_image *img) {
@@ -96,7 +80,6 @@ static ldsan_report_channel *emu_channel(const ldsan_emu_image *img) {
   return img->builtin_channel;
 }
 
-#ifdef LDSAN_EMU_HAVE_HOST
 static int emu_read(void *ctx, uint64_t addr, void *dst, size_t n) {
   (void)ctx;
   /* Byte loop, not memcpy: host ASan intercepts memcpy and would abort on the
@@ -106,30 +89,6 @@ static int emu_read(void *ctx, uint64_t addr, void *dst, size_t n) {
   for (size_t i = 0; i < n; i++) out[i] = src[i];
   return 0;
 }
-#else
-static int emu_print_minimal(ldsan_report_channel *ch, uint32_t n, const emu_dispatch *d) {
-  int printed = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    const ldsan_report_record *r = &ch->records[i];
-    if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != LDSAN_RECORD_READY) {
-      fprintf(stderr, "ldsan-emu: a report of kernel %s was lost (writer stopped mid-record)\n", d->kernel->name);
-      continue;
-    }
-    fprintf(stderr,
-            "ldsan-emu: report kind=%u %s of size %llu at 0x%llx (access 0x%llx, shadow byte 0x%02x) in kernel %s "
-            "workgroup (%u,%u,%u) work-item (%u,%u,%u)%s\n",
-            r->kind, (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ", (unsigned long long)r->size,
-            (unsigned long long)r->address, (unsigned long long)r->access_address, r->shadow_byte, d->kernel->name,
-            r->workgroup_id[0], r->workgroup_id[1], r->workgroup_id[2], r->workitem_id[0], r->workitem_id[1],
-            r->workitem_id[2], (r->flags & LDSAN_ACCESS_NOABORT) ? " (noabort)" : "");
-    printed++;
-  }
-  if (ch->dropped) fprintf(stderr, "ldsan-emu: %u report(s) dropped: the channel was full\n", ch->dropped);
-  ch->next = ch->dropped = 0;
-  for (uint32_t i = 0; i < n; i++) ch->records[i].state = LDSAN_RECORD_EMPTY;
-  return printed;
-}
-#endif
 
 int ldsan_emu_drain(const ldsan_emu_image *img, const emu_dispatch *d) {
   ldsan_report_channel *ch = emu_channel(img);
@@ -138,15 +97,12 @@ int ldsan_emu_drain(const ldsan_emu_image *img, const emu_dispatch *d) {
   uint32_t cap = ch->capacity && ch->capacity <= LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
   if (n > cap) n = cap;
   if (n == 0 && ch->dropped == 0) return 0;
-  int aborting = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    const ldsan_report_record *r = &ch->records[i];
-    if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != LDSAN_RECORD_READY) continue;
-    if (!(r->flags & LDSAN_ACCESS_NOABORT)) aborting = 1;
-    if (report_hook) report_hook(r, report_hook_ctx);
+  if (report_hook) {
+    for (uint32_t i = 0; i < n; i++) {
+      const ldsan_report_record *r = &ch->records[i];
+      if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == LDSAN_RECORD_READY) report_hook(r, report_hook_ctx);
+    }
   }
-  int printed;
-#ifdef LDSAN_EMU_HAVE_HOST
   ldsan_device_memory mem = {NULL, emu_read};
   ldsan_dispatch_info info = {
       .kernel_name = d->kernel->name,
@@ -155,14 +111,13 @@ int ldsan_emu_drain(const ldsan_emu_image *img, const emu_dispatch *d) {
       .device = 0,
       .device_name = "cpu-emulator",
   };
-  printed = ldsan_host_drain_channel(ch, &mem, &info);
-#else
-  printed = emu_print_minimal(ch, n, d);
-#endif
-  if (aborting && emu_halt_on_error()) {
+  /* The host library decides whether to stop (and printed ABORTING if so). */
+  ldsan_drain_stats stats;
+  int printed = ldsan_host_drain_channel_stats(ch, &mem, &info, &stats);
+  if (stats.must_abort) {
     fflush(stdout);
     fflush(stderr);
-    exit(emu_exitcode());
+    exit(ldsan_host_exitcode());
   }
   return printed;
 }
