@@ -147,6 +147,25 @@ static void run(const char *step, const strvec *argv, char **out) {
       argv->v[0]);
 }
 
+/* Compiles one side of a HIP file with ldsan-cc: part "device" gives the
+ * lowered, runtime-linked bitcode; part "host" the host object. */
+static void compile_hip_part(const char *cc, const char *part, const strvec *cflags, const char *in,
+                             const char *out) {
+  int device = strcmp(part, "device") == 0;
+  strvec c = {0};
+  push(&c, cc);
+  push(&c, device ? "--offload-device-only" : "--offload-host-only");
+  if (device) push(&c, "-emit-llvm");
+  push_all(&c, cflags);
+  push(&c, "-c");
+  push(&c, "-x");
+  push(&c, "hip");
+  push(&c, in);
+  push(&c, "-o");
+  push(&c, out);
+  run(fmt("compiling the %s part of %s", part, in), &c, NULL);
+}
+
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
   return n >= m && strcmp(s + n - m, suffix) == 0;
@@ -316,18 +335,7 @@ int main(int argc, char **argv) {
     char *bc = fmt("%s/%d-%s.bc", ldsan_emu_tmpdir, i, s);
     char *dev = fmt("%s/%d-%s.dev.o", ldsan_emu_tmpdir, i, s);
     char *host = fmt("%s/%d-%s.host.o", ldsan_emu_tmpdir, i, s);
-    strvec c = {0};
-    push(&c, cc);
-    push(&c, "--offload-device-only");
-    push(&c, "-emit-llvm");
-    push_all(&c, &cflags);
-    push(&c, "-c");
-    push(&c, "-x");
-    push(&c, "hip");
-    push(&c, in);
-    push(&c, "-o");
-    push(&c, bc);
-    run(fmt("compiling the device part of %s", in), &c, NULL);
+    compile_hip_part(cc, "device", &cflags, in, bc);
     strvec r = {0};
     push(&r, retarget);
     push(&r, bc);
@@ -341,17 +349,7 @@ int main(int argc, char **argv) {
                                      "device-library code then remains: try again with -O2";
     run(fmt("retargeting the device code of %s to the CPU", in), &r, NULL);
     ldsan_emu_hint = NULL;
-    strvec h = {0};
-    push(&h, cc);
-    push(&h, "--offload-host-only");
-    push_all(&h, &cflags);
-    push(&h, "-c");
-    push(&h, "-x");
-    push(&h, "hip");
-    push(&h, in);
-    push(&h, "-o");
-    push(&h, host);
-    run(fmt("compiling the host part of %s", in), &h, NULL);
+    compile_hip_part(cc, "host", &cflags, in, host);
     if (compile_only) {  /* one relocatable object per input: host + device */
       char *out = output ? xstrdup(output) : fmt("%s.o", s);
       strvec l = {0};
