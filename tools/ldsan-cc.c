@@ -101,6 +101,22 @@ static void check_arch(const char *arch) {
   exit(2);
 }
 
+/* Whether option `a` takes the next argument as its value. */
+static int takes_value(const char *a) {
+  static const char *const opts[] = {"-o", "-MF", "-MT", "-MQ", "-I", "-L", "-D", "-U", "-x", "-include",
+                                     "-isystem", "-Xclang", "-mllvm", "-Xlinker", "-Xoffload-linker",
+                                     "-Xarch_device", "-Xarch_host", "-target", "--offload-arch",
+                                     "--cuda-gpu-arch"};
+  for (size_t k = 0; k < sizeof opts / sizeof *opts; k++)
+    if (strcmp(a, opts[k]) == 0) return 1;
+  return 0;
+}
+
+/* Whether argv[i] is an input file, not an option or an option's value. */
+static int is_input(char **argv, int i) {
+  return (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) && !(i > 1 && takes_value(argv[i - 1]));
+}
+
 /* First pass over the user's arguments: records what they ask for. */
 static void scan_args(struct options *o, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
@@ -117,14 +133,8 @@ static void scan_args(struct options *o, int argc, char **argv) {
     else if (strncmp(a, "--rocm-path=", 12) == 0) o->rocm_path = a + 12;
     else if (strcmp(a, "-x") == 0 && i + 1 < argc) { if (strcmp(argv[++i], "hip") == 0) o->has_hip_input = 1; }
     else if (strcmp(a, "-xhip") == 0) o->has_hip_input = 1;
-    else if (strcmp(a, "-o") == 0 || strcmp(a, "-MF") == 0 || strcmp(a, "-MT") == 0 || strcmp(a, "-MQ") == 0 ||
-             strcmp(a, "-I") == 0 || strcmp(a, "-L") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
-             strcmp(a, "-include") == 0 || strcmp(a, "-isystem") == 0 || strcmp(a, "-Xclang") == 0 ||
-             strcmp(a, "-mllvm") == 0 || strcmp(a, "-Xlinker") == 0 || strcmp(a, "-Xoffload-linker") == 0 ||
-             strcmp(a, "-Xarch_device") == 0 || strcmp(a, "-Xarch_host") == 0 || strcmp(a, "-target") == 0) {
-      i++; /* the next argument is this option's value, not an input */
-    }
-    else if (a[0] != '-' || strcmp(a, "-") == 0) {
+    else if (takes_value(a)) i++; /* the next argument is this option's value, not an input */
+    else if (is_input(argv, i)) {
       o->has_input = 1;
       if (is_hip_source(a)) o->has_hip_input = 1;
       else if (!(ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so"))) o->has_source_input = 1;
@@ -225,10 +235,10 @@ int main(int argc, char **argv) {
    * (`-x none` after a HIP input, but only if another input follows: clang warns otherwise). */
   int last_input = 0;
   for (int i = 1; i < argc; i++)
-    if (argv[i][0] != '-' && !(i > 1 && argv[i - 1][0] == '-' && strlen(argv[i - 1]) == 2)) last_input = i;
+    if (is_input(argv, i)) last_input = i;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (a[0] != '-' && is_hip_source(a) && !(i > 1 && strcmp(argv[i - 1], "-o") == 0)) {
+    if (is_input(argv, i) && is_hip_source(a)) {
       push(&b, "-x"); push(&b, "hip"); push(&b, a);
       if (i < last_input) { push(&b, "-x"); push(&b, "none"); }
     } else {
