@@ -11,6 +11,7 @@ arch="$1"; src="$2"; mode="${3:-builtins}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="$root/${BUILD:-build}/bin/ldsan-cc"
 v="${LLVM_VERSION:-22}"
+source "$root/test/compile/code_object_lib.sh"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 if [[ "$mode" == headers ]]; then flags=(-DUSE_HIP_HEADERS); else flags=(-nogpuinc -nogpulib); fi
 fail() { echo "FAIL [$arch $(basename "$src")]: $*" >&2; exit 1; }
@@ -21,10 +22,7 @@ fail() { echo "FAIL [$arch $(basename "$src")]: $*" >&2; exit 1; }
   || { cat "$tmp/err" >&2; fail "ldsan-cc -S failed"; }
 
 [[ "$(head -c 4 "$tmp/co" | od -An -c | tr -d " ")" == "177ELF" ]] || fail "output is not an ELF code object"
-# What a loader must resolve: undefined dynamic symbols, and undefined symbols
-# that are not local (hidden weak references lld resolved to 0 are local).
-undef="$( { llvm-readelf-$v --dyn-syms "$tmp/co"; llvm-readelf-$v -s "$tmp/co"; } \
-          | awk '$7 == "UND" && $8 != "" && $5 != "LOCAL" {print $8}' | sort -u)"
+undef="$(unresolved_symbols "$tmp/co")"
 [[ -z "$undef" ]] || fail "undefined symbols in the linked code object: $(echo $undef)"
 
 # Every kernel in the source must have a descriptor blob naming it.

@@ -5,6 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="$root/${BUILD:-build}/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+source "$root/test/compile/code_object_lib.sh"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/app.hip" <<'HIP'
 #include <hip/hip_runtime.h>
@@ -29,8 +30,7 @@ llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/app" "$tmp/fatbin"
 "$bundler" --list --type=o --input="$tmp/fatbin" > "$tmp/targets"
 grep -q 'gfx90a:xnack+' "$tmp/targets" || { echo "no gfx90a:xnack+ code object in the fat binary:"; cat "$tmp/targets"; exit 1; }
 "$bundler" --unbundle --type=o --input="$tmp/fatbin" --targets=hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ --output="$tmp/co"
-undef="$( { llvm-readelf-$v --dyn-syms "$tmp/co"; llvm-readelf-$v -s "$tmp/co"; } \
-          | awk '$7 == "UND" && $8 != "" && $5 != "LOCAL" {print $8}' | sort -u)"
+undef="$(unresolved_symbols "$tmp/co")"
 [[ -z "$undef" ]] || { echo "undefined device symbols: $(echo $undef)"; exit 1; }
 sections="$(llvm-readelf-$v -S "$tmp/co")"
 grep -q '\.ldsan_lds_desc' <<<"$sections" || { echo "no .ldsan_lds_desc section in the code object"; exit 1; }
