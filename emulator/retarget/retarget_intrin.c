@@ -5,7 +5,10 @@
  * amdgcn intrinsic missing from the table is an error naming the function.
  * Wave semantics (documented in emulator/core/README.md): lanes run one after
  * another, so ballot(c) is computed per lane as c ? 1 << lane : 0,
- * readfirstlane(x) is x, mbcnt gives the lane index. */
+ * readfirstlane(x) is x, mbcnt gives the lane index.
+ * Only code the kernels and device constructors can reach is checked: an
+ * unreachable function (unoptimized builds keep unused device-library code)
+ * that uses an unsupported intrinsic loses its body (see rt_drop_unreachable). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,7 +219,165 @@ static int rt_lower_work_item_fence(rt_ctx *c, LLVMValueRef ci) {
   return 1;
 }
 
+/* An amdgcn intrinsic the table does not know: an error if code can reach it. */
+static int rt_is_unsupported(LLVMValueRef callee) {
+  if (!LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee)) return 0;
+  const char *name = rt_name(callee);
+  return !strncmp(name, "llvm.amdgcn.", 12) && !rt_lookup(name);
+}
+
+/* ---- reachability: which functions the kernels and constructors can run ---- */
+
+/* Open-addressing set of values (functions and the constants leading to them). */
+typedef struct rt_vset {
+  LLVMValueRef *slot;
+  size_t cap, n;
+} rt_vset;
+
+static size_t rt_vhash(LLVMValueRef v, size_t cap) {
+  uintptr_t h = (uintptr_t)v;
+  h ^= h >> 17;
+  h *= (uintptr_t)0x9e3779b97f4a7c15ull;
+  return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+static int rt_vset_has(const rt_vset *s, LLVMValueRef v) {
+  if (!s->cap) return 0;
+  for (size_t i = rt_vhash(v, s->cap);; i = (i + 1) & (s->cap - 1)) {
+    if (!s->slot[i]) return 0;
+    if (s->slot[i] == v) return 1;
+  }
+}
+
+/* Adds v; returns 1 if it was not in the set. */
+static int rt_vset_add(rt_vset *s, LLVMValueRef v) {
+  if (rt_vset_has(s, v)) return 0;
+  if (2 * (s->n + 1) > s->cap) {
+    rt_vset bigger = {calloc(s->cap ? 2 * s->cap : 256, sizeof *s->slot), s->cap ? 2 * s->cap : 256, 0};
+    if (!bigger.slot) abort();
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->slot[i]) rt_vset_add(&bigger, s->slot[i]);
+    free(s->slot);
+    *s = bigger;
+  }
+  size_t i = rt_vhash(v, s->cap);
+  while (s->slot[i]) i = (i + 1) & (s->cap - 1);
+  s->slot[i] = v;
+  s->n++;
+  return 1;
+}
+
+typedef struct rt_reach {
+  rt_vset seen;      /* reachable functions + constants already scanned */
+  LLVMValueRef *work; /* reachable functions whose bodies are not scanned yet */
+  size_t nwork, capwork;
+} rt_reach;
+
+/* Marks every function v refers to (itself, or through constant expressions,
+ * aggregates and aliases) as reachable. Global variables are not followed:
+ * every initializer is a root anyway (rt_find_reachable). */
+static void rt_mark(rt_reach *r, LLVMValueRef v) {
+  if (!v) return;
+  if (LLVMIsAGlobalAlias(v)) {
+    if (rt_vset_add(&r->seen, v)) rt_mark(r, LLVMAliasGetAliasee(v));
+    return;
+  }
+  if (LLVMIsAFunction(v)) {
+    if (!rt_vset_add(&r->seen, v)) return;
+    if (r->nwork == r->capwork) {
+      r->capwork = r->capwork ? 2 * r->capwork : 64;
+      r->work = realloc(r->work, r->capwork * sizeof *r->work);
+      if (!r->work) abort();
+    }
+    r->work[r->nwork++] = v;
+    return;
+  }
+  if (!LLVMIsAConstant(v) || LLVMIsAGlobalValue(v)) return;
+  int n = LLVMGetNumOperands(v);
+  if (n <= 0 || !rt_vset_add(&r->seen, v)) return;
+  for (int i = 0; i < n; i++) rt_mark(r, LLVMGetOperand(v, (unsigned)i));
+}
+
+/* Functions reachable from the kernels and device constructors: through
+ * direct calls, and through any function address a reachable function uses
+ * (an indirect call may go anywhere its address went). Conservatively, every
+ * function an initializer of any global variable, an alias or an ifunc names
+ * is a root too. Only instructions of unreachable functions do not count. */
+static void rt_find_reachable(rt_ctx *c, rt_reach *r) {
+  for (unsigned i = 0; i < c->kernel_count; i++) rt_mark(r, c->kernels[i].fn);
+  for (unsigned i = 0; i < c->ctor_count; i++) rt_mark(r, c->ctors[i]);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(c->mod); g; g = LLVMGetNextGlobal(g)) rt_mark(r, LLVMGetInitializer(g));
+  for (LLVMValueRef a = LLVMGetFirstGlobalAlias(c->mod); a; a = LLVMGetNextGlobalAlias(a)) rt_mark(r, a);
+  for (LLVMValueRef i = LLVMGetFirstGlobalIFunc(c->mod); i; i = LLVMGetNextGlobalIFunc(i))
+    rt_mark(r, LLVMGetGlobalIFuncResolver(i));
+  while (r->nwork) {
+    LLVMValueRef f = r->work[--r->nwork];
+    if (LLVMHasPersonalityFn(f)) rt_mark(r, LLVMGetPersonalityFn(f));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+        int n = LLVMGetNumOperands(in);
+        for (int i = 0; i < n; i++) rt_mark(r, LLVMGetOperand(in, (unsigned)i));
+      }
+  }
+}
+
+static int rt_uses_unsupported(LLVMValueRef f) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+      if (LLVMIsACallInst(in) && rt_is_unsupported(LLVMGetCalledValue(in))) return 1;
+  return 0;
+}
+
+/* Deletes f's body and gives it a new one: call __ldsan_emu_trap; unreachable. */
+static void rt_stub_body(rt_ctx *c, LLVMValueRef f) {
+  /* First cut every use of f's instructions (phis and other blocks refer to
+   * them), then erase the instructions, which drops the block references of
+   * the terminators, then the empty blocks. */
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+      if (LLVMGetFirstUse(in)) LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in; (in = LLVMGetLastInstruction(bb));) LLVMInstructionEraseFromParent(in);
+  for (LLVMBasicBlockRef bb; (bb = LLVMGetFirstBasicBlock(f));) LLVMDeleteBasicBlock(bb);
+  LLVMTypeRef fty = LLVMFunctionType(c->voidt, NULL, 0, 0);
+  LLVMValueRef trap = rt_get_fn(c, "__ldsan_emu_trap", fty);
+  LLVMAddAttributeAtIndex(trap, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("noreturn", 8), 0));
+  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, f, "unreachable"));
+  LLVMBuildCall2(c->b, fty, trap, NULL, 0, "");
+  LLVMBuildUnreachable(c->b);
+}
+
+/* Unoptimized device code keeps every device-library function it linked,
+ * including ones using intrinsics the emulator cannot run (s.sendmsg in the
+ * hostcall/signal helpers) that nothing calls. Such functions, when no kernel
+ * or constructor can reach them, are not errors: each loses its body. One
+ * without uses is deleted; one still called (only by other unreachable
+ * functions, which may themselves be kept) gets a body that traps, so the
+ * module stays valid and rt_fix_symbols sees no undefined callee. All bodies
+ * are replaced before any function is deleted, so a stub's calls are gone
+ * when the uses of the others are counted, whatever their order. */
+static void rt_drop_unreachable(rt_ctx *c) {
+  rt_reach r = {0};
+  rt_find_reachable(c, &r);
+  LLVMValueRef *stubbed = NULL;
+  size_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) || rt_vset_has(&r.seen, f) || !rt_uses_unsupported(f)) continue;
+    rt_stub_body(c, f);
+    stubbed = realloc(stubbed, (n + 1) * sizeof *stubbed);
+    if (!stubbed) abort();
+    stubbed[n++] = f;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (!LLVMGetFirstUse(stubbed[i])) LLVMDeleteFunction(stubbed[i]);
+  free(stubbed);
+  free(r.seen.slot);
+  free(r.work);
+}
+
 void rt_lower_intrinsics(rt_ctx *c) {
+  rt_drop_unreachable(c);
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef next;

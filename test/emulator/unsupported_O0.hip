@@ -1,0 +1,31 @@
+// Unoptimized (-O0) build whose kernel reaches an intrinsic the emulator
+// cannot run (ds.bpermute) only through a function pointer: a __device__
+// table (a global initializer) holds the function's address. Unused device
+// code is ignored at -O0 (clean_O0.hip), but code reachable through an
+// address must still fail the build, naming the intrinsic and the function.
+// EXPECT: build-error
+// EXPECT-STDERR: intrinsic llvm.amdgcn.ds.bpermute used by function '_Z10swap_pairsi' is not supported by the CPU emulator
+// CFLAGS: -O0
+#include "common.h"
+
+__device__ __noinline__ int same(int v) { return v; }
+__device__ __noinline__ int swap_pairs(int v) { return __builtin_amdgcn_ds_bpermute((int)(threadIdx.x ^ 1) * 4, v); }
+__device__ int (*const ops[2])(int) = {same, swap_pairs};
+
+__global__ void indirect(int *out, int which) { out[threadIdx.x] = ops[which & 1]((int)threadIdx.x); }
+
+int main() {
+  int got[64];
+  int *d;
+  HIP_CHECK(hipMalloc(&d, sizeof got));
+  indirect<<<1, 64>>>(d, 1);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(got, d, sizeof got, hipMemcpyDeviceToHost));
+  for (int t = 0; t < 64; t++)
+    if (got[t] != (t ^ 1)) {
+      fprintf(stderr, "lane %d got %d, expected %d\n", t, got[t], t ^ 1);
+      return 4;
+    }
+  passed("unsupported_O0");
+  return 0;
+}
