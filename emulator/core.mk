@@ -5,6 +5,7 @@
 #   emucore-tests / bench-core         test programs (test/emucore.list) / speed check
 BUILD       ?= build
 CLANG       ?= clang-22
+CLANGXX     ?= clang++-22
 LLVM_CONFIG ?= llvm-config-22
 OPT         ?= opt-22
 LLVM_LINK   ?= llvm-link-22
@@ -20,15 +21,23 @@ EMU_RETARGET := $(BUILD)/bin/ldsan-emu-retarget
 EMU_CORE_LINK := $(EMU_CORE_LIB) $(EMU_HOST_LIB) -lpthread -lm
 
 EMU_RT_SRC := $(wildcard emulator/retarget/*.c)
+# Work-item loop formation needs LLVM's C++ transform utilities (no C API).
+EMU_RT_CXX := emulator/retarget/retarget_wiloop.cpp
+EMU_RT_CXX_OBJ := $(BUILD)/obj/retarget/retarget_wiloop.o
+EMU_RT_CXXFLAGS := $(patsubst -I%,-isystem %,$(shell $(LLVM_CONFIG) --cxxflags)) -fno-rtti -O2 -g -Wall -Wextra
 EMU_CORE_SRC := $(wildcard emulator/core/*.c)
 EMU_CORE_OBJ := $(EMU_CORE_SRC:emulator/core/%.c=$(BUILD)/obj/emucore/%.o) $(BUILD)/obj/emucore/core_fiber.o
 
 .PHONY: emulator-core emucore-tests bench-core
 emulator-core: $(EMU_RETARGET) $(EMU_CORE_LIB)
 
-$(EMU_RETARGET): $(EMU_RT_SRC) emulator/retarget/retarget.h emulator/core/emu_tls.h
+$(EMU_RT_CXX_OBJ): $(EMU_RT_CXX) emulator/retarget/retarget.h emulator/core/emu_tls.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(EMU_CFLAGS) -I$(shell $(LLVM_CONFIG) --includedir) $(EMU_RT_SRC) -o $@ \
+	$(CLANGXX) $(EMU_RT_CXXFLAGS) -c $< -o $@
+
+$(EMU_RETARGET): $(EMU_RT_SRC) $(EMU_RT_CXX_OBJ) emulator/retarget/retarget.h emulator/core/emu_tls.h emulator/emu.h
+	@mkdir -p $(dir $@)
+	$(CLANGXX) -x c $(EMU_CFLAGS) -I$(shell $(LLVM_CONFIG) --includedir) $(EMU_RT_SRC) -x none $(EMU_RT_CXX_OBJ) -o $@ \
 	  $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs)
 
 $(BUILD)/obj/emucore/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h

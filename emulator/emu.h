@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 1u
+#define LDSAN_EMU_IMAGE_VERSION 2u
 
 /* One kernel of a retargeted device image. */
 typedef struct ldsan_emu_kernel {
@@ -21,6 +21,19 @@ typedef struct ldsan_emu_kernel {
                                     hipLaunchKernel's void **args does */
   uint32_t arg_count;
   uint32_t static_lds_size;      /* bytes of real LDS the lowered kernel uses (amdgpu-lds-size) */
+  /* Work-item loops (NULL: the kernel runs as fibers). Runs region `region`
+   * (0: kernel start, j: after barrier j) for each work-item i < n whose
+   * states[i] == region * 2 + parity, with the TLS work-item pointing at
+   * ids[i] (ldsan_emu_item_ids) and its per-work-item state at
+   * frames + i * group_frame_size. Each such work-item's state becomes
+   * where it stopped: j * 2 + (parity ^ 1) at barrier j, j * 2 at a
+   * kernel-exit barrier (group_exit_regions bit j), 0xffffffff at the end.
+   * Returns the set of regions work-items stopped at (bit j). */
+  uint64_t (*group)(void **args, const void *ids, uint32_t n, void *frames, uint32_t *states, uint32_t region,
+                    uint32_t parity);
+  uint32_t group_frame_size;     /* bytes, a multiple of 16, alignment up to 64 */
+  uint32_t group_regions;        /* barriers + 1 */
+  uint64_t group_exit_regions;
 } ldsan_emu_kernel;
 
 /* One device global variable (for hipMemcpyToSymbol / __hipRegisterVar). */

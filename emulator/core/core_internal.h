@@ -7,6 +7,7 @@
 #define LDSAN_EMU_CORE_INTERNAL_H
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,16 @@ typedef struct emu_dispatch {
 } emu_dispatch;
 
 typedef struct emu_worker {
+  /* Work-item loops (kernels with a group function, see emu.h). */
+  int loops;                        /* the running dispatch uses them */
+  ldsan_emu_item_ids *ids;          /* per work-item ids, filled once per dispatch */
+  uint32_t *states;                 /* where each work-item stopped */
+  uint8_t *frames;                  /* per work-item state, group_frame_size each */
+  uint32_t ids_cap;
+  size_t frames_cap;
+  uint8_t *loop_stack_hi;           /* the worker's stack above the group function */
+  jmp_buf trap_jmp;                 /* a trap abandons the workgroup through here */
+  /* Fibers. */
   emu_fiber *fibers;
   uint32_t fiber_cap;
   uint8_t *stacks;
@@ -71,7 +82,7 @@ void ldsan_emu_yield(void);
 void __ldsan_emu_s_barrier(void);       /* s_barrier */
 void __ldsan_emu_s_barrier_exit(void);  /* the LDS lowering's kernel-exit barrier */
 __attribute__((noreturn)) void ldsan_emu_trap_current(void);
-emu_fiber *ldsan_emu_current_fiber(void);
+int ldsan_emu_is_private_addr(const void *p);
 int ldsan_emu_run(emu_dispatch *d);      /* runs d on all workers; 0 ok */
 
 /* core_report.c */

@@ -44,11 +44,7 @@ EMU_API uint64_t __ldsan_emu_s_memrealtime(void) {
 }
 EMU_API uint64_t __ldsan_emu_dispatch_id(void) { return (uint64_t)(uintptr_t)ldsan_emu_self->d; }
 
-EMU_API int __ldsan_emu_is_private(const void *p) {
-  emu_fiber *f = ldsan_emu_current_fiber();
-  const uint8_t *b = p;
-  return f && b >= f->stack_lo && b < f->stack_hi;
-}
+EMU_API int __ldsan_emu_is_private(const void *p) { return ldsan_emu_is_private_addr(p); }
 
 /* OpenCL __atomic_work_item_fence(flags, order, scope) from older device libs.
  * x86 is TSO: only a seq_cst fence wider than the workgroup needs mfence;

@@ -1,7 +1,15 @@
 /* ldsan emulator core: the scheduler. A dispatch runs on N workers (the
  * launching thread plus N-1 persistent pool threads; N = LDSAN_EMU_THREADS,
  * default min(2, cores)). Workers take whole workgroups from an atomic
- * counter. Inside a workgroup every work-item is a fiber; fibers run in
+ * counter.
+ * Work-item loops (kernels the retarget tool gave a group function, see
+ * emu.h): the workgroup runs region by region; each call of the group
+ * function runs one region for every work-item waiting at its start. A pass
+ * runs every region some work-item waits at; the next pass the regions they
+ * stopped at; work-items at the kernel-exit barrier wait until no pass is
+ * left (the semantics below). A trap longjmps out of the group function.
+ * LDSAN_EMU_FIBERS=1 runs every kernel as fibers.
+ * Fibers (every other kernel): every work-item is a fiber; fibers run in
  * round-robin order and switch only at s_barrier, s_sleep (yield), exit and
  * trap, so a work-item that never reaches a barrier runs to completion.
  * Barrier: the last live work-item to arrive releases the others (barrier
@@ -34,9 +42,57 @@ static void emu_die(const char *what) {
   abort();
 }
 
-emu_fiber *ldsan_emu_current_fiber(void) {
+/* Private memory of the running work-item: its fiber stack; with work-item
+ * loops, its frame and the worker stack below the group function. */
+int ldsan_emu_is_private_addr(const void *p) {
   emu_worker *w = ldsan_emu_self;
-  return w ? &w->fibers[w->cur] : NULL;
+  const uint8_t *b = p;
+  if (!w) return 0;
+  if (!w->loops) {
+    emu_fiber *f = &w->fibers[w->cur];
+    return b >= f->stack_lo && b < f->stack_hi;
+  }
+  if (b >= (const uint8_t *)__builtin_frame_address(0) && b < w->loop_stack_hi) return 1;
+  size_t fs = w->d->kernel->group_frame_size;
+  const uint8_t *frame = w->frames + (size_t)(__ldsan_emu_tls.item - w->ids) * fs;
+  return b >= frame && b < frame + fs;
+}
+
+static int emu_force_fibers(void) {
+  static int cached = -1;
+  if (cached < 0) {
+    const char *e = getenv("LDSAN_EMU_FIBERS");
+    cached = e && *e && strcmp(e, "0") != 0;
+  }
+  return cached;
+}
+
+/* Per-dispatch arrays of work-item loops: ids, states, frames. */
+static void emu_prepare_loops(emu_worker *w, emu_dispatch *d) {
+  uint32_t n = d->items;
+  size_t frames = ((size_t)n * d->kernel->group_frame_size + 63) & ~(size_t)63;
+  if (n > w->ids_cap) {
+    free(w->ids);
+    free(w->states);
+    w->ids = malloc(n * sizeof *w->ids);
+    w->states = malloc(n * sizeof *w->states);
+    if (!w->ids || !w->states) emu_die("out of memory");
+    w->ids_cap = n;
+  }
+  if (frames > w->frames_cap) {
+    free(w->frames);
+    w->frames = aligned_alloc(64, frames);
+    if (!w->frames) emu_die("cannot allocate work-item frames");
+    memset(w->frames, 0, frames);
+    w->frames_cap = frames;
+  }
+  uint32_t bx = d->block[0], by = d->block[1];
+  for (uint32_t i = 0; i < n; i++) {
+    w->ids[i].id[0] = i % bx;
+    w->ids[i].id[1] = i / bx % by;
+    w->ids[i].id[2] = i / (bx * by);
+    w->ids[i].lane = i % LDSAN_EMU_WAVE_SIZE;
+  }
 }
 
 /* Makes room for n fibers (stacks with a guard page each). */
@@ -134,7 +190,7 @@ __attribute__((visibility("default"))) void __ldsan_emu_s_barrier_exit(void) {
 
 void ldsan_emu_yield(void) {
   emu_worker *w = ldsan_emu_self;
-  if (!w) return;
+  if (!w || w->loops) return;
   int j = emu_pick_next(w);
   if (j >= 0) emu_switch_to(w, &w->fibers[w->cur].sp, (uint32_t)j);
 }
@@ -157,28 +213,54 @@ void ldsan_emu_fiber_main(void) {
 void ldsan_emu_trap_current(void) {
   emu_worker *w = ldsan_emu_self;
   emu_dispatch *d = w->d;
-  emu_fiber *f = &w->fibers[w->cur];
   pthread_mutex_lock(&d->lock);
   if (!d->trapped) {
     d->trapped = 1;
     memcpy(d->trap_group, __ldsan_emu_tls.group_id, sizeof d->trap_group);
-    memcpy(d->trap_item, f->ids.id, sizeof d->trap_item);
+    memcpy(d->trap_item, __ldsan_emu_tls.item->id, sizeof d->trap_item);
   }
   pthread_mutex_unlock(&d->lock);
   atomic_store(&d->stop, 1);
-  w->live = 0; /* the workgroup is abandoned */
+  if (w->loops) longjmp(w->trap_jmp, 1); /* the workgroup is abandoned */
+  w->live = 0;
   void *dead;
   ldsan_emu_ctx_switch(&dead, w->sched_sp);
   __builtin_unreachable();
 }
 
-static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
-  uint32_t gx = (uint32_t)(g % d->grid[0]), gy = (uint32_t)(g / d->grid[0] % d->grid[1]);
-  uint32_t gz = (uint32_t)(g / ((uint64_t)d->grid[0] * d->grid[1]));
-  __ldsan_emu_tls.group_id[0] = gx;
-  __ldsan_emu_tls.group_id[1] = gy;
-  __ldsan_emu_tls.group_id[2] = gz;
-  memset(w->lds, 0, d->lds_size);
+/* One workgroup with work-item loops: passes over the regions work-items wait at. */
+static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
+  const ldsan_emu_kernel *k = d->kernel;
+  uint32_t n = d->items;
+  memset(w->states, 0, n * sizeof *w->states); /* everybody at region 0, parity 0 */
+  if (setjmp(w->trap_jmp)) return;            /* trapped: the workgroup is abandoned */
+  uint64_t normal = 1, exits = 0;
+  uint32_t parity = 0;
+  while (normal | exits) {
+    uint64_t run;
+    uint32_t p;
+    if (normal) { /* a pass over the body's barriers */
+      run = normal;
+      normal = 0;
+      p = parity;
+      parity ^= 1;
+    } else { /* everybody left the body: release the kernel-exit barrier */
+      run = exits;
+      exits = 0;
+      p = 0;
+      parity = 1;
+    }
+    while (run) {
+      uint32_t r = (uint32_t)__builtin_ctzll(run);
+      run &= run - 1;
+      uint64_t m = k->group(d->args, w->ids, n, w->frames, w->states, r, p);
+      normal |= m & ~k->group_exit_regions;
+      exits |= m & k->group_exit_regions;
+    }
+  }
+}
+
+static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   uint32_t bx = d->block[0], by = d->block[1];
   for (uint32_t i = 0; i < d->items; i++) {
     emu_fiber *f = &w->fibers[i];
@@ -205,10 +287,22 @@ static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
   ldsan_emu_ctx_switch(&w->sched_sp, w->fibers[0].sp);
 }
 
+static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
+  __ldsan_emu_tls.group_id[0] = (uint32_t)(g % d->grid[0]);
+  __ldsan_emu_tls.group_id[1] = (uint32_t)(g / d->grid[0] % d->grid[1]);
+  __ldsan_emu_tls.group_id[2] = (uint32_t)(g / ((uint64_t)d->grid[0] * d->grid[1]));
+  memset(w->lds, 0, d->lds_size);
+  if (w->loops) emu_run_group_loops(w, d);
+  else emu_run_group_fibers(w, d);
+}
+
 static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   ldsan_emu_self = w;
   w->d = d;
-  emu_ensure_fibers(w, d->items);
+  w->loops = d->kernel->group && !emu_force_fibers();
+  w->loop_stack_hi = __builtin_frame_address(0);
+  if (w->loops) emu_prepare_loops(w, d);
+  else emu_ensure_fibers(w, d->items);
   emu_ensure_lds(w, d->lds_size ? d->lds_size : 16);
   __ldsan_emu_tls.lds_base = w->lds;
   __ldsan_emu_tls.lds_size = d->lds_size;

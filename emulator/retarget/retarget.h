@@ -21,6 +21,10 @@ typedef struct rt_kernel {
   uint32_t static_lds;      /* "amdgpu-lds-size" (first number), or our own layout */
   int has_kernel_id;
   uint32_t kernel_id;       /* !llvm.amdgcn.lds.kernel.id */
+  LLVMValueRef entry;       /* __ldsan_emu_entry.<name>: one work-item, as a fiber */
+  LLVMValueRef group;       /* __ldsan_emu_group.<name>: work-item loops, or NULL */
+  uint32_t frame_size, regions;
+  uint64_t exit_regions;
 } rt_kernel;
 
 typedef struct rt_ctx {
@@ -41,6 +45,7 @@ typedef struct rt_ctx {
   unsigned global_count;
   LLVMValueRef device_state; /* __ldsan_device_state, or NULL */
   LLVMValueRef channel;      /* __ldsan_builtin_channel, or NULL */
+  LLVMValueRef kernel_table; /* __ldsan_emu_kernels */
 } rt_ctx;
 
 /* retarget_main.c */
@@ -70,5 +75,23 @@ LLVMValueRef rt_lds_addr(rt_ctx *c, LLVMValueRef p3);
 void rt_collect_kernels(rt_ctx *c);   /* before any rewriting */
 void rt_fix_symbols(rt_ctx *c);       /* attributes, calling conventions, linkage, externals */
 void rt_build_image(rt_ctx *c);       /* trampolines, tables, registering constructor */
+/* After optimizing: forms each kernel's work-item loops (retarget_wiloop.cpp)
+ * and records them in the kernel table. Returns how many were formed; with
+ * `verbose`, says for each kernel which way it runs and why. */
+unsigned rt_form_groups(rt_ctx *c, int verbose);
+
+/* retarget_wiloop.cpp: work-item loops (see there). */
+typedef struct rt_wiloop {
+  uint32_t frame_size;      /* per-work-item bytes the group function needs */
+  uint32_t regions;         /* barriers + 1 */
+  uint64_t exit_regions;    /* bit k: region k follows the kernel-exit barrier */
+  char why[192];            /* when not formed: why the kernel stays on fibers */
+} rt_wiloop;
+/* Before optimizing: functions that reach a barrier become always-inline (so
+ * kernels can be formed); ldsan runtime functions that spin with s_sleep
+ * become noinline (so their back-off stays out of kernel bodies). */
+void rt_wiloop_prepare(LLVMModuleRef m);
+/* Builds the group function of one fiber entry, or returns NULL and fills why. */
+LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_name, rt_wiloop *out);
 
 #endif /* LDSAN_EMU_RETARGET_H */

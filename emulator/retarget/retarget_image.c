@@ -15,6 +15,7 @@
 #include <llvm-c/Target.h>
 
 #include "../core/emu_tls.h"
+#include "../emu.h"
 #include "retarget.h"
 
 #define RT_ASAN_SECTION "ldsan_emu_asan_globals"
@@ -239,19 +240,41 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
   return g;
 }
 
-void rt_build_image(rt_ctx *c) {
-  LLVMTypeRef kty_f[4] = {c->ptr, c->ptr, c->i32, c->i32};
-  LLVMTypeRef kty = LLVMStructTypeInContext(c->ctx, kty_f, 4, 0);
-  LLVMTypeRef gty_f[3] = {c->ptr, c->ptr, c->i64};
-  LLVMTypeRef gty = LLVMStructTypeInContext(c->ctx, gty_f, 3, 0);
+/* The kernel table's element type: ldsan_emu_kernel (emu.h). */
+static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
+  LLVMTypeRef f[8] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i32, c->i64};
+  return LLVMStructTypeInContext(c->ctx, f, 8, 0);
+}
+
+static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
   LLVMValueRef *ks = calloc(c->kernel_count + 1, sizeof *ks);
   for (unsigned i = 0; i < c->kernel_count; i++) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
-    LLVMValueRef f[4] = {rt_cstr(c, k->name), rt_trampoline(c, k),
-                         LLVMConstInt(c->i32, LLVMCountParams(k->fn), 0), LLVMConstInt(c->i32, lds, 0)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 4, 0);
+    LLVMValueRef f[8] = {rt_cstr(c, k->name),
+                         k->entry,
+                         LLVMConstInt(c->i32, LLVMCountParams(k->fn), 0),
+                         LLVMConstInt(c->i32, lds, 0),
+                         k->group ? k->group : LLVMConstPointerNull(c->ptr),
+                         LLVMConstInt(c->i32, k->frame_size, 0),
+                         LLVMConstInt(c->i32, k->regions, 0),
+                         LLVMConstInt(c->i64, k->exit_regions, 0)};
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 8, 0);
   }
+  LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
+  free(ks);
+  return init;
+}
+
+void rt_build_image(rt_ctx *c) {
+  LLVMTypeRef gty_f[3] = {c->ptr, c->ptr, c->i64};
+  LLVMTypeRef gty = LLVMStructTypeInContext(c->ctx, gty_f, 3, 0);
+  for (unsigned i = 0; i < c->kernel_count; i++) c->kernels[i].entry = rt_trampoline(c, &c->kernels[i]);
+  LLVMValueRef kinit = rt_kernel_table_init(c);
+  c->kernel_table = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(kinit), "__ldsan_emu_kernels", 0);
+  LLVMSetInitializer(c->kernel_table, kinit);
+  LLVMSetLinkage(c->kernel_table, LLVMInternalLinkage);
+  LLVMSetGlobalConstant(c->kernel_table, 1);
   LLVMValueRef *gs = calloc(c->global_count + 1, sizeof *gs);
   for (unsigned i = 0; i < c->global_count; i++) {
     LLVMValueRef f[3] = {rt_cstr(c, rt_name(c->globals[i])), rt_flat(c, c->globals[i]),
@@ -261,9 +284,9 @@ void rt_build_image(rt_ctx *c) {
   LLVMTypeRef ity_f[8] = {c->i32, c->i32, c->ptr, c->i32, c->ptr, c->ptr, c->ptr, c->ptr};
   LLVMTypeRef ity = LLVMStructTypeInContext(c->ctx, ity_f, 8, 0);
   LLVMValueRef img_f[8] = {
-      LLVMConstInt(c->i32, 1, 0),
+      LLVMConstInt(c->i32, LDSAN_EMU_IMAGE_VERSION, 0),
       LLVMConstInt(c->i32, c->kernel_count, 0),
-      rt_table(c, kty, ks, c->kernel_count, "__ldsan_emu_kernels"),
+      c->kernel_table,
       LLVMConstInt(c->i32, c->global_count, 0),
       rt_table(c, gty, gs, c->global_count, "__ldsan_emu_globals"),
       rt_cstr(c, c->input),
@@ -292,6 +315,27 @@ void rt_build_image(rt_ctx *c) {
   LLVMValueRef gc = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(arr), "llvm.global_ctors", 0);
   LLVMSetInitializer(gc, arr);
   LLVMSetLinkage(gc, LLVMAppendingLinkage);
-  free(ks);
   free(gs);
+}
+
+unsigned rt_form_groups(rt_ctx *c, int verbose) {
+  unsigned formed = 0;
+  for (unsigned i = 0; i < c->kernel_count; i++) {
+    rt_kernel *k = &c->kernels[i];
+    char name[512];
+    snprintf(name, sizeof name, "__ldsan_emu_group.%s", k->name);
+    rt_wiloop w;
+    k->group = rt_wiloop_form(k->entry, name, &w);
+    k->frame_size = w.frame_size;
+    k->regions = w.regions;
+    k->exit_regions = w.exit_regions;
+    if (k->group) formed++;
+    if (verbose && k->group)
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': work-item loops (%u regions, %u bytes per work-item)\n",
+              k->name, k->regions, k->frame_size);
+    else if (verbose)
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers, because %s\n", k->name, w.why);
+  }
+  LLVMSetInitializer(c->kernel_table, rt_kernel_table_init(c));
+  return formed;
 }

@@ -102,6 +102,29 @@ static void set_target(rt_ctx *c, LLVMTargetMachineRef tm) {
   LLVMDisposeTargetData(td);
 }
 
+static int verify(rt_ctx *c, const char *ll) {
+  char *msg = NULL;
+  if (LLVMVerifyModule(c->mod, LLVMReturnStatusAction, &msg)) {
+    fprintf(stderr, "ldsan-emu-retarget: internal error: %s: retargeted module is invalid:\n%s\n", c->input, msg);
+    if (ll) LLVMPrintModuleToFile(c->mod, ll, NULL);
+    LLVMDisposeMessage(msg);
+    return 1;
+  }
+  LLVMDisposeMessage(msg);
+  return 0;
+}
+
+static int run_passes(rt_ctx *c, LLVMTargetMachineRef tm, const char *passes) {
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(c->mod, passes, tm, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (!e) return 0;
+  char *em = LLVMGetErrorMessage(e);
+  fprintf(stderr, "ldsan-emu-retarget: internal error: optimizing %s: %s\n", c->input, em);
+  LLVMDisposeErrorMessage(em);
+  return 1;
+}
+
 static void usage(void) {
   fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g]\n");
   exit(2);
@@ -176,23 +199,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ldsan-emu-retarget: %d error(s); %s cannot run on the CPU emulator\n", c.errors, in);
     return 1;
   }
+  rt_wiloop_prepare(c.mod);
   rt_build_image(&c);
-  if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &msg)) {
-    fprintf(stderr, "ldsan-emu-retarget: internal error: %s: retargeted module is invalid:\n%s\n", in, msg);
-    if (ll) LLVMPrintModuleToFile(c.mod, ll, NULL);
-    return 1;
-  }
-  LLVMDisposeMessage(msg);
-  if (opt) {
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(c.mod, opt, tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (e) {
-      char *em = LLVMGetErrorMessage(e);
-      fprintf(stderr, "ldsan-emu-retarget: internal error: optimizing %s: %s\n", in, em);
-      LLVMDisposeErrorMessage(em);
-      return 1;
-    }
+  if (verify(&c, ll)) return 1;
+  /* Inline first (at -O0 only what must be inlined), then give each kernel
+   * work-item loops, then optimize those. */
+  if (run_passes(&c, tm, opt ? opt : "always-inline")) return 1;
+  const char *v = getenv("LDSAN_EMU_VERBOSE");
+  if (rt_form_groups(&c, v && *v && strcmp(v, "0") != 0)) {
+    if (verify(&c, ll)) return 1;
+    if (opt && run_passes(&c, tm, opt)) return 1;
   }
   if (ll && LLVMPrintModuleToFile(c.mod, ll, &msg)) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot write %s: %s\n", ll, msg);

@@ -1,0 +1,640 @@
+// ldsan-emu-retarget: work-item loops. Turns a kernel's fiber entry
+// (__ldsan_emu_entry.<k>, after inlining) into a group function that runs
+// one *region* -- the code between two barriers -- for every work-item of a
+// workgroup in a plain loop, so a barrier costs a loop exit instead of a
+// context switch per work-item:
+//
+//   i64 __ldsan_emu_group.<k>(ptr args, ptr ids, i32 n, ptr frames,
+//                             ptr states, i32 region, i32 parity)
+//
+// Region 0 starts at the function entry, region j > 0 right after barrier j.
+// For each work-item i with states[i] == region * 2 + parity it points the
+// TLS work-item at ids[i], runs the region, and stores where the work-item
+// stopped: barrier j -> j * 2 + (parity ^ 1) (0 for the kernel-exit barrier,
+// whose parked work-items the core runs last), return -> 0xffffffff. It
+// returns the set of regions work-items stopped at (bit j). The core's loop
+// over regions (core_sched.c) reproduces the fiber scheduler's barrier
+// semantics; the parity keeps a work-item from passing two barriers in one
+// pass when work-items of a workgroup wait at different barriers.
+//
+// Values live across a barrier are per work-item: every SSA value used
+// outside its block is demoted to an alloca (like reg2mem), and an alloca
+// whose contents can outlive one run of one region, or whose address escapes,
+// moves into the work-item's frame (frames + i * frame_size). The rest stay
+// ordinary allocas of the group function, which SROA promotes again. Loads
+// that are the same for every work-item of a workgroup (kernel arguments,
+// group ids, the LDS window, implicit arguments) are hoisted out of the loops.
+//
+// Kernels that cannot be formed keep running as fibers; the reason is
+// returned (barrier reached from a function that stayed out of line, s_sleep
+// in kernel code, dynamic allocas, indirect calls that may reach a barrier,
+// more than kMaxRegions regions, debug info).
+#include <cstdio>
+#include <cstdlib>
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+extern "C" {
+#include "../core/emu_tls.h"
+#include "retarget.h"
+}
+
+using namespace llvm;
+
+namespace {
+
+constexpr unsigned kMaxRegions = 62;       // region ids index the core's 64-bit masks
+constexpr uint32_t kStateDone = 0xffffffffu;
+constexpr uint64_t kMaxFrameAlign = 64;    // the core's frame buffer alignment
+
+enum class Sync { None, Barrier, ExitBarrier, Sleep };
+
+Sync syncOf(const Function *callee) {
+  if (!callee) return Sync::None;
+  StringRef n = callee->getName();
+  if (n == "__ldsan_emu_s_barrier") return Sync::Barrier;
+  if (n == "__ldsan_emu_s_barrier_exit") return Sync::ExitBarrier;
+  if (n == "__ldsan_emu_s_sleep") return Sync::Sleep;
+  return Sync::None;
+}
+
+// ldsan's own device runtime: its s_sleep is a back-off while another
+// workgroup frees LDS blocks, never a wait for a work-item of the same group.
+bool isLdsanRuntime(const Function &f) {
+  StringRef n = f.getName();
+  return n.starts_with("__ldsan_") && !n.starts_with("__ldsan_emu_");
+}
+
+// Whether a call to f may reach a barrier or a (non-runtime) s_sleep.
+class SyncReach {
+public:
+  bool reaches(Function *f) {
+    auto it = memo_.find(f);
+    if (it != memo_.end()) return it->second == kYes;
+    memo_[f] = kVisiting; // recursion: decided by the other paths
+    bool yes = false;
+    if (syncOf(f) != Sync::None) yes = true;
+    else if (!f->isDeclaration())
+      for (Instruction &i : instructions(*f)) {
+        auto *cb = dyn_cast<CallBase>(&i);
+        if (!cb || cb->isInlineAsm()) continue;
+        Function *callee = cb->getCalledFunction();
+        if (!callee) {
+          if (!isLdsanRuntime(*f)) yes = true; // indirect: could be anything
+        } else if (syncOf(callee) == Sync::Sleep) {
+          if (!isLdsanRuntime(*f)) yes = true;
+        } else if (syncOf(callee) != Sync::None || reaches(callee)) {
+          yes = true;
+        }
+        if (yes) break;
+      }
+    memo_[f] = yes ? kYes : kNo;
+    return yes;
+  }
+
+private:
+  enum State { kVisiting, kYes, kNo };
+  DenseMap<Function *, State> memo_;
+};
+
+// The per-worker TLS block the core fills (emu_tls.h).
+GlobalVariable *tlsGlobal(Module &m) {
+  if (GlobalVariable *g = m.getNamedGlobal(LDSAN_EMU_TLS_SYMBOL)) return g;
+  Type *ty = ArrayType::get(Type::getInt8Ty(m.getContext()), LDSAN_EMU_TLS_SIZE);
+  auto *g = new GlobalVariable(m, ty, false, GlobalValue::ExternalLinkage, nullptr, LDSAN_EMU_TLS_SYMBOL, nullptr,
+                               GlobalValue::InitialExecTLSModel);
+  return g;
+}
+
+// Whether ty holds a pointer of a non-zero address space. The module's data
+// layout makes LDS pointers 4 bytes, but x86 code generation stores every
+// pointer as 8 bytes, so memory holding one gets twice the room.
+bool holdsNarrowPointer(Type *ty) {
+  if (auto *p = dyn_cast<PointerType>(ty)) return p->getAddressSpace() != 0;
+  if (auto *v = dyn_cast<VectorType>(ty)) return holdsNarrowPointer(v->getElementType());
+  if (auto *a = dyn_cast<ArrayType>(ty)) return holdsNarrowPointer(a->getElementType());
+  if (auto *st = dyn_cast<StructType>(ty))
+    return any_of(st->elements(), [](Type *e) { return holdsNarrowPointer(e); });
+  return false;
+}
+
+// Byte offset of a constant pointer into the TLS block, or -1.
+int64_t tlsOffset(Value *p, GlobalVariable *tls, const DataLayout &dl) {
+  if (!isa<Constant>(p)) return -1;
+  APInt off(dl.getIndexTypeSizeInBits(p->getType()), 0);
+  Value *base = p->stripAndAccumulateConstantOffsets(dl, off, /*AllowNonInbounds=*/true);
+  return base == tls ? off.getSExtValue() : -1;
+}
+
+// TLS fields every work-item of the running workgroup sees alike.
+bool isUniformTlsField(int64_t off) {
+  if (off < 0 || off >= LDSAN_EMU_TLS_SIZE) return false;
+  if (off >= LDSAN_EMU_TLS_ITEM && off < LDSAN_EMU_TLS_ITEM + 8) return false;
+  if (off >= LDSAN_EMU_TLS_LDS_KERNEL_ID && off < LDSAN_EMU_TLS_LDS_KERNEL_ID + 4) return false;
+  return true;
+}
+
+class Former {
+public:
+  Former(Function &entry, rt_wiloop &out) : f_(entry), m_(*entry.getParent()), dl_(m_.getDataLayout()), out_(out) {}
+
+  Function *run(StringRef groupName) {
+    if (!eligible()) return nullptr;
+    ValueToValueMapTy vm;
+    w_ = CloneFunction(&f_, vm);
+    w_->setName(f_.getName() + ".wiloop.scratch");
+    splitAtBarriers();
+    findUniform();
+    demote();
+    findRegions();
+    if (!layoutFrame()) {
+      w_->eraseFromParent();
+      return nullptr;
+    }
+    Function *g = build(groupName);
+    std::string err;
+    raw_string_ostream os(err);
+    bool broken = verifyFunction(*g, &os);
+    if (broken && getenv("LDSAN_EMU_WILOOP_DUMP")) errs() << *w_ << *g;
+    if (broken) g->eraseFromParent();
+    w_->eraseFromParent();
+    if (broken) return fail("internal error: the work-item loops did not verify: " + os.str());
+    out_.frame_size = frameSize_;
+    out_.regions = (uint32_t)entries_.size();
+    out_.exit_regions = 0;
+    for (unsigned k = 0; k < entries_.size(); ++k)
+      if (isExit_[k]) out_.exit_regions |= uint64_t(1) << k;
+    return g;
+  }
+
+  Function *fail(const Twine &why) {
+    std::string s = why.str();
+    snprintf(out_.why, sizeof out_.why, "%s", s.c_str());
+    return nullptr;
+  }
+  bool reject(const Twine &why) {
+    fail(why);
+    return false;
+  }
+
+private:
+  // ---- eligibility ----------------------------------------------------------
+  bool eligible() {
+    if (f_.getSubprogram()) return reject("it was built with debug info (-g)");
+    SyncReach reach;
+    unsigned barriers = 0;
+    for (Instruction &i : instructions(f_)) {
+      if (isa<IndirectBrInst>(i) || isa<CallBrInst>(i) || isa<InvokeInst>(i))
+        return reject("it uses " + Twine(i.getOpcodeName()));
+      if (auto *a = dyn_cast<AllocaInst>(&i)) {
+        if (!a->isStaticAlloca() || a->getParent() != &f_.getEntryBlock())
+          return reject("it has a dynamically sized alloca");
+        continue;
+      }
+      auto *cb = dyn_cast<CallBase>(&i);
+      if (!cb || cb->isInlineAsm()) continue;
+      if (cb->hasFnAttr(Attribute::ReturnsTwice)) return reject("it calls a returns_twice function");
+      Function *callee = cb->getCalledFunction();
+      if (!callee) {
+        if (reachesAnyAddressTaken(reach)) return reject("it makes an indirect call that may reach a barrier");
+        continue;
+      }
+      if (callee->getIntrinsicID() == Intrinsic::stacksave || callee->getIntrinsicID() == Intrinsic::stackrestore)
+        return reject("it saves and restores the stack pointer");
+      switch (syncOf(callee)) {
+      case Sync::Barrier:
+      case Sync::ExitBarrier:
+        ++barriers;
+        break;
+      case Sync::Sleep:
+        return reject("it calls s_sleep, which may wait for another work-item of its workgroup");
+      case Sync::None:
+        if (!callee->isDeclaration() && reach.reaches(callee))
+          return reject("it calls '" + callee->getName() + "', which reaches a barrier or s_sleep and was not inlined");
+        break;
+      }
+    }
+    if (barriers + 1 > kMaxRegions)
+      return reject("it has " + Twine(barriers) + " barriers (work-item loops handle up to " + Twine(kMaxRegions - 1) +
+                  ")");
+    return true;
+  }
+
+  bool reachesAnyAddressTaken(SyncReach &reach) {
+    for (Function &g : m_)
+      if (!g.isDeclaration() && g.hasAddressTaken() && reach.reaches(&g)) return true;
+    return false;
+  }
+
+  // ---- scratch copy: barriers start blocks ----------------------------------
+  void splitAtBarriers() {
+    SmallVector<std::pair<CallInst *, bool>, 16> calls;
+    for (Instruction &i : instructions(*w_))
+      if (auto *ci = dyn_cast<CallInst>(&i)) {
+        Sync s = syncOf(ci->getCalledFunction());
+        if (s == Sync::Barrier || s == Sync::ExitBarrier) calls.push_back({ci, s == Sync::ExitBarrier});
+      }
+    entries_.push_back(&w_->getEntryBlock());
+    isExit_.push_back(false);
+    for (auto [ci, exit] : calls) {
+      BasicBlock *nb = ci->getParent()->splitBasicBlock(ci->getIterator(), "barrier");
+      ci->eraseFromParent();
+      regionOf_[nb] = (unsigned)entries_.size();
+      entries_.push_back(nb);
+      isExit_.push_back(exit);
+    }
+  }
+
+  // ---- values shared by all work-items ---------------------------------------
+  bool isUniformOperand(Value *v) {
+    return isa<Constant>(v) || v == w_->getArg(0) || (isa<Instruction>(v) && uniformSet_.count(cast<Instruction>(v)));
+  }
+
+  // How far a pointer is from the trampoline's args parameter: 0 for args
+  // (void **), 1 for args[i] (the i-th argument's storage), 2 for a loaded
+  // argument value; -1 for anything else. Levels 0 and 1 are read-only for
+  // the whole dispatch, so loads through them are the same for every work-item.
+  int argLevel(Value *v) {
+    if (v == w_->getArg(0)) return 0;
+    auto it = argLevel_.find(v);
+    return it == argLevel_.end() ? -1 : it->second;
+  }
+
+  void findUniform() {
+    GlobalVariable *tls = m_.getNamedGlobal(LDSAN_EMU_TLS_SYMBOL);
+    if (tls) {
+      bool tlsWritten = false; // nobody but the core writes the uniform fields
+      for (Instruction &i : instructions(*w_))
+        if (auto *s = dyn_cast<StoreInst>(&i))
+          if (isUniformTlsField(tlsOffset(s->getPointerOperand(), tls, dl_))) tlsWritten = true;
+      if (!tlsWritten)
+        for (Instruction &i : instructions(*w_))
+          if (auto *l = dyn_cast<LoadInst>(&i))
+            if (l->isSimple() && isUniformTlsField(tlsOffset(l->getPointerOperand(), tls, dl_))) addUniform(l);
+    }
+    // Kernel arguments: the entry block loads them before anything else.
+    for (Instruction &i : w_->getEntryBlock()) {
+      if (uniformSet_.count(&i)) continue;
+      if (auto *l = dyn_cast<LoadInst>(&i)) {
+        int level = argLevel(l->getPointerOperand());
+        if (l->isSimple() && (level == 0 || level == 1)) {
+          argLevel_[l] = level + 1;
+          addUniform(l);
+        }
+      } else if (isa<GetElementPtrInst>(i) || isa<CastInst>(i)) {
+        if (!all_of(i.operands(), [&](Use &u) { return isUniformOperand(u.get()); })) continue;
+        if (int level = argLevel(i.getOperand(0)); level >= 0) argLevel_[&i] = level;
+        addUniform(&i);
+      }
+    }
+  }
+
+  void addUniform(Instruction *i) {
+    uniformSet_.insert(i);
+    uniform_.push_back(i);
+  }
+
+  // ---- reg2mem for values crossing blocks -------------------------------------
+  void demote() {
+    // PHIs first: their reloads may be used in other blocks, like any value.
+    SmallVector<PHINode *, 16> phis;
+    for (Instruction &i : instructions(*w_))
+      if (auto *p = dyn_cast<PHINode>(&i)) phis.push_back(p);
+    for (PHINode *p : phis) demoted_.insert(DemotePHIToStack(p, w_->getEntryBlock().begin()));
+    SmallVector<Instruction *, 64> values;
+    for (Instruction &i : instructions(*w_)) {
+      if (isa<AllocaInst>(i) || uniformSet_.count(&i) || i.getType()->isVoidTy()) continue;
+      if (any_of(i.users(), [&](User *u) { return cast<Instruction>(u)->getParent() != i.getParent(); }))
+        values.push_back(&i);
+    }
+    for (Instruction *i : values) demoted_.insert(DemoteRegToStack(*i, false, w_->getEntryBlock().begin()));
+  }
+
+  // ---- regions and what each alloca needs -----------------------------------
+  void findRegions() {
+    regionBlocks_.resize(entries_.size());
+    for (unsigned k = 0; k < entries_.size(); ++k) {
+      SmallVector<BasicBlock *, 32> work{entries_[k]};
+      SmallPtrSet<BasicBlock *, 32> seen{entries_[k]};
+      while (!work.empty()) {
+        BasicBlock *b = work.pop_back_val();
+        regionBlocks_[k].push_back(b);
+        blockRegions_[b] |= uint64_t(1) << k;
+        for (BasicBlock *s : successors(b))
+          if (!regionOf_.count(s) && seen.insert(s).second) work.push_back(s);
+      }
+    }
+    // A region runs more than once per work-item if its barrier is on a cycle.
+    reexec_.assign(entries_.size(), false);
+    for (unsigned k = 1; k < entries_.size(); ++k) {
+      SmallVector<BasicBlock *, 32> work(succ_begin(entries_[k]), succ_end(entries_[k]));
+      SmallPtrSet<BasicBlock *, 32> seen;
+      while (!work.empty() && !reexec_[k]) {
+        BasicBlock *b = work.pop_back_val();
+        if (b == entries_[k]) reexec_[k] = true;
+        else if (seen.insert(b).second) work.append(succ_begin(b), succ_end(b));
+      }
+    }
+  }
+
+  struct AllocaUse {
+    uint64_t regions = 0;
+    bool escapes = false;
+  };
+
+  void collectUses(Value *p, AllocaUse &u) {
+    for (User *user : p->users()) {
+      auto *i = cast<Instruction>(user);
+      u.regions |= blockRegions_.lookup(i->getParent());
+      if (isa<LoadInst>(i)) continue;
+      if (auto *s = dyn_cast<StoreInst>(i)) {
+        if (s->getValueOperand() == p) u.escapes = true;
+        continue;
+      }
+      if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) || isa<AddrSpaceCastInst>(i)) {
+        collectUses(i, u);
+        continue;
+      }
+      if (isa<ICmpInst>(i)) continue;
+      if (auto *ii = dyn_cast<IntrinsicInst>(i))
+        if (ii->isLifetimeStartOrEnd() || isa<MemIntrinsic>(ii)) continue;
+      u.escapes = true; // calls, ptrtoint, selects, atomics on the pointer...
+    }
+  }
+
+  // For a demoted value used only in region k: does every load of it in k
+  // follow a store of it in the same run of k (so nothing must survive)?
+  bool storedBeforeLoaded(AllocaInst *a, unsigned k) {
+    DenseMap<BasicBlock *, bool> in, out;
+    SmallPtrSet<BasicBlock *, 32> members(regionBlocks_[k].begin(), regionBlocks_[k].end());
+    auto stores = [&](BasicBlock *b) {
+      for (Instruction &i : *b)
+        if (auto *s = dyn_cast<StoreInst>(&i))
+          if (s->getPointerOperand() == a) return true;
+      return false;
+    };
+    for (BasicBlock *b : regionBlocks_[k]) in[b] = out[b] = true;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (BasicBlock *b : regionBlocks_[k]) {
+        bool v = b != entries_[k];
+        if (v)
+          for (BasicBlock *p : predecessors(b))
+            if (members.count(p)) v = v && out[p];
+        bool o = v || stores(b);
+        if (v != in[b] || o != out[b]) changed = true;
+        in[b] = v;
+        out[b] = o;
+      }
+    }
+    for (BasicBlock *b : regionBlocks_[k]) {
+      bool have = in[b];
+      for (Instruction &i : *b) {
+        if (auto *s = dyn_cast<StoreInst>(&i); s && s->getPointerOperand() == a) have = true;
+        if (auto *l = dyn_cast<LoadInst>(&i); l && l->getPointerOperand() == a && !have) return false;
+      }
+    }
+    return true;
+  }
+
+  bool layoutFrame() {
+    uint64_t size = 0, align = 16;
+    for (Instruction &i : w_->getEntryBlock()) {
+      auto *a = dyn_cast<AllocaInst>(&i);
+      if (!a) continue;
+      AllocaUse u;
+      collectUses(a, u);
+      bool priv = u.escapes || popcount(u.regions) > 1;
+      if (!priv && popcount(u.regions) == 1) {
+        unsigned k = countr_zero(u.regions);
+        if (reexec_[k]) priv = !(demoted_.count(a) && storedBeforeLoaded(a, k));
+      }
+      std::optional<TypeSize> bytes = a->getAllocationSize(dl_);
+      if (!bytes || bytes->isScalable()) return reject("it has an alloca of unknown size");
+      uint64_t n = bytes->getFixedValue(), al = a->getAlign().value();
+      if (holdsNarrowPointer(a->getAllocatedType())) {
+        n *= 2;
+        al = al < 8 ? 8 : al;
+      }
+      if (!priv) {
+        shared_.push_back({a, n, al});
+        continue;
+      }
+      if (al > kMaxFrameAlign) return reject("it has an alloca aligned to more than 64 bytes");
+      size = alignTo(size, al);
+      frameOffset_[a] = size;
+      size += n;
+      if (al > align) align = al;
+    }
+    frameSize_ = (uint32_t)alignTo(size, align);
+    if (alignTo(size, align) > (1u << 24)) return reject("its per-work-item state exceeds 16 MiB");
+    return true;
+  }
+
+  // ---- the group function ------------------------------------------------------
+  Function *build(StringRef name) {
+    LLVMContext &ctx = m_.getContext();
+    Type *i8 = Type::getInt8Ty(ctx), *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+    Type *ptr = PointerType::get(ctx, 0);
+    FunctionType *fty = FunctionType::get(i64, {ptr, ptr, i32, ptr, ptr, i32, i32}, false);
+    Function *g = Function::Create(fty, GlobalValue::InternalLinkage, name, m_);
+    g->addFnAttr(Attribute::NoUnwind);
+    Argument *args = g->getArg(0), *ids = g->getArg(1), *n = g->getArg(2), *frames = g->getArg(3),
+             *states = g->getArg(4), *region = g->getArg(5), *parity = g->getArg(6);
+    args->setName("args");
+    ids->setName("ids");
+    n->setName("n");
+    frames->setName("frames");
+    states->setName("states");
+    region->setName("region");
+    parity->setName("parity");
+
+    BasicBlock *entry = BasicBlock::Create(ctx, "entry", g);
+    IRBuilder<> b(entry);
+    ValueToValueMapTy base;
+    base[w_->getArg(0)] = args;
+    for (const SharedAlloca &s : shared_) {
+      AllocaInst *c = b.CreateAlloca(ArrayType::get(i8, s.bytes), nullptr, s.a->getName());
+      c->setAlignment(Align(s.align));
+      base[s.a] = c;
+    }
+    for (Instruction *u : uniform_) {
+      Instruction *c = u->clone();
+      c->setName(u->getName());
+      b.Insert(c);
+      RemapInstruction(c, base, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      base[u] = c;
+    }
+    AllocaInst *mask = b.CreateAlloca(i64, nullptr, "stopped.at");
+    b.CreateStore(ConstantInt::get(i64, 0), mask);
+    Value *nextParity = b.CreateXor(parity, ConstantInt::get(i32, 1), "next.parity");
+    BasicBlock *done = BasicBlock::Create(ctx, "done", g);
+    SwitchInst *sw = b.CreateSwitch(region, done, (unsigned)entries_.size());
+    IRBuilder<> db(done);
+    db.CreateRet(db.CreateLoad(i64, mask));
+
+    Constant *tlsItem = ConstantExpr::getInBoundsGetElementPtr(i8, tlsGlobal(m_), ConstantInt::get(i64, LDSAN_EMU_TLS_ITEM));
+    for (unsigned k = 0; k < entries_.size(); ++k) {
+      std::string tag = "r" + std::to_string(k);
+      BasicBlock *head = BasicBlock::Create(ctx, tag + ".head", g);
+      BasicBlock *check = BasicBlock::Create(ctx, tag + ".check", g);
+      BasicBlock *body = BasicBlock::Create(ctx, tag + ".item", g);
+      BasicBlock *latch = BasicBlock::Create(ctx, tag + ".next", g);
+      sw->addCase(ConstantInt::get(cast<IntegerType>(i32), k), head);
+
+      IRBuilder<> hb(head);
+      PHINode *idx = hb.CreatePHI(i32, 2, "wi");
+      idx->addIncoming(ConstantInt::get(i32, 0), entry);
+      hb.CreateCondBr(hb.CreateICmpULT(idx, n), check, done);
+
+      IRBuilder<> cb(check);
+      Value *idx64 = cb.CreateZExt(idx, i64);
+      Value *sp = cb.CreateInBoundsGEP(i32, states, idx64, "state.slot");
+      Value *want = cb.CreateOr(ConstantInt::get(i32, k << 1), parity);
+      cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, sp, "state"), want), body, latch);
+
+      IRBuilder<> bb(body);
+      bb.CreateStore(bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids)))),
+                     tlsItem);
+      Value *frame = bb.CreateInBoundsGEP(i8, frames, bb.CreateMul(idx64, ConstantInt::get(i64, frameSize_)), "frame");
+      ValueToValueMapTy vm;
+      for (auto kv : base) vm[kv.first] = kv.second;
+      DenseMap<AllocaInst *, Value *> slots;
+      for (auto &[a, off] : frameOffset_)
+        slots[a] = bb.CreateInBoundsGEP(i8, frame, ConstantInt::get(i64, off), a->getName());
+      for (auto &[a, v] : slots) vm[a] = v;
+
+      // Where a work-item stops: barrier j, or the end of the kernel.
+      DenseMap<unsigned, BasicBlock *> stubs;
+      auto stopAt = [&](unsigned j) {
+        BasicBlock *&s = stubs[j];
+        if (s) return s;
+        s = BasicBlock::Create(ctx, tag + ".to.r" + std::to_string(j), g);
+        IRBuilder<> sb(s);
+        Value *st = isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : sb.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
+        sb.CreateStore(st, sp);
+        sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, uint64_t(1) << j)), mask);
+        sb.CreateBr(latch);
+        return s;
+      };
+
+      SmallVector<BasicBlock *, 32> clones;
+      for (BasicBlock *ob : regionBlocks_[k]) {
+        BasicBlock *nb = CloneBasicBlock(ob, vm, "." + tag, g);
+        vm[ob] = nb;
+        clones.push_back(nb);
+        for (Instruction &ni : make_early_inc_range(*nb)) {
+          if (auto *a = dyn_cast<AllocaInst>(&ni)) { // entry-block allocas: mapped above
+            ni.eraseFromParent();
+            (void)a;
+            continue;
+          }
+          if (auto *ii = dyn_cast<IntrinsicInst>(&ni); ii && ii->isLifetimeStartOrEnd()) {
+            ni.eraseFromParent();
+            continue;
+          }
+          Instruction *t = nb->getTerminator();
+          if (&ni != t) continue;
+          if (isa<ReturnInst>(t)) {
+            IRBuilder<> rb(t);
+            rb.CreateStore(ConstantInt::get(i32, kStateDone), sp);
+            rb.CreateBr(latch);
+            t->eraseFromParent();
+            continue;
+          }
+          for (unsigned s = 0; s < t->getNumSuccessors(); ++s)
+            if (auto it = regionOf_.find(t->getSuccessor(s)); it != regionOf_.end())
+              t->setSuccessor(s, stopAt(it->second));
+        }
+      }
+      // Cloning overwrote the mapping of entry-block allocas and of uniform
+      // values: every use in the region takes the group function's copy.
+      for (const SharedAlloca &s : shared_) vm[s.a] = base[s.a];
+      for (Instruction *u : uniform_) vm[u] = base[u];
+      for (auto &[a, v] : slots) vm[a] = v;
+      for (BasicBlock *nb : clones)
+        for (Instruction &ni : *nb) RemapInstruction(&ni, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      bb.CreateBr(cast<BasicBlock>(vm[entries_[k]]));
+
+      IRBuilder<> lb(latch);
+      Value *next = lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next");
+      idx->addIncoming(next, latch);
+      lb.CreateBr(head);
+    }
+    return g;
+  }
+
+  Function &f_;
+  Module &m_;
+  const DataLayout &dl_;
+  rt_wiloop &out_;
+  Function *w_ = nullptr;                       // scratch copy of f_
+  SmallVector<BasicBlock *, 16> entries_;       // region k starts at entries_[k]
+  SmallVector<bool, 16> isExit_;                // region k follows the kernel-exit barrier
+  DenseMap<BasicBlock *, unsigned> regionOf_;   // barrier block -> region
+  std::vector<SmallVector<BasicBlock *, 32>> regionBlocks_;
+  DenseMap<BasicBlock *, uint64_t> blockRegions_;
+  std::vector<bool> reexec_;
+  SmallPtrSet<Instruction *, 32> uniformSet_;
+  SmallVector<Instruction *, 32> uniform_;
+  DenseMap<Value *, int> argLevel_;
+  SmallPtrSet<AllocaInst *, 32> demoted_;
+  struct SharedAlloca {
+    AllocaInst *a;
+    uint64_t bytes, align;
+  };
+  SmallVector<SharedAlloca, 32> shared_;                // stay allocas of the group function
+  MapVector<AllocaInst *, uint64_t> frameOffset_;
+  uint32_t frameSize_ = 0;
+};
+
+} // namespace
+
+extern "C" void rt_wiloop_prepare(LLVMModuleRef mref) {
+  Module &m = *unwrap(mref);
+  SyncReach reach;
+  for (Function &f : m) {
+    if (f.isDeclaration()) continue;
+    bool sleeps = false;
+    for (Instruction &i : instructions(f))
+      if (auto *cb = dyn_cast<CallBase>(&i)) sleeps |= syncOf(cb->getCalledFunction()) == Sync::Sleep;
+    if (isLdsanRuntime(f) && sleeps) { // keep the runtime's back-off out of kernel bodies
+      f.removeFnAttr(Attribute::AlwaysInline);
+      f.addFnAttr(Attribute::NoInline);
+    } else if (!f.getName().starts_with("__ldsan_emu_entry.") && !isLdsanRuntime(f) && reach.reaches(&f)) {
+      f.removeFnAttr(Attribute::NoInline);
+      f.removeFnAttr(Attribute::OptimizeNone);
+      f.addFnAttr(Attribute::AlwaysInline);
+    }
+  }
+}
+
+extern "C" LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_name, rt_wiloop *out) {
+  out->frame_size = 0;
+  out->regions = 0;
+  out->exit_regions = 0;
+  out->why[0] = '\0';
+  Former former(*unwrap<Function>(entry), *out);
+  return wrap(former.run(group_name));
+}
