@@ -34,6 +34,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -307,6 +308,64 @@ private:
         addUniform(&i);
       }
     }
+    findComputed(tls);
+  }
+
+  // Pure operations that cannot trap: recomputing them is as good as keeping them.
+  static bool isPureOp(Instruction &i) {
+    if (auto *bo = dyn_cast<BinaryOperator>(&i)) return !bo->isIntDivRem();
+    return isa<CastInst>(i) || isa<GetElementPtrInst>(i) || isa<CmpInst>(i) || isa<SelectInst>(i);
+  }
+
+  bool isItemOperand(Value *v) { return isa<Instruction>(v) && perItemSet_.count(cast<Instruction>(v)); }
+
+  // Values computed from uniform values alone become uniform too; values
+  // computed from the work-item's ids (read through the TLS work-item
+  // pointer, whose ids do not change during a dispatch) are recomputed at
+  // the start of every region instead of being kept in the frame.
+  void findComputed(GlobalVariable *tls) {
+    ReversePostOrderTraversal<Function *> rpo(w_);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (BasicBlock *bb : rpo)
+        for (Instruction &i : *bb) {
+          if (uniformSet_.count(&i) || perItemSet_.count(&i)) continue;
+          if (auto *l = dyn_cast<LoadInst>(&i)) {
+            if (!l->isSimple()) continue;
+            Value *p = l->getPointerOperand();
+            bool itemPtr = tls && tlsOffset(p, tls, dl_) == LDSAN_EMU_TLS_ITEM;
+            bool idLoad = itemPtrSet_.count(p);
+            if (!itemPtr && !idLoad) continue;
+            if (itemPtr) itemPtrSet_.insert(l);
+            addPerItem(l);
+            changed = true;
+            continue;
+          }
+          if (!isPureOp(i)) continue;
+          bool uniform = true, computable = true;
+          for (Use &u : i.operands()) {
+            if (isUniformOperand(u.get())) continue;
+            uniform = false;
+            if (!isItemOperand(u.get())) computable = false;
+          }
+          if (uniform) addUniform(&i);
+          else if (computable) {
+            if (auto *g = dyn_cast<GetElementPtrInst>(&i); g && itemPtrSet_.count(g->getPointerOperand()) &&
+                                                             g->hasAllConstantIndices())
+              itemPtrSet_.insert(g);
+            addPerItem(&i);
+          } else {
+            continue;
+          }
+          changed = true;
+        }
+    }
+  }
+
+  void addPerItem(Instruction *i) {
+    perItemSet_.insert(i);
+    perItem_.push_back(i);
   }
 
   void addUniform(Instruction *i) {
@@ -323,7 +382,7 @@ private:
     for (PHINode *p : phis) demoted_.insert(DemotePHIToStack(p, w_->getEntryBlock().begin()));
     SmallVector<Instruction *, 64> values;
     for (Instruction &i : instructions(*w_)) {
-      if (isa<AllocaInst>(i) || uniformSet_.count(&i) || i.getType()->isVoidTy()) continue;
+      if (isa<AllocaInst>(i) || uniformSet_.count(&i) || perItemSet_.count(&i) || i.getType()->isVoidTy()) continue;
       if (any_of(i.users(), [&](User *u) { return cast<Instruction>(u)->getParent() != i.getParent(); }))
         values.push_back(&i);
     }
@@ -515,8 +574,6 @@ private:
       cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, sp, "state"), want), body, latch);
 
       IRBuilder<> bb(body);
-      bb.CreateStore(bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids)))),
-                     tlsItem);
       Value *frame = bb.CreateInBoundsGEP(i8, frames, bb.CreateMul(idx64, ConstantInt::get(i64, frameSize_)), "frame");
       ValueToValueMapTy vm;
       for (auto kv : base) vm[kv.first] = kv.second;
@@ -524,6 +581,21 @@ private:
       for (auto &[a, off] : frameOffset_)
         slots[a] = bb.CreateInBoundsGEP(i8, frame, ConstantInt::get(i64, off), a->getName());
       for (auto &[a, v] : slots) vm[a] = v;
+      Value *item = bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids))));
+      bb.CreateStore(item, tlsItem);
+      for (Instruction *p : perItem_) {
+        if (isa<LoadInst>(p) && itemPtrSet_.count(p)) { // the TLS work-item pointer: just stored
+          vm[p] = item;
+          continue;
+        }
+        Instruction *c = p->clone();
+        c->setName(p->getName());
+        bb.Insert(c);
+        RemapInstruction(c, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+        vm[p] = c;
+      }
+      DenseMap<Instruction *, Value *> perItemValues;
+      for (Instruction *p : perItem_) perItemValues[p] = vm[p];
 
       // Where a work-item stops: barrier j, or the end of the kernel.
       DenseMap<unsigned, BasicBlock *> stubs;
@@ -572,6 +644,7 @@ private:
       // values: every use in the region takes the group function's copy.
       for (const SharedAlloca &s : shared_) vm[s.a] = base[s.a];
       for (Instruction *u : uniform_) vm[u] = base[u];
+      for (auto &[p, v] : perItemValues) vm[p] = v;
       for (auto &[a, v] : slots) vm[a] = v;
       for (BasicBlock *nb : clones)
         for (Instruction &ni : *nb) RemapInstruction(&ni, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
@@ -599,6 +672,9 @@ private:
   SmallPtrSet<Instruction *, 32> uniformSet_;
   SmallVector<Instruction *, 32> uniform_;
   DenseMap<Value *, int> argLevel_;
+  SmallPtrSet<Instruction *, 32> perItemSet_;         // recomputed per work-item and region
+  SmallVector<Instruction *, 32> perItem_;            // ... in dependency order
+  SmallPtrSet<Value *, 8> itemPtrSet_;                // the TLS work-item pointer, and ids fields
   SmallPtrSet<AllocaInst *, 32> demoted_;
   struct SharedAlloca {
     AllocaInst *a;

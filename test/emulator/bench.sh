@@ -9,7 +9,7 @@ CLANG="${CLANG:-clang-22}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/emulated"
 "$CLANG" -O2 test/emulator/bench_native.c -o "$tmp/native"
-emu=$("$tmp/emulated" 5 | awk '/^emulated_ms/ {print $2}')
+emu=$("$tmp/emulated" 20 | awk '/^emulated_ms/ {print $2}')
 [[ -n "$emu" ]] || { echo "bench: the emulated reduction printed no time"; exit 1; }
 "$tmp/native" 20 >"$tmp/native.out"
 kern=$(awk '/^native_kernel_ms/ {print $2}' "$tmp/native.out")
