@@ -164,6 +164,7 @@ public:
     ValueToValueMapTy vm;
     w_ = CloneFunction(&f_, vm);
     w_->setName(f_.getName() + ".wiloop.scratch");
+    hoistAllocas();
     splitAtBarriers();
     findUniform();
     demote();
@@ -208,8 +209,7 @@ private:
       if (isa<IndirectBrInst>(i) || isa<CallBrInst>(i) || isa<InvokeInst>(i))
         return reject("it uses " + Twine(i.getOpcodeName()));
       if (auto *a = dyn_cast<AllocaInst>(&i)) {
-        if (!a->isStaticAlloca() || a->getParent() != &f_.getEntryBlock())
-          return reject("it has a dynamically sized alloca");
+        if (!isa<ConstantInt>(a->getArraySize())) return reject("it has a dynamically sized alloca");
         continue;
       }
       auto *cb = dyn_cast<CallBase>(&i);
@@ -242,9 +242,25 @@ private:
   }
 
   bool reachesAnyAddressTaken(SyncReach &reach) {
-    for (Function &g : m_)
-      if (!g.isDeclaration() && g.hasAddressTaken() && reach.reaches(&g)) return true;
+    for (Function &g : m_) {
+      // The core calls the entries; llvm.used keeps kernels, nobody calls them through it.
+      if (g.isDeclaration() || g.getName().starts_with("__ldsan_emu_entry.") ||
+          g.getName().starts_with("__ldsan_emu_group."))
+        continue;
+      if (g.hasAddressTaken(nullptr, false, true, /*IgnoreLLVMUsed=*/true) && reach.reaches(&g)) return true;
+    }
     return false;
+  }
+
+  // Fixed-size allocas outside the entry block (unoptimized inlined code)
+  // move to it, as LLVM's inliner does for static ones.
+  void hoistAllocas() {
+    SmallVector<AllocaInst *, 8> late;
+    for (BasicBlock &bb : *w_)
+      if (&bb != &w_->getEntryBlock())
+        for (Instruction &i : bb)
+          if (auto *a = dyn_cast<AllocaInst>(&i)) late.push_back(a);
+    for (AllocaInst *a : late) a->moveBefore(w_->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
   }
 
   // ---- scratch copy: barriers start blocks ----------------------------------
@@ -534,7 +550,7 @@ private:
     ValueToValueMapTy base;
     base[w_->getArg(0)] = args;
     for (const SharedAlloca &s : shared_) {
-      AllocaInst *c = b.CreateAlloca(ArrayType::get(i8, s.bytes), nullptr, s.a->getName());
+      AllocaInst *c = b.CreateAlloca(ArrayType::get(i8, s.bytes), s.a->getAddressSpace(), nullptr, s.a->getName());
       c->setAlignment(Align(s.align));
       base[s.a] = c;
     }
@@ -578,8 +594,10 @@ private:
       ValueToValueMapTy vm;
       for (auto kv : base) vm[kv.first] = kv.second;
       DenseMap<AllocaInst *, Value *> slots;
-      for (auto &[a, off] : frameOffset_)
-        slots[a] = bb.CreateInBoundsGEP(i8, frame, ConstantInt::get(i64, off), a->getName());
+      for (auto &[a, off] : frameOffset_) { // same type as the alloca: private pointers stay in addrspace 5
+        Value *slot = bb.CreateInBoundsGEP(i8, frame, ConstantInt::get(i64, off), a->getName());
+        slots[a] = bb.CreatePointerBitCastOrAddrSpaceCast(slot, a->getType());
+      }
       for (auto &[a, v] : slots) vm[a] = v;
       Value *item = bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids))));
       bb.CreateStore(item, tlsItem);

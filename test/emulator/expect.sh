@@ -15,6 +15,10 @@
 #   // EXPECT-STDOUT: text / EXPECT-STDERR: text   substrings of the program's output
 #   // EXPECT-REPORTS: n              number of full reports printed
 #   // CFLAGS: ...                    extra compile flags;  // ENV: VAR=value   run environment
+#   // EXPECT-FIBERS: kernel          this kernel runs as fibers (every other kernel must get
+#                                     work-item loops; the retarget tool says which and why)
+# The program runs twice, with work-item loops and with LDSAN_EMU_FIBERS=1, and every
+# expectation must hold both times: the two schedulers must agree.
 # Usage: test/emulator/expect.sh prog.hip   (from the repo root; BUILD= selects the build dir)
 # Exits 0 when every expectation holds, 1 otherwise (printing got/want for each).
 set -u
@@ -32,7 +36,8 @@ read -r -a cflags <<<"$(field CFLAGS)"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 exe="$tmp/$(basename "$prog" .hip)"
 
-if ! "$cc" --emulate -O2 -g ${cflags[@]+"${cflags[@]}"} -I"$(dirname "$prog")" "$prog" -o "$exe" 2>"$tmp/cc.err"; then
+if ! LDSAN_EMU_VERBOSE=1 "$cc" --emulate -O2 -g ${cflags[@]+"${cflags[@]}"} -I"$(dirname "$prog")" "$prog" -o "$exe" \
+     2>"$tmp/cc.err"; then
   if [[ "$want_bug" == "build-error" ]]; then
     v=$(field EXPECT-STDERR)
     if [[ -z "$v" ]] || grep -qF -- "$v" "$tmp/cc.err"; then
@@ -41,16 +46,10 @@ if ! "$cc" --emulate -O2 -g ${cflags[@]+"${cflags[@]}"} -I"$(dirname "$prog")" "
     echo "FAIL build error: missing '$v' in:"; cat "$tmp/cc.err"; exit 1
   fi
   echo "FAIL compile: ldsan-cc --emulate $prog"
-  cat "$tmp/cc.err"
+  grep -v '^ldsan-cc --emulate: ' "$tmp/cc.err"
   exit 1
 fi
 if [[ "$want_bug" == "build-error" ]]; then echo "FAIL build: ldsan-cc --emulate $prog succeeded"; exit 1; fi
-
-envs=()
-while IFS= read -r e; do [[ -n "$e" ]] && envs+=("$e"); done < <(sed -n 's|^[[:space:]]*// ENV:[[:space:]]*||p' "$prog")
-env LDSAN_OPTIONS="${LDSAN_OPTIONS:-color=never}" ${envs[@]+"${envs[@]}"} \
-  timeout -k 5 120 "$exe" >"$tmp/out" 2>"$tmp/err"
-rc=$?
 
 fails=0
 check() {  # check <what> <got> <want> <mode: eq|prefix|substr>
@@ -60,48 +59,71 @@ check() {  # check <what> <got> <want> <mode: eq|prefix|substr>
     prefix) [[ "$2" == "$3"* ]] || ok=0 ;;
     substr) [[ "$2" == *"$3"* ]] || ok=0 ;;
   esac
-  if [[ $ok -eq 1 ]]; then echo "ok   $1: $2"
-  else echo "FAIL $1: got '$2', want ${4/eq/exactly} '$3'"; fails=$((fails + 1)); fi
+  if [[ $ok -eq 1 ]]; then echo "ok   $label$1: $2"
+  else echo "FAIL $label$1: got '$2', want ${4/eq/exactly} '$3'"; fails=$((fails + 1)); fi
 }
 
-headline=$(grep -m1 -E '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")
-emu_error=$(grep -m1 -E '^ldsan-emu: error:' "$tmp/err")
-if [[ "$want_bug" == "no-report" ]]; then
-  v=$(field EXPECT-EXIT)
-  check "exit status" "$rc" "${v:-0}" eq
-  check "report" "${headline:-none}" none eq
-  check "emulator error" "${emu_error:-none}" none eq
-else
-  bug=$(sed -E 's/^==[0-9]+==ERROR: AddressSanitizer: ([^ ]+) .*/\1/' <<<"$headline")
-  check "bug" "${bug:-no report}" "$want_bug" eq
-  # The access line and the address description of the first report.
-  access=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" | grep -m1 -E '^(READ|WRITE) of size ')
-  describe=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" |
-             grep -m1 -E '^0x[0-9a-f]+ is (located|at LDS offset|not in|in memory)')
-  op=$(sed -nE 's/^((READ|WRITE) of size [0-9]+).*/\1/p' <<<"$access")
-  item=$(sed -nE 's/.*thread \(work-item\) (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")
-  group=$(sed -nE 's/.* of workgroup (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")
-  kernel=$(sed -nE 's/.* in kernel (.*)$/\1/p' <<<"$access")
-  var=$(sed -nE "s/^[^']*'([^']*)'.*/\1/p" <<<"$describe")
-  v=$(field EXPECT-ACCESS);    [[ -n "$v" ]] && check "access" "$op" "$v" substr
-  v=$(field EXPECT-WORKITEM);  [[ -n "$v" ]] && check "work-item" "$item" "$v" eq
-  v=$(field EXPECT-WORKGROUP); [[ -n "$v" ]] && check "workgroup" "$group" "$v" eq
-  v=$(field EXPECT-KERNEL);    [[ -n "$v" ]] && check "kernel" "$kernel" "$v" prefix
-  v=$(field EXPECT-VAR);       [[ -n "$v" ]] && check "variable" "$var" "$v" eq
-  v=$(field EXPECT-LOCATION);  [[ -n "$v" ]] && check "location" "$describe" "$v" substr
-  summary=$(grep -m1 '^SUMMARY: AddressSanitizer: ' "$tmp/err")
-  check "summary" "$summary" "SUMMARY: AddressSanitizer: $want_bug" prefix
-  v=$(field EXPECT-EXIT)
-  if [[ -n "$v" ]]; then check "exit status" "$rc" "$v" eq
-  elif [[ $rc -eq 0 ]]; then echo "FAIL exit status: 0, want non-zero"; fails=$((fails + 1)); fi
-fi
-v=$(field EXPECT-REPORTS); [[ -n "$v" ]] && check "reports" "$(grep -cE '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")" "$v" eq
-v=$(field EXPECT-STDOUT); [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
-v=$(field EXPECT-STDERR); [[ -n "$v" ]] && check "stderr" "$(cat "$tmp/err")" "$v" substr
+# Which kernels got work-item loops: exactly those not named by EXPECT-FIBERS.
+label=""
+want_fibers=$(sed -n 's|^[[:space:]]*// EXPECT-FIBERS:[[:space:]]*||p' "$prog" | sort | tr '\n' ' ')
+got_fibers=$(sed -nE "s/^ldsan-emu-retarget: kernel '([^']*)': fibers, because .*/\1/p" "$tmp/cc.err" | sort | tr '\n' ' ')
+check "kernels on fibers" "${got_fibers:-none}" "${want_fibers:-none}" eq
+if [[ -n "$got_fibers" ]]; then grep "': fibers, because" "$tmp/cc.err"; fi
+
+envs=()
+while IFS= read -r e; do [[ -n "$e" ]] && envs+=("$e"); done < <(sed -n 's|^[[:space:]]*// ENV:[[:space:]]*||p' "$prog")
+
+# run_and_check <label> [VAR=value...]: runs the program and checks every expectation.
+run_and_check() {
+  label="$1 "
+  shift
+  env LDSAN_OPTIONS="${LDSAN_OPTIONS:-color=never}" ${envs[@]+"${envs[@]}"} "$@" \
+    timeout -k 5 120 "$exe" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  headline=$(grep -m1 -E '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")
+  emu_error=$(grep -m1 -E '^ldsan-emu: error:' "$tmp/err")
+  if [[ "$want_bug" == "no-report" ]]; then
+    v=$(field EXPECT-EXIT)
+    check "exit status" "$rc" "${v:-0}" eq
+    check "report" "${headline:-none}" none eq
+    check "emulator error" "${emu_error:-none}" none eq
+  else
+    bug=$(sed -E 's/^==[0-9]+==ERROR: AddressSanitizer: ([^ ]+) .*/\1/' <<<"$headline")
+    check "bug" "${bug:-no report}" "$want_bug" eq
+    # The access line and the address description of the first report.
+    access=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" | grep -m1 -E '^(READ|WRITE) of size ')
+    describe=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" |
+               grep -m1 -E '^0x[0-9a-f]+ is (located|at LDS offset|not in|in memory)')
+    op=$(sed -nE 's/^((READ|WRITE) of size [0-9]+).*/\1/p' <<<"$access")
+    item=$(sed -nE 's/.*thread \(work-item\) (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")
+    group=$(sed -nE 's/.* of workgroup (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")
+    kernel=$(sed -nE 's/.* in kernel (.*)$/\1/p' <<<"$access")
+    var=$(sed -nE "s/^[^']*'([^']*)'.*/\1/p" <<<"$describe")
+    v=$(field EXPECT-ACCESS);    [[ -n "$v" ]] && check "access" "$op" "$v" substr
+    v=$(field EXPECT-WORKITEM);  [[ -n "$v" ]] && check "work-item" "$item" "$v" eq
+    v=$(field EXPECT-WORKGROUP); [[ -n "$v" ]] && check "workgroup" "$group" "$v" eq
+    v=$(field EXPECT-KERNEL);    [[ -n "$v" ]] && check "kernel" "$kernel" "$v" prefix
+    v=$(field EXPECT-VAR);       [[ -n "$v" ]] && check "variable" "$var" "$v" eq
+    v=$(field EXPECT-LOCATION);  [[ -n "$v" ]] && check "location" "$describe" "$v" substr
+    summary=$(grep -m1 '^SUMMARY: AddressSanitizer: ' "$tmp/err")
+    check "summary" "$summary" "SUMMARY: AddressSanitizer: $want_bug" prefix
+    v=$(field EXPECT-EXIT)
+    if [[ -n "$v" ]]; then check "exit status" "$rc" "$v" eq
+    elif [[ $rc -eq 0 ]]; then echo "FAIL ${label}exit status: 0, want non-zero"; fails=$((fails + 1)); fi
+  fi
+  v=$(field EXPECT-REPORTS); [[ -n "$v" ]] && check "reports" "$(grep -cE '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")" "$v" eq
+  v=$(field EXPECT-STDOUT); [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
+  v=$(field EXPECT-STDERR); [[ -n "$v" ]] && check "stderr" "$(cat "$tmp/err")" "$v" substr
+  if [[ $fails -gt 0 && -z "${shown:-}" ]]; then
+    shown=1
+    echo "---- program stdout ($label) ----"; cat "$tmp/out"
+    echo "---- program stderr ($label, exit $rc) ----"; head -n 80 "$tmp/err"
+  fi
+}
+run_and_check "[work-item loops]" LDSAN_EMU_FIBERS=0
+run_and_check "[fibers]" LDSAN_EMU_FIBERS=1
 
 if [[ $fails -gt 0 ]]; then
-  echo "---- program stdout ----"; cat "$tmp/out"
-  echo "---- program stderr (exit $rc) ----"; head -n 80 "$tmp/err"
   echo "expect.sh: $prog: $fails expectation(s) failed"
   exit 1
 fi
