@@ -5,7 +5,7 @@
  * __ldsan_emu_tls. All fibers of a workgroup run on one worker thread and
  * never migrate, so a fiber may cache the TLS address across a barrier; the
  * scheduler stores `item` before every switch, so every fiber reads its own
- * ids. Changing a field means changing both sides: the offsets are asserted. */
+ * ids. Work-item loops store `item` before running each work-item's region. Changing a field means changing both sides: the offsets are asserted. */
 #ifndef LDSAN_EMU_TLS_H
 #define LDSAN_EMU_TLS_H
 

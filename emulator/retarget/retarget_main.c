@@ -4,8 +4,11 @@
  * Steps: record kernels; swap triple/data layout (allocas stay addrspace 5,
  * globals addrspace 1, both 64-bit no-op address spaces on x86; LDS pointers
  * stay 32-bit offsets); lower intrinsics; lower LDS; fix symbols; add the
- * image + constructor; verify; optimize; emit. Any unsupported construct is
- * reported with the function using it and the tool exits 1. */
+ * image + constructor; verify; optimize (inlining every function that reaches
+ * a barrier); give each kernel work-item loops where it can
+ * (retarget_wiloop.cpp; LDSAN_EMU_VERBOSE=1 says which and why not); optimize
+ * again; emit. Any unsupported construct is reported with the function using
+ * it and the tool exits 1. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
