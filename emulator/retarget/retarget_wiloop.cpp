@@ -49,6 +49,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -166,9 +167,9 @@ public:
     w_->setName(f_.getName() + ".wiloop.scratch");
     hoistAllocas();
     splitAtBarriers();
+    findRegions();
     findUniform();
     demote();
-    findRegions();
     if (!layoutFrame()) {
       w_->eraseFromParent();
       return nullptr;
@@ -350,9 +351,14 @@ private:
           if (auto *l = dyn_cast<LoadInst>(&i)) {
             if (!l->isSimple()) continue;
             Value *p = l->getPointerOperand();
+            if (isReadOnlyGlobalAddress(p)) {
+              addUniform(l);
+              changed = true;
+              continue;
+            }
             bool itemPtr = tls && tlsOffset(p, tls, dl_) == LDSAN_EMU_TLS_ITEM;
             bool idLoad = itemPtrSet_.count(p);
-            if (!itemPtr && !idLoad) continue;
+            if (!itemPtr && !idLoad && !isBlockPointerLoad(l, tls)) continue;
             if (itemPtr) itemPtrSet_.insert(l);
             addPerItem(l);
             changed = true;
@@ -377,6 +383,55 @@ private:
           changed = true;
         }
     }
+  }
+
+  // A constant address in a global nothing writes (constant, or internal and
+  // only ever loaded, like amdgpu-sw-lower-lds's layout table).
+  bool isReadOnlyGlobalAddress(Value *p) {
+    if (!isa<Constant>(p)) return false;
+    auto *g = dyn_cast<GlobalVariable>(getUnderlyingObject(p));
+    if (!g || g->isThreadLocal()) return false;
+    if (g->isConstant()) return true;
+    if (!g->hasLocalLinkage()) return false;
+    auto it = readOnlyGlobals_.find(g);
+    if (it != readOnlyGlobals_.end()) return it->second;
+    SmallVector<User *, 16> work(g->users());
+    bool ro = true;
+    while (!work.empty() && ro) {
+      User *u = work.pop_back_val();
+      if (auto *ce = dyn_cast<ConstantExpr>(u); ce && (ce->getOpcode() == Instruction::GetElementPtr ||
+                                                       ce->isCast()))
+        work.append(ce->user_begin(), ce->user_end());
+      else if (!isa<LoadInst>(u))
+        ro = false;
+    }
+    readOnlyGlobals_[g] = ro;
+    return ro;
+  }
+
+  // The LDS block pointer amdgpu-sw-lower-lds keeps at LDS offset 0: work-item 0
+  // stores it before the first barrier and nothing stores there again, so a
+  // load of it after region 0 reads the same value at the start of any later
+  // region. (The rest of the real LDS window is not used: LDS variables live
+  // in the block.)
+  bool isBlockPointerLoad(LoadInst *l, GlobalVariable *tls) {
+    auto *base = dyn_cast<LoadInst>(l->getPointerOperand());
+    if (!tls || !base || !uniformSet_.count(base) || tlsOffset(base->getPointerOperand(), tls, dl_) != LDSAN_EMU_TLS_LDS_BASE)
+      return false;
+    if (blockRegions_.lookup(l->getParent()) & 1) return false;
+    if (blockPointerStable_ < 0) {
+      blockPointerStable_ = 1;
+      for (User *u : base->users()) {
+        auto *i = dyn_cast<Instruction>(u);
+        if (auto *ld = dyn_cast<LoadInst>(i); ld && ld->getPointerOperand() == base) continue;
+        if (auto *st = dyn_cast<StoreInst>(i);
+            st && st->getPointerOperand() == base && st->getValueOperand() != base &&
+            blockRegions_.lookup(st->getParent()) == 1)
+          continue;
+        blockPointerStable_ = 0; // written after region 0, or its address taken
+      }
+    }
+    return blockPointerStable_ == 1;
   }
 
   void addPerItem(Instruction *i) {
@@ -693,6 +748,8 @@ private:
   SmallPtrSet<Instruction *, 32> perItemSet_;         // recomputed per work-item and region
   SmallVector<Instruction *, 32> perItem_;            // ... in dependency order
   SmallPtrSet<Value *, 8> itemPtrSet_;                // the TLS work-item pointer, and ids fields
+  int blockPointerStable_ = -1;
+  DenseMap<GlobalVariable *, bool> readOnlyGlobals_;                       // LDS offset 0 written only in region 0
   SmallPtrSet<AllocaInst *, 32> demoted_;
   struct SharedAlloca {
     AllocaInst *a;
