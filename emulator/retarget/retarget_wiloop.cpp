@@ -655,7 +655,6 @@ private:
       }
       for (auto &[a, v] : slots) vm[a] = v;
       Value *item = bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids))));
-      bb.CreateStore(item, tlsItem);
       for (Instruction *p : perItem_) {
         if (isa<LoadInst>(p) && itemPtrSet_.count(p)) { // the TLS work-item pointer: just stored
           vm[p] = item;
@@ -721,6 +720,13 @@ private:
       for (auto &[a, v] : slots) vm[a] = v;
       for (BasicBlock *nb : clones)
         for (Instruction &ni : *nb) RemapInstruction(&ni, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      // Code of the region reads its ids from `item` directly; only functions
+      // it calls (reports, traps, the runtime) read the TLS work-item, so it
+      // is set right before each call instead of for every work-item.
+      for (BasicBlock *nb : clones)
+        for (Instruction &ni : *nb)
+          if (auto *call = dyn_cast<CallBase>(&ni); call && !isa<IntrinsicInst>(call))
+            new StoreInst(item, tlsItem, call->getIterator());
       bb.CreateBr(cast<BasicBlock>(vm[entries_[k]]));
 
       IRBuilder<> lb(latch);
