@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core_internal.h"
@@ -323,7 +324,27 @@ static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_go = PTHREAD_COND_INITIALIZER, pool_done = PTHREAD_COND_INITIALIZER;
 static emu_dispatch *pool_d;
 static uint64_t pool_epoch;
-static unsigned pool_threads = (unsigned)-1, pool_busy;
+/* Before sleeping on a condition variable, a worker waiting for the next
+ * dispatch (or the launcher waiting for the others to finish) spins this
+ * long: programs launch kernels back to back, and a thread woken from a
+ * condition variable starts late. */
+#define EMU_SPIN_NS 300000u
+
+/* Spins (up to EMU_SPIN_NS) while (*v == x) == equal; returns early when that ends. */
+static void emu_spin_while(const uint64_t *v, uint64_t x, int equal) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (unsigned i = 1;; i++) {
+    if ((__atomic_load_n(v, __ATOMIC_ACQUIRE) == x) != equal) return;
+    __builtin_ia32_pause();
+    if (i % 64 == 0) {
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t.tv_nsec - t0.tv_nsec) > EMU_SPIN_NS) return;
+    }
+  }
+}
+static unsigned pool_threads = (unsigned)-1;
+static uint64_t pool_busy;
 static __thread emu_worker *caller_worker;
 
 static void *emu_pool_main(void *arg) {
@@ -331,6 +352,7 @@ static void *emu_pool_main(void *arg) {
   uint64_t seen = 0;
   (void)arg;
   for (;;) {
+    emu_spin_while(&pool_epoch, seen, 1);
     pthread_mutex_lock(&pool_mu);
     while (pool_epoch == seen) pthread_cond_wait(&pool_go, &pool_mu);
     seen = pool_epoch;
@@ -338,7 +360,7 @@ static void *emu_pool_main(void *arg) {
     pthread_mutex_unlock(&pool_mu);
     emu_run_worker(&w, d);
     pthread_mutex_lock(&pool_mu);
-    if (--pool_busy == 0) pthread_cond_signal(&pool_done);
+    if (__atomic_sub_fetch(&pool_busy, 1, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&pool_done);
     pthread_mutex_unlock(&pool_mu);
   }
   return NULL;
@@ -368,13 +390,14 @@ int ldsan_emu_run(emu_dispatch *d) {
   if (helpers) {
     pthread_mutex_lock(&pool_mu);
     pool_d = d;
-    pool_busy = helpers;
-    pool_epoch++;
+    __atomic_store_n(&pool_busy, helpers, __ATOMIC_RELAXED);
+    __atomic_store_n(&pool_epoch, pool_epoch + 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool_go);
     pthread_mutex_unlock(&pool_mu);
   }
   emu_run_worker(caller_worker, d);
   if (helpers) {
+    emu_spin_while(&pool_busy, 0, 0);
     pthread_mutex_lock(&pool_mu);
     while (pool_busy) pthread_cond_wait(&pool_done, &pool_mu);
     pthread_mutex_unlock(&pool_mu);
