@@ -13,6 +13,9 @@ extern "C" {
 
 #define LDSAN_EMU_IMAGE_VERSION 2u
 
+#define LDSAN_EMU_GROUP_DONE (1ull << 63)
+#define LDSAN_EMU_GROUP_ALL_WAITING 2u
+
 /* One kernel of a retargeted device image. */
 typedef struct ldsan_emu_kernel {
   const char *name;              /* device symbol name, as __hipRegisterFunction names it */
@@ -28,7 +31,10 @@ typedef struct ldsan_emu_kernel {
    * frames + i * group_frame_size. Each such work-item's state becomes
    * where it stopped: j * 2 + (parity ^ 1) at barrier j, j * 2 at a
    * kernel-exit barrier (group_exit_regions bit j), 0xffffffff at the end.
-   * Returns the set of regions work-items stopped at (bit j). */
+   * Returns the set of regions work-items stopped at (bit j), plus
+   * LDSAN_EMU_GROUP_DONE if some work-item reached the end. parity may carry
+   * LDSAN_EMU_GROUP_ALL_WAITING: all n work-items wait at this region with
+   * this parity, so their states need not be read. */
   uint64_t (*group)(void **args, const void *ids, uint32_t n, void *frames, uint32_t *states, uint32_t region,
                     uint32_t parity);
   uint32_t group_frame_size;     /* bytes, a multiple of 16, alignment up to 64 */

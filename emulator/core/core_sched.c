@@ -237,13 +237,13 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
   if (setjmp(w->trap_jmp)) return;            /* trapped: the workgroup is abandoned */
   uint64_t normal = 1, exits = 0;
   uint32_t parity = 0;
+  int everyone = 1; /* all n work-items wait at the one region in `normal` */
   while (normal | exits) {
-    uint64_t run;
+    uint64_t run, seen = 0;
     uint32_t p;
     if (normal) { /* a pass over the body's barriers */
       run = normal;
-      normal = 0;
-      p = parity;
+      p = parity | (everyone && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
       parity ^= 1;
     } else { /* everybody left the body: release the kernel-exit barrier */
       run = exits;
@@ -254,10 +254,12 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
     while (run) {
       uint32_t r = (uint32_t)__builtin_ctzll(run);
       run &= run - 1;
-      uint64_t m = k->group(d->args, w->ids, n, w->frames, w->states, r, p);
-      normal |= m & ~k->group_exit_regions;
-      exits |= m & k->group_exit_regions;
+      seen |= k->group(d->args, w->ids, n, w->frames, w->states, r, p);
     }
+    normal = seen & ~k->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
+    exits |= seen & k->group_exit_regions;
+    everyone = (p & LDSAN_EMU_GROUP_ALL_WAITING) && !(normal & (normal - 1)) && !exits &&
+               !(seen & LDSAN_EMU_GROUP_DONE);
   }
 }
 

@@ -58,6 +58,7 @@
 
 extern "C" {
 #include "../core/emu_tls.h"
+#include "../emu.h"
 #include "retarget.h"
 }
 
@@ -618,7 +619,9 @@ private:
     }
     AllocaInst *mask = b.CreateAlloca(i64, nullptr, "stopped.at");
     b.CreateStore(ConstantInt::get(i64, 0), mask);
-    Value *nextParity = b.CreateXor(parity, ConstantInt::get(i32, 1), "next.parity");
+    Value *par = b.CreateAnd(parity, ConstantInt::get(i32, 1), "par");
+    Value *all = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ALL_WAITING)), ConstantInt::get(i32, 0), "all");
+    Value *nextParity = b.CreateXor(par, ConstantInt::get(i32, 1), "next.parity");
     BasicBlock *done = BasicBlock::Create(ctx, "done", g);
     SwitchInst *sw = b.CreateSwitch(region, done, (unsigned)entries_.size());
     IRBuilder<> db(done);
@@ -626,23 +629,48 @@ private:
 
     Constant *tlsItem = ConstantExpr::getInBoundsGetElementPtr(i8, tlsGlobal(m_), ConstantInt::get(i64, LDSAN_EMU_TLS_ITEM));
     for (unsigned k = 0; k < entries_.size(); ++k) {
-      std::string tag = "r" + std::to_string(k);
+      // Two loops per region: one checks each work-item's state, the other
+      // (the core knows every work-item waits here) does not.
+      BasicBlock *pick = BasicBlock::Create(ctx, "r" + std::to_string(k), g);
+      sw->addCase(ConstantInt::get(cast<IntegerType>(i32), k), pick);
+      BasicBlock *heads[2];
+      for (int everyone = 0; everyone < 2; ++everyone)
+        heads[everyone] = buildRegionLoop(g, k, everyone, pick, done, mask, par, nextParity, tlsItem, base);
+      IRBuilder<> pb(pick);
+      pb.CreateCondBr(all, heads[1], heads[0]);
+    }
+    return g;
+  }
+
+  // The loop running region k for the work-items waiting at it (all of
+  // them without looking when `everyone`); returns its first block.
+  BasicBlock *buildRegionLoop(Function *g, unsigned k, bool everyone, BasicBlock *from, BasicBlock *done,
+                              AllocaInst *mask, Value *par, Value *nextParity, Constant *tlsItem,
+                              ValueToValueMapTy &base) {
+    LLVMContext &ctx = m_.getContext();
+    Type *i8 = Type::getInt8Ty(ctx), *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+    Argument *ids = g->getArg(1), *n = g->getArg(2), *frames = g->getArg(3), *states = g->getArg(4);
+    {
+      std::string tag = "r" + std::to_string(k) + (everyone ? ".all" : "");
       BasicBlock *head = BasicBlock::Create(ctx, tag + ".head", g);
       BasicBlock *check = BasicBlock::Create(ctx, tag + ".check", g);
       BasicBlock *body = BasicBlock::Create(ctx, tag + ".item", g);
       BasicBlock *latch = BasicBlock::Create(ctx, tag + ".next", g);
-      sw->addCase(ConstantInt::get(cast<IntegerType>(i32), k), head);
 
       IRBuilder<> hb(head);
       PHINode *idx = hb.CreatePHI(i32, 2, "wi");
-      idx->addIncoming(ConstantInt::get(i32, 0), entry);
+      idx->addIncoming(ConstantInt::get(i32, 0), from);
       hb.CreateCondBr(hb.CreateICmpULT(idx, n), check, done);
 
       IRBuilder<> cb(check);
       Value *idx64 = cb.CreateZExt(idx, i64);
       Value *sp = cb.CreateInBoundsGEP(i32, states, idx64, "state.slot");
-      Value *want = cb.CreateOr(ConstantInt::get(i32, k << 1), parity);
-      cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, sp, "state"), want), body, latch);
+      if (everyone) {
+        cb.CreateBr(body);
+      } else {
+        Value *want = cb.CreateOr(ConstantInt::get(i32, k << 1), par);
+        cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, sp, "state"), want), body, latch);
+      }
 
       IRBuilder<> bb(body);
       Value *frame = bb.CreateInBoundsGEP(i8, frames, bb.CreateMul(idx64, ConstantInt::get(i64, frameSize_)), "frame");
@@ -703,6 +731,7 @@ private:
           if (isa<ReturnInst>(t)) {
             IRBuilder<> rb(t);
             rb.CreateStore(ConstantInt::get(i32, kStateDone), sp);
+            rb.CreateStore(rb.CreateOr(rb.CreateLoad(i64, mask), ConstantInt::get(i64, LDSAN_EMU_GROUP_DONE)), mask);
             rb.CreateBr(latch);
             t->eraseFromParent();
             continue;
@@ -733,8 +762,8 @@ private:
       Value *next = lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next");
       idx->addIncoming(next, latch);
       lb.CreateBr(head);
+      return head;
     }
-    return g;
   }
 
   Function &f_;
