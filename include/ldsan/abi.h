@@ -185,7 +185,8 @@ typedef struct ldsan_device_state {
   uint32_t abi_version;      /* LDSAN_ABI_VERSION, set by the device image */
   uint32_t flags;            /* ldsan_state_flags */
   uint64_t channel;          /* address of an ldsan_report_channel; 0: the built-in one */
-  uint64_t pool_base;        /* LDS backing pool the host provides; 0: the built-in one */
+  uint64_t pool_base;        /* LDS backing pool the host provides, zero-filled (the pool keeps
+                                its bookkeeping in itself); 0: the built-in one */
   uint64_t pool_size;        /* its size in bytes */
 } ldsan_device_state;
 LDSAN_STATIC_ASSERT(sizeof(ldsan_device_state) == 32, "device state size");
