@@ -38,7 +38,6 @@ typedef struct ldsan_emu_kernel {
   uint64_t (*group)(void **args, const void *ids, uint32_t n, void *frames, uint32_t *states, uint32_t region,
                     uint32_t parity);
   uint32_t group_frame_size;     /* bytes, a multiple of 16, alignment up to 64 */
-  uint32_t group_regions;        /* barriers + 1 */
   uint64_t group_exit_regions;
 } ldsan_emu_kernel;
 

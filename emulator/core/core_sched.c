@@ -68,6 +68,15 @@ static int emu_force_fibers(void) {
   return cached;
 }
 
+/* The ids of linear work-item i of a workgroup of d. */
+static void emu_item_ids(const emu_dispatch *d, uint32_t i, ldsan_emu_item_ids *ids) {
+  uint32_t bx = d->block[0], by = d->block[1];
+  ids->id[0] = i % bx;
+  ids->id[1] = i / bx % by;
+  ids->id[2] = i / (bx * by);
+  ids->lane = i % LDSAN_EMU_WAVE_SIZE;
+}
+
 /* Per-dispatch arrays of work-item loops: ids, states, frames. */
 static void emu_prepare_loops(emu_worker *w, emu_dispatch *d) {
   uint32_t n = d->items;
@@ -87,13 +96,7 @@ static void emu_prepare_loops(emu_worker *w, emu_dispatch *d) {
     memset(w->frames, 0, frames);
     w->frames_cap = frames;
   }
-  uint32_t bx = d->block[0], by = d->block[1];
-  for (uint32_t i = 0; i < n; i++) {
-    w->ids[i].id[0] = i % bx;
-    w->ids[i].id[1] = i / bx % by;
-    w->ids[i].id[2] = i / (bx * by);
-    w->ids[i].lane = i % LDSAN_EMU_WAVE_SIZE;
-  }
+  for (uint32_t i = 0; i < n; i++) emu_item_ids(d, i, &w->ids[i]);
 }
 
 /* Makes room for n fibers (stacks with a guard page each). */
@@ -264,13 +267,9 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
 }
 
 static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
-  uint32_t bx = d->block[0], by = d->block[1];
   for (uint32_t i = 0; i < d->items; i++) {
     emu_fiber *f = &w->fibers[i];
-    f->ids.id[0] = i % bx;
-    f->ids.id[1] = i / bx % by;
-    f->ids.id[2] = i / (bx * by);
-    f->ids.lane = i % LDSAN_EMU_WAVE_SIZE;
+    emu_item_ids(d, i, &f->ids);
     f->state = EMU_READY;
     /* Frame popped by the first ldsan_emu_ctx_switch: r15..rbp, return
      * address; stack tops are staggered by 64-byte lines so that 1024 stacks

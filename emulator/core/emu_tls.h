@@ -5,7 +5,9 @@
  * __ldsan_emu_tls. All fibers of a workgroup run on one worker thread and
  * never migrate, so a fiber may cache the TLS address across a barrier; the
  * scheduler stores `item` before every switch, so every fiber reads its own
- * ids. Work-item loops store `item` before running each work-item's region. Changing a field means changing both sides: the offsets are asserted. */
+ * ids. Work-item loops store `item` before every call a work-item's region
+ * makes (the region's own code reads its ids directly). Changing a field means
+ * changing both sides: the offsets are asserted. */
 #ifndef LDSAN_EMU_TLS_H
 #define LDSAN_EMU_TLS_H
 

@@ -23,8 +23,9 @@ typedef struct rt_kernel {
   uint32_t kernel_id;       /* !llvm.amdgcn.lds.kernel.id */
   LLVMValueRef entry;       /* __ldsan_emu_entry.<name>: one work-item, as a fiber */
   LLVMValueRef group;       /* __ldsan_emu_group.<name>: work-item loops, or NULL */
-  uint32_t frame_size, regions;
+  uint32_t frame_size;
   uint64_t exit_regions;
+  LLVMValueRef name_str;    /* the kernel table's copy of name */
 } rt_kernel;
 
 typedef struct rt_ctx {

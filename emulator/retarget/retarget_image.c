@@ -242,8 +242,8 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
 
 /* The kernel table's element type: ldsan_emu_kernel (emu.h). */
 static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
-  LLVMTypeRef f[8] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i32, c->i64};
-  return LLVMStructTypeInContext(c->ctx, f, 8, 0);
+  LLVMTypeRef f[7] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64};
+  return LLVMStructTypeInContext(c->ctx, f, 7, 0);
 }
 
 static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
@@ -251,15 +251,15 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
   for (unsigned i = 0; i < c->kernel_count; i++) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
-    LLVMValueRef f[8] = {rt_cstr(c, k->name),
+    if (!k->name_str) k->name_str = rt_cstr(c, k->name);
+    LLVMValueRef f[7] = {k->name_str,
                          k->entry,
                          LLVMConstInt(c->i32, LLVMCountParams(k->fn), 0),
                          LLVMConstInt(c->i32, lds, 0),
                          k->group ? k->group : LLVMConstPointerNull(c->ptr),
                          LLVMConstInt(c->i32, k->frame_size, 0),
-                         LLVMConstInt(c->i32, k->regions, 0),
                          LLVMConstInt(c->i64, k->exit_regions, 0)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 8, 0);
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 7, 0);
   }
   LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
   free(ks);
@@ -327,12 +327,11 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     rt_wiloop w;
     k->group = rt_wiloop_form(k->entry, name, &w);
     k->frame_size = w.frame_size;
-    k->regions = w.regions;
     k->exit_regions = w.exit_regions;
     if (k->group) formed++;
     if (verbose && k->group)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': work-item loops (%u regions, %u bytes per work-item)\n",
-              k->name, k->regions, k->frame_size);
+              k->name, w.regions, k->frame_size);
     else if (verbose)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers, because %s\n", k->name, w.why);
   }

@@ -650,120 +650,118 @@ private:
     LLVMContext &ctx = m_.getContext();
     Type *i8 = Type::getInt8Ty(ctx), *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
     Argument *ids = g->getArg(1), *n = g->getArg(2), *frames = g->getArg(3), *states = g->getArg(4);
-    {
-      std::string tag = "r" + std::to_string(k) + (everyone ? ".all" : "");
-      BasicBlock *head = BasicBlock::Create(ctx, tag + ".head", g);
-      BasicBlock *check = BasicBlock::Create(ctx, tag + ".check", g);
-      BasicBlock *body = BasicBlock::Create(ctx, tag + ".item", g);
-      BasicBlock *latch = BasicBlock::Create(ctx, tag + ".next", g);
+    std::string tag = "r" + std::to_string(k) + (everyone ? ".all" : "");
+    BasicBlock *head = BasicBlock::Create(ctx, tag + ".head", g);
+    BasicBlock *check = BasicBlock::Create(ctx, tag + ".check", g);
+    BasicBlock *body = BasicBlock::Create(ctx, tag + ".item", g);
+    BasicBlock *latch = BasicBlock::Create(ctx, tag + ".next", g);
 
-      IRBuilder<> hb(head);
-      PHINode *idx = hb.CreatePHI(i32, 2, "wi");
-      idx->addIncoming(ConstantInt::get(i32, 0), from);
-      hb.CreateCondBr(hb.CreateICmpULT(idx, n), check, done);
+    IRBuilder<> hb(head);
+    PHINode *idx = hb.CreatePHI(i32, 2, "wi");
+    idx->addIncoming(ConstantInt::get(i32, 0), from);
+    hb.CreateCondBr(hb.CreateICmpULT(idx, n), check, done);
 
-      IRBuilder<> cb(check);
-      Value *idx64 = cb.CreateZExt(idx, i64);
-      Value *sp = cb.CreateInBoundsGEP(i32, states, idx64, "state.slot");
-      if (everyone) {
-        cb.CreateBr(body);
-      } else {
-        Value *want = cb.CreateOr(ConstantInt::get(i32, k << 1), par);
-        cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, sp, "state"), want), body, latch);
+    IRBuilder<> cb(check);
+    Value *idx64 = cb.CreateZExt(idx, i64);
+    Value *sp = cb.CreateInBoundsGEP(i32, states, idx64, "state.slot");
+    if (everyone) {
+      cb.CreateBr(body);
+    } else {
+      Value *want = cb.CreateOr(ConstantInt::get(i32, k << 1), par);
+      cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, sp, "state"), want), body, latch);
+    }
+
+    IRBuilder<> bb(body);
+    Value *frame = bb.CreateInBoundsGEP(i8, frames, bb.CreateMul(idx64, ConstantInt::get(i64, frameSize_)), "frame");
+    // Values the region's code takes from outside it: the group function's
+    // (arguments, shared allocas, uniform values), the work-item's frame
+    // slots, and values recomputed here for each work-item.
+    ValueToValueMapTy vm;
+    SmallVector<std::pair<Value *, Value *>, 64> pinned;
+    auto pin = [&](Value *from, Value *to) {
+      vm[from] = to;
+      pinned.push_back({from, to});
+    };
+    for (auto kv : base) pin(const_cast<Value *>(kv.first), kv.second);
+    for (auto &[a, off] : frameOffset_) { // same type as the alloca: private pointers stay in addrspace 5
+      Value *slot = bb.CreateInBoundsGEP(i8, frame, ConstantInt::get(i64, off), a->getName());
+      pin(a, bb.CreatePointerBitCastOrAddrSpaceCast(slot, a->getType()));
+    }
+    Value *item = bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids))));
+    for (Instruction *p : perItem_) {
+      if (isa<LoadInst>(p) && itemPtrSet_.count(p)) { // a load of the TLS work-item pointer
+        pin(p, item);
+        continue;
       }
+      Instruction *c = p->clone();
+      c->setName(p->getName());
+      bb.Insert(c);
+      RemapInstruction(c, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      pin(p, c);
+    }
 
-      IRBuilder<> bb(body);
-      Value *frame = bb.CreateInBoundsGEP(i8, frames, bb.CreateMul(idx64, ConstantInt::get(i64, frameSize_)), "frame");
-      ValueToValueMapTy vm;
-      for (auto kv : base) vm[kv.first] = kv.second;
-      DenseMap<AllocaInst *, Value *> slots;
-      for (auto &[a, off] : frameOffset_) { // same type as the alloca: private pointers stay in addrspace 5
-        Value *slot = bb.CreateInBoundsGEP(i8, frame, ConstantInt::get(i64, off), a->getName());
-        slots[a] = bb.CreatePointerBitCastOrAddrSpaceCast(slot, a->getType());
-      }
-      for (auto &[a, v] : slots) vm[a] = v;
-      Value *item = bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids))));
-      for (Instruction *p : perItem_) {
-        if (isa<LoadInst>(p) && itemPtrSet_.count(p)) { // the TLS work-item pointer: just stored
-          vm[p] = item;
+    // Where a work-item stops: barrier j, or the end of the kernel.
+    DenseMap<unsigned, BasicBlock *> stubs;
+    auto stopAt = [&](unsigned j) {
+      BasicBlock *&s = stubs[j];
+      if (s) return s;
+      s = BasicBlock::Create(ctx, tag + ".to.r" + std::to_string(j), g);
+      IRBuilder<> sb(s);
+      Value *st = isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : sb.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
+      sb.CreateStore(st, sp);
+      sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, uint64_t(1) << j)), mask);
+      sb.CreateBr(latch);
+      return s;
+    };
+
+    SmallVector<BasicBlock *, 32> clones;
+    for (BasicBlock *ob : regionBlocks_[k]) {
+      BasicBlock *nb = CloneBasicBlock(ob, vm, "." + tag, g);
+      vm[ob] = nb;
+      clones.push_back(nb);
+      for (Instruction &ni : make_early_inc_range(*nb)) {
+        if (isa<AllocaInst>(ni)) { // entry-block allocas: pinned above
+          ni.eraseFromParent();
           continue;
         }
-        Instruction *c = p->clone();
-        c->setName(p->getName());
-        bb.Insert(c);
-        RemapInstruction(c, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
-        vm[p] = c;
-      }
-      DenseMap<Instruction *, Value *> perItemValues;
-      for (Instruction *p : perItem_) perItemValues[p] = vm[p];
-
-      // Where a work-item stops: barrier j, or the end of the kernel.
-      DenseMap<unsigned, BasicBlock *> stubs;
-      auto stopAt = [&](unsigned j) {
-        BasicBlock *&s = stubs[j];
-        if (s) return s;
-        s = BasicBlock::Create(ctx, tag + ".to.r" + std::to_string(j), g);
-        IRBuilder<> sb(s);
-        Value *st = isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : sb.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
-        sb.CreateStore(st, sp);
-        sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, uint64_t(1) << j)), mask);
-        sb.CreateBr(latch);
-        return s;
-      };
-
-      SmallVector<BasicBlock *, 32> clones;
-      for (BasicBlock *ob : regionBlocks_[k]) {
-        BasicBlock *nb = CloneBasicBlock(ob, vm, "." + tag, g);
-        vm[ob] = nb;
-        clones.push_back(nb);
-        for (Instruction &ni : make_early_inc_range(*nb)) {
-          if (auto *a = dyn_cast<AllocaInst>(&ni)) { // entry-block allocas: mapped above
-            ni.eraseFromParent();
-            (void)a;
-            continue;
-          }
-          if (auto *ii = dyn_cast<IntrinsicInst>(&ni); ii && ii->isLifetimeStartOrEnd()) {
-            ni.eraseFromParent();
-            continue;
-          }
-          Instruction *t = nb->getTerminator();
-          if (&ni != t) continue;
-          if (isa<ReturnInst>(t)) {
-            IRBuilder<> rb(t);
-            rb.CreateStore(ConstantInt::get(i32, kStateDone), sp);
-            rb.CreateStore(rb.CreateOr(rb.CreateLoad(i64, mask), ConstantInt::get(i64, LDSAN_EMU_GROUP_DONE)), mask);
-            rb.CreateBr(latch);
-            t->eraseFromParent();
-            continue;
-          }
-          for (unsigned s = 0; s < t->getNumSuccessors(); ++s)
-            if (auto it = regionOf_.find(t->getSuccessor(s)); it != regionOf_.end())
-              t->setSuccessor(s, stopAt(it->second));
+        if (auto *ii = dyn_cast<IntrinsicInst>(&ni); ii && ii->isLifetimeStartOrEnd()) {
+          ni.eraseFromParent();
+          continue;
         }
+        Instruction *t = nb->getTerminator();
+        if (&ni != t) continue;
+        if (isa<ReturnInst>(t)) {
+          IRBuilder<> rb(t);
+          rb.CreateStore(ConstantInt::get(i32, kStateDone), sp);
+          rb.CreateStore(rb.CreateOr(rb.CreateLoad(i64, mask), ConstantInt::get(i64, LDSAN_EMU_GROUP_DONE)), mask);
+          rb.CreateBr(latch);
+          t->eraseFromParent();
+          continue;
+        }
+        for (unsigned s = 0; s < t->getNumSuccessors(); ++s)
+          if (auto it = regionOf_.find(t->getSuccessor(s)); it != regionOf_.end())
+            t->setSuccessor(s, stopAt(it->second));
       }
-      // Cloning overwrote the mapping of entry-block allocas and of uniform
-      // values: every use in the region takes the group function's copy.
-      for (const SharedAlloca &s : shared_) vm[s.a] = base[s.a];
-      for (Instruction *u : uniform_) vm[u] = base[u];
-      for (auto &[p, v] : perItemValues) vm[p] = v;
-      for (auto &[a, v] : slots) vm[a] = v;
-      for (BasicBlock *nb : clones)
-        for (Instruction &ni : *nb) RemapInstruction(&ni, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
-      // Code of the region reads its ids from `item` directly; only functions
-      // it calls (reports, traps, the runtime) read the TLS work-item, so it
-      // is set right before each call instead of for every work-item.
-      for (BasicBlock *nb : clones)
-        for (Instruction &ni : *nb)
-          if (auto *call = dyn_cast<CallBase>(&ni); call && !isa<IntrinsicInst>(call))
-            new StoreInst(item, tlsItem, call->getIterator());
-      bb.CreateBr(cast<BasicBlock>(vm[entries_[k]]));
-
-      IRBuilder<> lb(latch);
-      Value *next = lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next");
-      idx->addIncoming(next, latch);
-      lb.CreateBr(head);
-      return head;
     }
+    // Cloning mapped the region's copies of pinned values to their clones:
+    // every use in the region takes the pinned value instead.
+    for (auto &[from, to] : pinned) vm[from] = to;
+    for (BasicBlock *nb : clones)
+      for (Instruction &ni : *nb) RemapInstruction(&ni, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    // Code of the region reads its ids from `item` directly; only functions
+    // it calls (reports, traps, the runtime) read the TLS work-item, so it
+    // is set right before each call instead of for every work-item.
+    for (BasicBlock *nb : clones)
+      for (Instruction &ni : *nb)
+        if (auto *call = dyn_cast<CallBase>(&ni); call && !isa<IntrinsicInst>(call))
+          new StoreInst(item, tlsItem, call->getIterator());
+    bb.CreateBr(cast<BasicBlock>(vm[entries_[k]]));
+
+    IRBuilder<> lb(latch);
+    Value *next = lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next");
+    idx->addIncoming(next, latch);
+    lb.CreateBr(head);
+    return head;
   }
 
   Function &f_;
@@ -783,8 +781,8 @@ private:
   SmallPtrSet<Instruction *, 32> perItemSet_;         // recomputed per work-item and region
   SmallVector<Instruction *, 32> perItem_;            // ... in dependency order
   SmallPtrSet<Value *, 8> itemPtrSet_;                // the TLS work-item pointer, and ids fields
-  int blockPointerStable_ = -1;
-  DenseMap<GlobalVariable *, bool> readOnlyGlobals_;                       // LDS offset 0 written only in region 0
+  int blockPointerStable_ = -1;                       // LDS offset 0 written only in region 0 (-1: not known yet)
+  DenseMap<GlobalVariable *, bool> readOnlyGlobals_;
   SmallPtrSet<AllocaInst *, 32> demoted_;
   struct SharedAlloca {
     AllocaInst *a;
