@@ -66,6 +66,8 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   ldsan_host_init();
   const ldsan_flags *f = ldsan_flags_get();
   ldsan_report_lock();
+  /* Another thread is ending the process after its report: print nothing more. */
+  if (ldsan_dying_elsewhere()) { ldsan_report_unlock(); ldsan_block_forever(); }
   FILE *out = ldsan_log_stream();
 
   uint32_t capacity = ch->capacity, next = __atomic_load_n(&ch->next, __ATOMIC_ACQUIRE);
@@ -130,7 +132,8 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     fprintf(out, "ldsan: warning: %u more report(s) dropped: the report channel holds %u; fix the first "
             "reports and rerun\n", st.dropped, capacity ? capacity : LDSAN_CHANNEL_CAPACITY);
   if (f->halt_on_error && !st.errors && (st.lost || st.dropped)) st.must_abort = 1;
-  if (st.must_abort) aborting(out);
+  /* Claimed under the report mutex: no other thread prints after ABORTING. */
+  if (st.must_abort) { ldsan_die_claim(); aborting(out); }
   fflush(out);
 
   /* Reset for the next dispatch: EMPTY states first, then the counters. */

@@ -144,4 +144,13 @@ void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory 
 void ldsan_report_lock(void);
 void ldsan_report_unlock(void);
 
+/* ---- die.c: one death per process ------------------------------------------ */
+/* Claims the right to end the process: 1 for the first caller (and again for
+ * the same thread), 0 if another thread already did. */
+int ldsan_die_claim(void);
+/* 1 when another thread has claimed death: the caller must print nothing more. */
+int ldsan_dying_elsewhere(void);
+/* Never returns (pause() loop): what threads do while another one dies. */
+__attribute__((noreturn)) void ldsan_block_forever(void);
+
 #endif /* LDSAN_HOST_INTERNAL_H */

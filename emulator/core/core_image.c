@@ -11,6 +11,7 @@
 
 static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;
 static const ldsan_emu_image **images;
+static struct ldsan_image **image_hosts;   /* images[i]'s registration with the host library */
 static unsigned image_count;
 
 void __ldsan_emu_register_image(const ldsan_emu_image *image) {
@@ -20,9 +21,12 @@ void __ldsan_emu_register_image(const ldsan_emu_image *image) {
     exit(1);
   }
   if (ldsan_emu_init_shadow() != 0) exit(1);
+  struct ldsan_image *host = ldsan_emu_register_host(image);
   pthread_mutex_lock(&images_mu);
   images = realloc(images, (image_count + 1) * sizeof *images);
-  images[image_count++] = image;
+  image_hosts = realloc(image_hosts, (image_count + 1) * sizeof *image_hosts);
+  images[image_count] = image;
+  image_hosts[image_count++] = host;
   pthread_mutex_unlock(&images_mu);
 }
 
@@ -40,10 +44,16 @@ const ldsan_emu_global *ldsan_emu_find_global(const char *name) {
   return NULL;
 }
 
-const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel) {
+/* Index of the image holding `kernel`, or -1. */
+static int kernel_image_index(const ldsan_emu_kernel *kernel) {
   for (unsigned i = 0; i < image_count; i++)
-    if (kernel >= images[i]->kernels && kernel < images[i]->kernels + images[i]->kernel_count) return images[i];
-  return NULL;
+    if (kernel >= images[i]->kernels && kernel < images[i]->kernels + images[i]->kernel_count) return (int)i;
+  return -1;
+}
+
+const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel) {
+  int i = kernel_image_index(kernel);
+  return i < 0 ? NULL : images[i];
 }
 
 static void put16(uint8_t *b, unsigned off, uint32_t v) { uint16_t x = (uint16_t)v; memcpy(b + off, &x, 2); }
@@ -92,10 +102,9 @@ int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], con
   d->items = (uint32_t)items;
   d->lds_size = (kernel->static_lds_size + dynamic_lds_size + 15u) & ~15u;
   emu_fill_blocks(d, dynamic_lds_size);
-  const ldsan_emu_image *img = ldsan_emu_kernel_image(kernel);
-  if (img) ldsan_emu_prepare_state(img);
+  int image = kernel_image_index(kernel);
   int trapped = ldsan_emu_run(d);
-  int reports = img ? ldsan_emu_drain(img, d) : 0;
+  int reports = image >= 0 ? ldsan_emu_finish_dispatch(image_hosts[image], d) : 0;
   int rc = 0;
   if (trapped) {
     if (err)

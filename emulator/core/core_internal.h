@@ -85,11 +85,14 @@ __attribute__((noreturn)) void ldsan_emu_trap_current(void);
 int ldsan_emu_is_private_addr(const void *p);
 int ldsan_emu_run(emu_dispatch *d);      /* runs d on all workers; 0 ok */
 
-/* core_report.c */
+/* core_report.c: the emulator as a host-library backend */
+struct ldsan_image;
 int ldsan_emu_init_shadow(void);
-void ldsan_emu_prepare_state(const ldsan_emu_image *img);
-/* Drains the image's channel after a dispatch; exits the process on an
- * aborting report under halt_on_error. Returns the number of reports. */
-int ldsan_emu_drain(const ldsan_emu_image *img, const emu_dispatch *d);
+/* Registers an image's ldsan device state with the host library; NULL if the
+ * image has no ldsan runtime or the host library refused it (said why). */
+struct ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img);
+/* Prints the reports of a finished (or trapped) dispatch through the host
+ * library, which ends the process if one stops it. Returns reports printed. */
+int ldsan_emu_finish_dispatch(struct ldsan_image *host, const emu_dispatch *d);
 
 #endif /* LDSAN_EMU_CORE_INTERNAL_H */

@@ -1,34 +1,18 @@
-/* ldsan emulator core: shadow memory and the device -> host report path.
- * Shadow: with host ASan in the process (weak __asan_init resolves) ASan owns
- * the x86-64 shadow at (addr >> 3) + 0x7FFF8000, which is exactly the device
- * mapping; otherwise the core maps ASan's low and high shadow ranges once
- * (MAP_NORESERVE | MAP_FIXED_NOREPLACE), so device shadow writes just work.
- * Reports: after each dispatch the image's channel (device_state.channel, or
- * the built-in one) is drained through libldsan-host, which prints the reports
- * and decides whether the process must stop; if so it exits with the
- * configured exit code after flushing. */
-#include <errno.h>
+/* ldsan emulator core: the emulator as a backend of the host library.
+ * Memory is this process's memory, so reads and writes are byte loops and
+ * shared memory is the heap. Every image with ldsan's runtime is registered
+ * with the host library when it loads (ABI check, its own report channel,
+ * option flags), and each dispatch ends in ldsan_host_dispatch_done, which
+ * prints the reports and ends the process if one of them must stop it: the
+ * same path the HSA tools library takes on a GPU. The shadow is host ASan's
+ * when the program has it, else the host library maps it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "../../include/ldsan/abi.h"
 #include "../../include/ldsan/host.h"
 #include "core_internal.h"
-
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
-
-/* x86-64 ASan shadow ranges (compiler-rt asan_mapping.h, default mapping). */
-#define EMU_LOW_SHADOW_BEG 0x00007fff8000ull
-#define EMU_LOW_SHADOW_END 0x00008fff7000ull
-#define EMU_HIGH_SHADOW_BEG 0x02008fff7000ull
-#define EMU_HIGH_SHADOW_END 0x10007fff8000ull
-
-extern void __asan_init(void) __attribute__((weak));
 
 static ldsan_emu_report_hook report_hook;
 static void *report_hook_ctx;
@@ -38,47 +22,7 @@ void ldsan_emu_set_report_hook(ldsan_emu_report_hook hook, void *ctx) {
   report_hook_ctx = ctx;
 }
 
-static int emu_map(uint64_t beg, uint64_t end) {
-  void *p = mmap((void *)(uintptr_t)beg, end - beg, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (p == MAP_FAILED || p != (void *)(uintptr_t)beg) {
-    fprintf(stderr, "ldsan-emu: fatal: cannot map the shadow at [0x%llx, 0x%llx): %s\n",
-            (unsigned long long)beg, (unsigned long long)end, p == MAP_FAILED ? strerror(errno) : "moved");
-    return -1;
-  }
-  return 0;
-}
-
-int ldsan_emu_init_shadow(void) {
-  static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-  static int state; /* 0 not yet, 1 ready, -1 failed */
-  pthread_mutex_lock(&mu);
-  if (state == 0) {
-    if (__asan_init) state = 1; /* host ASan owns the shadow */
-    else state = emu_map(EMU_LOW_SHADOW_BEG, EMU_LOW_SHADOW_END) || emu_map(EMU_HIGH_SHADOW_BEG, EMU_HIGH_SHADOW_END) ? -1 : 1;
-  }
-  pthread_mutex_unlock(&mu);
-  return state == 1 ? 0 : -1;
-}
-
-static int emu_halt_on_error(void) {
-  ldsan_host_init();
-  return ldsan_host_halt_on_error();
-}
-
-void ldsan_emu_prepare_state(const ldsan_emu_image *img) {
-  ldsan_device_state *st = img->device_state;
-  if (!st) return;
-  /* The device traps on aborting reports only if the host wants to halt. */
-  if (emu_halt_on_error()) st->flags |= LDSAN_STATE_HALT_ON_ERROR;
-  else st->flags &= ~(uint32_t)LDSAN_STATE_HALT_ON_ERROR;
-}
-
-static ldsan_report_channel *emu_channel(const ldsan_emu_image *img) {
-  ldsan_device_state *st = img->device_state;
-  if (st && st->channel) return (ldsan_report_channel *)(uintptr_t)st->channel;
-  return img->builtin_channel;
-}
+int ldsan_emu_init_shadow(void) { return ldsan_host_map_shadow(); }
 
 static int emu_read(void *ctx, uint64_t addr, void *dst, size_t n) {
   (void)ctx;
@@ -90,34 +34,60 @@ static int emu_read(void *ctx, uint64_t addr, void *dst, size_t n) {
   return 0;
 }
 
-int ldsan_emu_drain(const ldsan_emu_image *img, const emu_dispatch *d) {
-  ldsan_report_channel *ch = emu_channel(img);
+/* Byte loop for the same reason as emu_read. */
+static int emu_write(void *ctx, uint64_t addr, const void *src, size_t n) {
+  (void)ctx;
+  volatile unsigned char *dst = (volatile unsigned char *)(uintptr_t)addr;
+  const unsigned char *in = src;
+  for (size_t i = 0; i < n; i++) dst[i] = in[i];
+  return 0;
+}
+
+static void *emu_alloc_shared(void *ctx, size_t n, uint64_t *device_addr) {
+  (void)ctx;
+  void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+  if (!p) return NULL;
+  memset(p, 0, n);
+  *device_addr = (uint64_t)(uintptr_t)p;
+  return p;
+}
+
+static void emu_free_shared(void *ctx, void *p) {
+  (void)ctx;
+  free(p);
+}
+
+static const ldsan_backend emu_backend = {
+    .device_name = "cpu-emulator",
+    .device = 0,
+    .mem = {NULL, emu_read},
+    .write = emu_write,
+    .alloc_shared = emu_alloc_shared,
+    .free_shared = emu_free_shared,
+};
+
+ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img) {
+  if (!img->device_state) return NULL;
+  return ldsan_host_image_register(&emu_backend, img->source, (uint64_t)(uintptr_t)img->device_state);
+}
+
+int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
+  ldsan_report_channel *ch = ldsan_host_image_channel(host);
   if (!ch) return 0;
-  uint32_t n = __atomic_load_n(&ch->next, __ATOMIC_ACQUIRE);
-  uint32_t cap = ch->capacity && ch->capacity <= LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
-  if (n > cap) n = cap;
-  if (n == 0 && ch->dropped == 0) return 0;
   if (report_hook) {
+    uint32_t n = __atomic_load_n(&ch->next, __ATOMIC_ACQUIRE);
+    if (n > LDSAN_CHANNEL_CAPACITY) n = LDSAN_CHANNEL_CAPACITY;
     for (uint32_t i = 0; i < n; i++) {
       const ldsan_report_record *r = &ch->records[i];
       if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == LDSAN_RECORD_READY) report_hook(r, report_hook_ctx);
     }
   }
-  ldsan_device_memory mem = {NULL, emu_read};
   ldsan_dispatch_info info = {
       .kernel_name = d->kernel->name,
       .grid_size = {d->grid[0], d->grid[1], d->grid[2]},
       .block_size = {d->block[0], d->block[1], d->block[2]},
       .device = 0,
-      .device_name = "cpu-emulator",
   };
-  /* The host library decides whether to stop (and printed ABORTING if so). */
-  ldsan_drain_stats stats;
-  int printed = ldsan_host_drain_channel_stats(ch, &mem, &info, &stats);
-  if (stats.must_abort) {
-    fflush(stdout);
-    fflush(stderr);
-    exit(ldsan_host_exitcode());
-  }
-  return printed;
+  /* Prints the reports; does not return if one of them stops the program. */
+  return ldsan_host_dispatch_done(host, &info);
 }

@@ -1,5 +1,5 @@
 /* ldsan host library API: turns device report records into ASan-style reports.
- * Used by the CPU emulator and (later) the HSA tools library. Host C only.
+ * Used by the CPU emulator and the HSA tools library (host/hsa/). Host C only.
  * Thread-safety: ldsan_host_* calls may come from several threads; printing a
  * report is serialized internally so reports never interleave. */
 #ifndef LDSAN_HOST_H
@@ -83,6 +83,79 @@ void ldsan_host_print_record(const ldsan_report_record *record, const ldsan_devi
 
 /* The stable kebab-case bug name of a record, e.g. "lds-buffer-overflow". */
 const char *ldsan_host_bug_name(const ldsan_report_record *record);
+
+/* ---- Backends and code objects: the one host path for GPU and emulator ----
+ * A backend is how the host library reaches one device (an HSA agent, or the
+ * CPU emulator): reading and writing its memory, memory both sides share, and
+ * turning its pcs into source lines. Everything else (which code objects carry
+ * ldsan, their channels, draining, stopping the process) is done here once:
+ *   code object loaded      -> ldsan_host_image_register
+ *   dispatch completed      -> ldsan_host_dispatch_done
+ *   device error / trap     -> ldsan_host_device_error
+ *   code object unloaded    -> ldsan_host_image_unregister
+ *   process exit            -> ldsan_host_drain_all (registered with atexit)
+ * A report that stops the program ends it in ldsan_host_die, once. */
+typedef struct ldsan_backend {
+  const char *device_name;   /* e.g. "gfx90a:xnack+", "cpu-emulator" */
+  int device;                /* agent index, for reports */
+  ldsan_device_memory mem;   /* reads device memory; mem.ctx is passed to every callback below */
+  /* Writes n bytes at device address addr; returns 0 on success. */
+  int (*write)(void *ctx, uint64_t addr, const void *src, size_t n);
+  /* Allocates n zeroed bytes the host and this device both access coherently
+   * (fine-grained system memory on a GPU); returns the host pointer and sets
+   * *device_addr, or returns NULL. */
+  void *(*alloc_shared)(void *ctx, size_t n, uint64_t *device_addr);
+  void (*free_shared)(void *ctx, void *host_ptr);
+  ldsan_symbolizer symbolize; /* may be NULL */
+  void *symbolize_ctx;
+} ldsan_backend;
+
+/* One registered code object (opaque). */
+typedef struct ldsan_image ldsan_image;
+
+/* A code object with ldsan's runtime was loaded on `backend`'s device; its
+ * ldsan_device_state is at device address state_addr. Checks the state's ABI
+ * version (a mismatch prints one line naming `name` and returns NULL: that code
+ * object runs unchecked), gives it its own report channel in shared memory and
+ * writes the option flags into the state. `name` (a URI or path) is copied.
+ * The backend must outlive the image. */
+ldsan_image *ldsan_host_image_register(const ldsan_backend *backend, const char *name, uint64_t state_addr);
+
+/* Drains the image's channel, then forgets it and frees its channel. */
+void ldsan_host_image_unregister(ldsan_image *image);
+
+/* The image's report channel as the host sees it (tests, emulator hooks). */
+ldsan_report_channel *ldsan_host_image_channel(const ldsan_image *image);
+
+/* A dispatch of a kernel of `image` has completed: prints its reports. If one
+ * of them stops the program (halt_on_error), does not return (ldsan_host_die).
+ * Returns the number of reports printed. */
+int ldsan_host_dispatch_done(ldsan_image *image, const ldsan_dispatch_info *dispatch);
+
+/* The device of `backend` stopped a queue (a trap, a memory fault): drains every
+ * image on that device. If any report was found (printed, lost or dropped), the
+ * device error was ldsan's: does not return (ldsan_host_die). Returns 0 when
+ * ldsan has nothing to say, so the caller goes on with the runtime's own
+ * handling of the error. */
+int ldsan_host_device_error(const ldsan_backend *backend);
+
+/* Drains every registered image (at exit, on unload). If a report found there
+ * stops the program, does not return (ldsan_host_die). */
+void ldsan_host_drain_all(void);
+
+/* ASan's Die(): the first caller flushes the report stream and ends the process
+ * with exit status `exitcode` (abort() under abort_on_error); every later caller,
+ * from any thread, blocks forever. Never returns. */
+__attribute__((noreturn)) void ldsan_host_die(void);
+
+/* Maps ASan's x86-64 shadow ranges (low and high shadow, MAP_NORESERVE) when no
+ * host ASan owns them, so device shadow accesses land in host memory. Returns 0
+ * when the shadow is usable (already ASan's, or mapped now), else prints one
+ * line saying why and returns -1. Idempotent, thread-safe. */
+int ldsan_host_map_shadow(void);
+
+/* 1 when host AddressSanitizer is in the process. */
+int ldsan_host_has_asan(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,103 @@
+/* ldsan HSA tools library: what its C files share. The HSA API table
+ * (hsa_api_trace.h) is C++; hsa_table.cpp alone reads and patches it, copying
+ * the runtime's functions ldsan calls into an ldsan_hsa_api and installing the
+ * ldsan_hsa_* wrappers below. Everything else is C over the real hsa.h.
+ * Threading: HSA calls come from any application thread, queue error
+ * callbacks and signal handlers from the runtime's own threads. */
+#ifndef LDSAN_HSA_TOOL_H
+#define LDSAN_HSA_TOOL_H
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ldsan/host.h"
+
+/* hsa_api_trace.h's intercept types, restated in C (hsa_table.cpp checks they match). */
+typedef void (*ldsan_hsa_packet_writer)(const void *packets, uint64_t count);
+typedef void (*ldsan_hsa_intercept_handler)(const void *packets, uint64_t count, uint64_t user_index,
+                                            void *data, ldsan_hsa_packet_writer writer);
+typedef void (*ldsan_hsa_queue_error_cb)(hsa_status_t status, hsa_queue_t *source, void *data);
+
+/* The runtime's own functions, as the table held them before ldsan's wrappers. */
+typedef struct ldsan_hsa_api {
+  hsa_status_t (*iterate_agents)(hsa_status_t (*cb)(hsa_agent_t, void *), void *data);
+  hsa_status_t (*agent_get_info)(hsa_agent_t agent, hsa_agent_info_t attribute, void *value);
+  hsa_status_t (*agent_iterate_isas)(hsa_agent_t agent, hsa_status_t (*cb)(hsa_isa_t, void *), void *data);
+  hsa_status_t (*isa_get_info_alt)(hsa_isa_t isa, hsa_isa_info_t attribute, void *value);
+  hsa_status_t (*queue_create)(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                               ldsan_hsa_queue_error_cb callback, void *data, uint32_t private_segment_size,
+                               uint32_t group_segment_size, hsa_queue_t **queue);
+  hsa_status_t (*memory_copy)(void *dst, const void *src, size_t size);
+  hsa_status_t (*signal_create)(hsa_signal_value_t initial_value, uint32_t num_consumers,
+                                const hsa_agent_t *consumers, hsa_signal_t *signal);
+  hsa_status_t (*signal_destroy)(hsa_signal_t signal);
+  void (*signal_store_relaxed)(hsa_signal_t signal, hsa_signal_value_t value);
+  void (*signal_subtract_screlease)(hsa_signal_t signal, hsa_signal_value_t value);
+  hsa_status_t (*executable_freeze)(hsa_executable_t executable, const char *options);
+  hsa_status_t (*executable_destroy)(hsa_executable_t executable);
+  hsa_status_t (*executable_iterate_agent_symbols)(hsa_executable_t executable, hsa_agent_t agent,
+                                                   hsa_status_t (*cb)(hsa_executable_t, hsa_agent_t,
+                                                                      hsa_executable_symbol_t, void *),
+                                                   void *data);
+  hsa_status_t (*executable_symbol_get_info)(hsa_executable_symbol_t symbol,
+                                             hsa_executable_symbol_info_t attribute, void *value);
+  /* AMD extension table */
+  hsa_status_t (*amd_signal_async_handler)(hsa_signal_t signal, hsa_signal_condition_t cond,
+                                           hsa_signal_value_t value, hsa_amd_signal_handler handler, void *arg);
+  hsa_status_t (*amd_agent_iterate_memory_pools)(hsa_agent_t agent,
+                                                 hsa_status_t (*cb)(hsa_amd_memory_pool_t, void *), void *data);
+  hsa_status_t (*amd_memory_pool_get_info)(hsa_amd_memory_pool_t pool, hsa_amd_memory_pool_info_t attribute,
+                                           void *value);
+  hsa_status_t (*amd_memory_pool_allocate)(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags, void **ptr);
+  hsa_status_t (*amd_memory_pool_free)(void *ptr);
+  hsa_status_t (*amd_agents_allow_access)(uint32_t num_agents, const hsa_agent_t *agents, const uint32_t *flags,
+                                          const void *ptr);
+  hsa_status_t (*amd_queue_intercept_create)(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                                             ldsan_hsa_queue_error_cb callback, void *data,
+                                             uint32_t private_segment_size, uint32_t group_segment_size,
+                                             hsa_queue_t **queue);
+  hsa_status_t (*amd_queue_intercept_register)(hsa_queue_t *queue, ldsan_hsa_intercept_handler handler,
+                                               void *data);
+} ldsan_hsa_api;
+
+/* ---- hsa_tool.c: start, stop, code objects ---------------------------------- */
+/* The runtime's functions (valid after ldsan_hsa_tool_start). */
+extern ldsan_hsa_api ldsan_hsa;
+/* Called by OnLoad with the runtime's functions: finds the agents, prepares the
+ * shadow. Returns 0, or -1 after printing why ldsan cannot run. */
+int ldsan_hsa_tool_start(const ldsan_hsa_api *runtime);
+/* OnUnload: drains every channel and forgets every code object. */
+void ldsan_hsa_tool_stop(void);
+/* Wrappers installed in the table. */
+hsa_status_t ldsan_hsa_executable_freeze(hsa_executable_t executable, const char *options);
+hsa_status_t ldsan_hsa_executable_destroy(hsa_executable_t executable);
+
+/* What ldsan knows about one kernel it watches. */
+typedef struct ldsan_hsa_kernel {
+  uint64_t kernel_object;        /* the kernel descriptor's device address */
+  char *name;                    /* symbol name without ".kd" */
+  struct ldsan_image *image;     /* the code object's registration */
+} ldsan_hsa_kernel;
+/* The watched kernel with this kernel_object, copied into *out; 0 if found. */
+int ldsan_hsa_find_kernel(uint64_t kernel_object, ldsan_hsa_kernel *out, char *name_buf, size_t name_len);
+
+/* ---- hsa_backend.c: one ldsan_backend per GPU agent ------------------------- */
+typedef struct ldsan_hsa_agent {
+  hsa_agent_t agent;
+  int index;                     /* among GPU agents, for reports */
+  char name[96];                 /* target, e.g. "gfx90a:sramecc+:xnack+" (from its ISA) */
+  ldsan_backend backend;
+} ldsan_hsa_agent;
+/* Finds the GPU agents and the fine-grained system pool; returns how many GPU agents. */
+int ldsan_hsa_agents_init(void);
+/* The agent record of `agent`, or NULL if it is not a GPU agent ldsan knows. */
+ldsan_hsa_agent *ldsan_hsa_agent_of(hsa_agent_t agent);
+
+/* ---- hsa_queue.c: dispatches and queue errors ------------------------------- */
+hsa_status_t ldsan_hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                                    ldsan_hsa_queue_error_cb callback, void *data, uint32_t private_segment_size,
+                                    uint32_t group_segment_size, hsa_queue_t **queue);
+
+#endif /* LDSAN_HSA_TOOL_H */

@@ -1,0 +1,155 @@
+/* ldsan host library: the registry of code objects that carry ldsan's device
+ * runtime, and what happens to them over a program's life — registered when a
+ * backend loads one (ABI check, own report channel, option flags written into
+ * its device state), drained after each dispatch or device error, drained and
+ * forgotten when unloaded or at exit. One path for every backend (GPU, CPU
+ * emulator); backends only say how memory is reached (ldsan_backend).
+ * Threading: the registry is a list under images_mu; draining takes the report
+ * mutex (drain.c) and may end the process (die.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct ldsan_image {
+  struct ldsan_image *next;
+  const ldsan_backend *backend;
+  char *name;                    /* URI or path, for messages */
+  uint64_t state_addr;           /* device address of __ldsan_device_state */
+  ldsan_report_channel *channel; /* host view of the image's own channel */
+  uint64_t channel_addr;         /* its device address */
+};
+
+static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;
+static ldsan_image *images;
+static pthread_once_t atexit_once = PTHREAD_ONCE_INIT;
+
+/* At exit, reports of dispatches nobody waited for are printed; one that would
+ * have stopped the program sets the exit status as it would have. */
+static void drain_at_exit(void) { ldsan_host_drain_all(); }
+static void install_atexit(void) { atexit(drain_at_exit); }
+
+/* Reads the device state; returns 0 and fills *st, or prints why not. */
+static int read_state(const ldsan_backend *b, const char *name, uint64_t addr, ldsan_device_state *st) {
+  if (b->mem.read(b->mem.ctx, addr, st, sizeof *st) == 0) return 0;
+  fprintf(stderr, "ldsan: error: cannot read __ldsan_device_state at 0x%llx in %s on %s; "
+          "LDS reports of this code object will not be printed\n", (unsigned long long)addr, name,
+          b->device_name ? b->device_name : "the device");
+  return -1;
+}
+
+ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name, uint64_t state_addr) {
+  ldsan_host_init();
+  if (!name) name = "a code object";
+  ldsan_device_state st;
+  if (read_state(b, name, state_addr, &st) != 0) return NULL;
+  if (st.abi_version != LDSAN_ABI_VERSION) {
+    fprintf(stderr, "ldsan: error: %s was built with ldsan ABI version %u, this ldsan host library is "
+            "version %u: its kernels run without LDS reports; rebuild it with this ldsan's ldsan-cc\n",
+            name, st.abi_version, LDSAN_ABI_VERSION);
+    return NULL;
+  }
+  ldsan_image *img = calloc(1, sizeof *img);
+  if (!img) return NULL;
+  img->backend = b;
+  img->state_addr = state_addr;
+  img->name = strdup(name);
+  img->channel = b->alloc_shared(b->mem.ctx, sizeof *img->channel, &img->channel_addr);
+  if (!img->channel || !img->name) {
+    fprintf(stderr, "ldsan: error: cannot allocate a report channel (%zu bytes of shared memory) for %s; "
+            "LDS reports of this code object will not be printed\n", sizeof *img->channel, name);
+    if (img->channel) b->free_shared(b->mem.ctx, img->channel);
+    free(img->name);
+    free(img);
+    return NULL;
+  }
+  img->channel->abi_version = LDSAN_ABI_VERSION;
+  img->channel->capacity = LDSAN_CHANNEL_CAPACITY;
+  /* The device traps on aborting reports only if the host wants to halt. */
+  st.channel = img->channel_addr;
+  if (ldsan_flags_get()->halt_on_error) st.flags |= LDSAN_STATE_HALT_ON_ERROR;
+  else st.flags &= ~(uint32_t)LDSAN_STATE_HALT_ON_ERROR;
+  if (b->write(b->mem.ctx, state_addr, &st, sizeof st) != 0) {
+    fprintf(stderr, "ldsan: error: cannot write __ldsan_device_state at 0x%llx in %s; "
+            "LDS reports of this code object will not be printed\n", (unsigned long long)state_addr, name);
+    b->free_shared(b->mem.ctx, img->channel);
+    free(img->name);
+    free(img);
+    return NULL;
+  }
+  pthread_once(&atexit_once, install_atexit);
+  pthread_mutex_lock(&images_mu);
+  img->next = images;
+  images = img;
+  pthread_mutex_unlock(&images_mu);
+  return img;
+}
+
+ldsan_report_channel *ldsan_host_image_channel(const ldsan_image *img) { return img ? img->channel : NULL; }
+
+/* Fills what the backend knows into a copy of the caller's dispatch info. */
+static ldsan_dispatch_info with_backend(const ldsan_image *img, const ldsan_dispatch_info *d) {
+  ldsan_dispatch_info info;
+  if (d) info = *d;
+  else memset(&info, 0, sizeof info);
+  if (!d) info.device = img->backend->device;
+  if (!info.device_name) info.device_name = img->backend->device_name;
+  if (!info.symbolize) {
+    info.symbolize = img->backend->symbolize;
+    info.symbolize_ctx = img->backend->symbolize_ctx;
+  }
+  return info;
+}
+
+/* Drains one image; returns what the drain saw. */
+static ldsan_drain_stats drain(ldsan_image *img, const ldsan_dispatch_info *d) {
+  ldsan_dispatch_info info = with_backend(img, d);
+  ldsan_drain_stats st;
+  ldsan_host_drain_channel_stats(img->channel, &img->backend->mem, &info, &st);
+  return st;
+}
+
+int ldsan_host_dispatch_done(ldsan_image *img, const ldsan_dispatch_info *d) {
+  if (!img) return 0;
+  ldsan_drain_stats st = drain(img, d);
+  if (st.must_abort) ldsan_host_die();
+  return (int)st.printed;
+}
+
+int ldsan_host_device_error(const ldsan_backend *b) {
+  int found = 0, must_abort = 0;
+  pthread_mutex_lock(&images_mu);
+  for (ldsan_image *img = images; img; img = img->next) {
+    if (img->backend != b) continue;
+    ldsan_drain_stats st = drain(img, NULL);
+    found += (int)(st.errors + st.lost + st.dropped);
+    must_abort |= st.must_abort;
+  }
+  pthread_mutex_unlock(&images_mu);
+  /* A queue stopped by ldsan's own trap: end here, before the runtime prints
+   * its abort message for the same trap. */
+  if (must_abort) ldsan_host_die();
+  return found;
+}
+
+void ldsan_host_drain_all(void) {
+  int must_abort = 0;
+  pthread_mutex_lock(&images_mu);
+  for (ldsan_image *img = images; img; img = img->next) must_abort |= drain(img, NULL).must_abort;
+  pthread_mutex_unlock(&images_mu);
+  if (must_abort) ldsan_host_die();
+}
+
+void ldsan_host_image_unregister(ldsan_image *img) {
+  if (!img) return;
+  pthread_mutex_lock(&images_mu);
+  for (ldsan_image **p = &images; *p; p = &(*p)->next)
+    if (*p == img) { *p = img->next; break; }
+  pthread_mutex_unlock(&images_mu);
+  drain(img, NULL);
+  img->backend->free_shared(img->backend->mem.ctx, img->channel);
+  free(img->name);
+  free(img);
+}
