@@ -29,6 +29,7 @@ struct options {
   int nogpulib;               /* -nogpulib: no ROCm device libraries */
   int nogpuinc;               /* -nogpuinc: no HIP headers */
   int verbose;                /* -v / -### : show what we run */
+  int no_link;                /* -c, -S, -E, -M, -MM, -fsyntax-only, --offload-device-only: no executable */
 };
 
 /* Prints one error line and exits 2 (bad usage or missing dependency). */
@@ -130,6 +131,9 @@ static void scan_args(struct options *o, int argc, char **argv) {
     else if (strcmp(a, "-nogpulib") == 0 || strcmp(a, "--no-gpu-lib") == 0) o->nogpulib = 1;
     else if (strcmp(a, "-nogpuinc") == 0 || strcmp(a, "--no-gpu-inc") == 0) o->nogpuinc = 1;
     else if (strcmp(a, "-v") == 0 || strcmp(a, "-###") == 0) o->verbose = 1;
+    else if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
+             !strcmp(a, "-fsyntax-only") || !strcmp(a, "--offload-device-only") || !strcmp(a, "--cuda-device-only"))
+      o->no_link = 1;
     else if (strncmp(a, "--rocm-path=", 12) == 0) o->rocm_path = a + 12;
     else if (strcmp(a, "-x") == 0 && i + 1 < argc) { if (strcmp(argv[++i], "hip") == 0) o->has_hip_input = 1; }
     else if (strcmp(a, "-xhip") == 0) o->has_hip_input = 1;
@@ -231,6 +235,19 @@ int main(int argc, char **argv) {
   /* Debian's device libs with an empty asanrtl.bc: ldsan's runtime replaces ROCm's. */
   if (!o.nogpulib) pushf(&b, "--rocm-device-lib-path=%s", bitcode_dir);
   pushf(&b, "-fpass-plugin=%s", plugin);
+  /* An executable gets ldsan's HSA tools library as a dependency: it makes itself
+   * a tool of the HIP runtime's HSA (host/hsa/hsa_tool.c), so LDS reports print
+   * on a GPU with no environment variable. */
+  /* Before the inputs: no -x is in effect yet. */
+  if (!o.no_link && o.has_input) {
+    char tool[PATH_MAX + 64];
+    snprintf(tool, sizeof tool, "%s/lib/libldsan-host.so", o.build_root);
+    if (!exists(tool)) die("the ldsan HSA tools library '%s' is missing; run 'make' in the ldsan tree%s", tool, "");
+    pushf(&b, "-Wl,-rpath,%s/lib", o.build_root);
+    push(&b, "-Wl,--push-state,--no-as-needed");
+    push(&b, tool);
+    push(&b, "-Wl,--pop-state");
+  }
   /* Each .hip/.cu input is compiled as HIP; other inputs keep clang's usual rules
    * (`-x none` after a HIP input, but only if another input follows: clang warns otherwise). */
   int last_input = 0;

@@ -34,4 +34,17 @@ undef="$(unresolved_symbols "$tmp/co")"
 [[ -z "$undef" ]] || { echo "undefined device symbols: $(echo $undef)"; exit 1; }
 sections="$(llvm-readelf-$v -S "$tmp/co")"
 grep -q '\.ldsan_lds_desc' <<<"$sections" || { echo "no .ldsan_lds_desc section in the code object"; exit 1; }
-echo "ok: executable with a complete gfx90a:xnack+ code object"
+# The HSA tools library comes with the executable: a DT_NEEDED entry that the
+# executable's RUNPATH resolves, exporting what ROCr looks for.
+dyn="$(llvm-readelf-$v -d "$tmp/app")"
+grep -q 'NEEDED.*\[libldsan-host.so\]' <<<"$dyn" || { echo "executable does not depend on libldsan-host.so:"; echo "$dyn"; exit 1; }
+resolved="$(ldd "$tmp/app" | grep libldsan-host.so || true)"
+grep -q "$root/${BUILD:-build}/lib/libldsan-host.so" <<<"$resolved" || { echo "libldsan-host.so does not resolve to the build: $resolved"; exit 1; }
+tool_syms="$(nm -D --defined-only "$root/${BUILD:-build}/lib/libldsan-host.so")"
+for s in OnLoad OnUnload HSA_AMD_TOOL_PRIORITY; do
+  grep -q " $s\$" <<<"$tool_syms" || { echo "libldsan-host.so does not export $s"; exit 1; }
+done
+# Device-only and compile-only commands link nothing, so they get no library.
+"$cc" -O2 -c "$tmp/app.hip" -o "$tmp/app.o" -v 2>"$tmp/cmd"
+if grep -q 'libldsan-host.so' "$tmp/cmd"; then echo "-c links libldsan-host.so"; exit 1; fi
+echo "ok: executable with a complete gfx90a:xnack+ code object and the HSA tools library"
