@@ -71,14 +71,23 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   FILE *out = ldsan_log_stream();
 
   uint32_t capacity = ch->capacity, next = __atomic_load_n(&ch->next, __ATOMIC_ACQUIRE);
+  /* A header ldsan cannot trust is an error that stops the program whatever
+   * halt_on_error says: a kernel may have trapped with no readable report.
+   * It counts as one error (st.errors), so callers that count errors see it. */
   if (ch->abi_version != LDSAN_ABI_VERSION) {
-    fprintf(out, "ldsan: warning: report channel has ABI version %u, this library %u: %u record(s) ignored; "
-            "build the program and its device code with one ldsan\n", ch->abi_version, LDSAN_ABI_VERSION, next);
+    fprintf(out, "ldsan: error: report channel has ABI version %u, but this ldsan host library reads only "
+            "version %u: no report of this dispatch can be read; build the program and its device code "
+            "with one ldsan\n", ch->abi_version, LDSAN_ABI_VERSION);
     capacity = 0;
-  } else if (capacity > LDSAN_CHANNEL_CAPACITY) {
-    fprintf(out, "ldsan: warning: report channel claims capacity %u, more than %u; reading %u\n", capacity,
-            LDSAN_CHANNEL_CAPACITY, LDSAN_CHANNEL_CAPACITY);
-    capacity = LDSAN_CHANNEL_CAPACITY;
+    st.errors++;
+    st.must_abort = 1;
+  } else if (capacity == 0 || capacity > LDSAN_CHANNEL_CAPACITY) {
+    fprintf(out, "ldsan: error: report channel has capacity %u, but a channel holds 1 to %u records: its "
+            "header is corrupt (a stray device write, or never set up); %s\n", capacity, LDSAN_CHANNEL_CAPACITY,
+            capacity ? "reading the records it has room for" : "the device could record no report");
+    capacity = capacity ? LDSAN_CHANNEL_CAPACITY : 0;
+    st.errors++;
+    st.must_abort = 1;
   }
   uint32_t n = next < capacity ? next : capacity;
 
@@ -117,7 +126,12 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
       st.over_limit += lanes[i];
       continue;
     }
-    ldsan_report_extra extra = {lanes[i] - 1, wgs[i]};
+    /* The group's records of this record's workgroup (JSON lists them all). */
+    const ldsan_report_record *folded[LDSAN_CHANNEL_CAPACITY];
+    ldsan_report_extra extra = {lanes[i] - 1, wgs[i], folded, 0};
+    for (uint32_t j = i; j < n; j++)
+      if (group[j] == (int)i && same_workgroup(&ch->records[j], &ch->records[i]))
+        folded[extra.folded_count++] = &ch->records[j];
     ldsan_report_print(&ch->records[i], mem, dispatch, out, &extra);
     st.printed++;
   }
@@ -130,7 +144,7 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   st.dropped = ch->dropped;
   if (st.dropped)
     fprintf(out, "ldsan: warning: %u more report(s) dropped: the report channel holds %u; fix the first "
-            "reports and rerun\n", st.dropped, capacity ? capacity : LDSAN_CHANNEL_CAPACITY);
+            "reports and rerun\n", st.dropped, ch->capacity);
   if (f->halt_on_error && !st.errors && (st.lost || st.dropped)) st.must_abort = 1;
   /* Claimed under the report mutex: no other thread prints after ABORTING. */
   if (st.must_abort) { ldsan_die_claim(); aborting(out); }

@@ -1,12 +1,19 @@
-/* ldsan host library: LDSAN_OPTIONS parsing, defaults and help, all expanded
- * from flags.inc. Threading: ldsan_host_init parses once under a pthread_once;
- * the parse/reset entry points are for that and for tests. */
+/* ldsan host library: options, layered as compiler-rt layers common and tool
+ * flags: defaults, then ASAN_OPTIONS (only the options ASan shares with ldsan,
+ * flags.inc table 2; every other key there is ASan's business and skipped
+ * silently), then LDSAN_OPTIONS over them. Defaults, parser and help=1 are all
+ * expanded from flags.inc. A malformed option is an error: ldsan_host_init
+ * prints every one and ends the process with status 1, as ASan does; an
+ * unknown option in LDSAN_OPTIONS is a warning (ASan's own names are accepted).
+ * Threading: ldsan_host_init parses once under a pthread_once; the parse/reset
+ * entry points are for that and for tests. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -14,10 +21,23 @@ static ldsan_flags flags;
 static int flags_ready;
 
 /* ---- per-type default, parse and print ------------------------------------ */
+/* strndup that never returns NULL (options are read once, at init). */
+static char *dup_n(const char *v, size_t n) {
+  char *s = strndup(v, n);
+  if (!s) {
+    fprintf(stderr, "ldsan: error: out of memory copying an option of %zu bytes\n", n);
+    _exit(1);
+  }
+  return s;
+}
+static char *dup_string(const char *v) { return dup_n(v, strlen(v)); }
+
 static void set_bool(ldsan_flag_bool *f, int v) { *f = v; }
 static void set_int(ldsan_flag_int *f, int v) { *f = v; }
 static void set_color(ldsan_flag_color *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
-static void set_path(ldsan_flag_path *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
+static void set_format(ldsan_flag_format *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
+static void set_path(ldsan_flag_path *f, const char *v) { free(*f); *f = dup_string(v); }
+static void set_string(ldsan_flag_string *f, const char *v) { free(*f); *f = dup_string(v); }
 
 /* Each parser returns NULL on success, else what was expected. */
 static const char *parse_bool(ldsan_flag_bool *f, const char *v) {
@@ -38,16 +58,26 @@ static const char *parse_color(ldsan_flag_color *f, const char *v) {
   set_color(f, v);
   return NULL;
 }
+static const char *parse_format(ldsan_flag_format *f, const char *v) {
+  if (strcmp(v, "text") && strcmp(v, "json")) return "text or json";
+  set_format(f, v);
+  return NULL;
+}
 static const char *parse_path(ldsan_flag_path *f, const char *v) {
-  if (!*v) return "a non-empty path";
-  if (strlen(v) >= sizeof *f) return "a shorter path";
+  if (!*v) return "stderr, stdout or a path";
   set_path(f, v);
+  return NULL;
+}
+static const char *parse_string(ldsan_flag_string *f, const char *v) {
+  set_string(f, v);
   return NULL;
 }
 static void print_bool(FILE *o, const ldsan_flag_bool *f) { fprintf(o, "%d", *f); }
 static void print_int(FILE *o, const ldsan_flag_int *f) { fprintf(o, "%d", *f); }
 static void print_color(FILE *o, const ldsan_flag_color *f) { fprintf(o, "%s", *f); }
+static void print_format(FILE *o, const ldsan_flag_format *f) { fprintf(o, "%s", *f); }
 static void print_path(FILE *o, const ldsan_flag_path *f) { fprintf(o, "%s", *f); }
+static void print_string(FILE *o, const ldsan_flag_string *f) { fprintf(o, "\"%s\"", *f); }
 
 void ldsan_flags_set_defaults(void) {
 #define LDSAN_FLAG(type, name, default_value, description) set_##type(&flags.name, default_value);
@@ -61,87 +91,149 @@ const ldsan_flags *ldsan_flags_get(void) {
   return &flags;
 }
 
-/* Applies name=value; returns 0, or prints one warning and returns 1. */
-static int apply(const char *name, const char *value, FILE *warn) {
-#define LDSAN_FLAG(type, fname, default_value, description)                                      \
-  if (!strcmp(name, #fname)) {                                                                   \
-    if (!value) {                                                                                \
-      fprintf(warn, "ldsan: warning: option '%s' in LDSAN_OPTIONS has no value; write %s=<value>\n", \
-              name, name);                                                                       \
-      return 1;                                                                                  \
-    }                                                                                            \
-    const char *expected = parse_##type(&flags.fname, value);                                    \
-    if (expected) {                                                                              \
-      fprintf(warn, "ldsan: warning: invalid value '%s' for option '%s' in LDSAN_OPTIONS; expected %s\n", \
-              value, name, expected);                                                            \
-      return 1;                                                                                  \
-    }                                                                                            \
-    return 0;                                                                                    \
-  }
+int ldsan_flags_json(void) { return !strcmp(ldsan_flags_get()->report_format, "json"); }
+
+/* ---- one name=value ---------------------------------------------------------- */
+static const char *source_name(ldsan_options_source s) {
+  return s == LDSAN_FROM_ASAN_OPTIONS ? "ASAN_OPTIONS" : "LDSAN_OPTIONS";
+}
+
+/* The ldsan option `name` (as written in the string) sets, or NULL: its own
+ * name in LDSAN_OPTIONS, and in either string the ASan name of a shared one. */
+static const char *target_of(const char *name, ldsan_options_source source) {
+#define LDSAN_ASAN_FLAG(asan_name, ldsan_name) if (!strcmp(name, #asan_name)) return #ldsan_name;
+#include "flags.inc"
+#undef LDSAN_ASAN_FLAG
+  if (source == LDSAN_FROM_ASAN_OPTIONS) return NULL;
+#define LDSAN_FLAG(type, fname, default_value, description) if (!strcmp(name, #fname)) return #fname;
 #include "flags.inc"
 #undef LDSAN_FLAG
-  fprintf(warn, "ldsan: warning: unknown option '%s' in LDSAN_OPTIONS; run with LDSAN_OPTIONS=help=1 to list options\n",
-          name);
-  return 1;
+  return NULL;
+}
+
+static int is_asan_name(const char *name) {
+#define ASAN_FLAG_NAME(n) if (!strcmp(name, #n)) return 1;
+#include "asan_flag_names.inc"
+#undef ASAN_FLAG_NAME
+  return 0;
+}
+
+/* Sets ldsan option `target` from `value`; NULL, or what was expected. */
+static const char *set_option(const char *target, const char *value) {
+#define LDSAN_FLAG(type, fname, default_value, description) \
+  if (!strcmp(target, #fname)) return parse_##type(&flags.fname, value);
+#include "flags.inc"
+#undef LDSAN_FLAG
+  return "a known option";  /* not reached: target comes from flags.inc */
+}
+
+typedef struct diag { FILE *out; ldsan_options_source source; int warnings, errors; } diag;
+
+/* Applies name=value (value NULL: written without '='). */
+static void apply(diag *d, const char *name, const char *value) {
+  const char *src = source_name(d->source);
+  const char *target = target_of(name, d->source);
+  if (!target) {
+    if (d->source == LDSAN_FROM_LDSAN_OPTIONS && !is_asan_name(name)) {
+      fprintf(d->out, "ldsan: warning: unknown option '%s' in LDSAN_OPTIONS; run with LDSAN_OPTIONS=help=1 to list options\n",
+              name);
+      d->warnings++;
+    }
+    return;  /* ASan's business (or unknown to both, which ASan reports itself) */
+  }
+  if (!value) {
+    fprintf(d->out, "ldsan: error: option '%s' in %s has no value; write %s=<value>\n", name, src, name);
+    d->errors++;
+    return;
+  }
+  const char *expected = set_option(target, value);
+  if (expected) {
+    fprintf(d->out, "ldsan: error: invalid value '%s' for option '%s' in %s; expected %s\n", value, name, src,
+            expected);
+    d->errors++;
+  }
 }
 
 static int is_sep(char c) { return c == ':' || c == ',' || isspace((unsigned char)c); }
 
-int ldsan_flags_parse(const char *options, FILE *warn) {
+int ldsan_flags_parse_from(const char *options, ldsan_options_source source, FILE *out, int *errors) {
   ldsan_flags_get();
-  if (!options) return 0;
-  int warnings = 0;
-  const char *p = options;
-  char name[64], value[sizeof(ldsan_flag_path)];
-  while (*p) {
+  diag d = {out, source, 0, 0};
+  for (const char *p = options ? options : ""; *p;) {
     while (*p && is_sep(*p)) p++;
     if (!*p) break;
-    size_t n = 0;
-    int too_long = 0;
-    while (*p && *p != '=' && !is_sep(*p)) {
-      if (n + 1 < sizeof name) name[n++] = *p; else too_long = 1;
-      p++;
-    }
-    name[n] = 0;
-    if (too_long) {
-      fprintf(warn, "ldsan: warning: unknown option '%s...' in LDSAN_OPTIONS; run with LDSAN_OPTIONS=help=1 to list options\n", name);
-      warnings++;
-      while (*p && !is_sep(*p)) p++;
-      continue;
-    }
-    const char *v = NULL;
+    const char *name_start = p;
+    while (*p && *p != '=' && !is_sep(*p)) p++;
+    char *name = dup_n(name_start, (size_t)(p - name_start));
+    char *value = NULL;
+    char quote = 0;
+    int unterminated = 0;
     if (*p == '=') {
       p++;
-      n = 0;
-      char quote = (*p == '\'' || *p == '"') ? *p++ : 0;
-      while (*p && (quote ? *p != quote : !is_sep(*p))) {
-        if (n + 1 < sizeof value) value[n++] = *p;
-        p++;
-      }
-      if (quote && *p == quote) p++;
-      value[n] = 0;
-      v = value;
+      if (*p == '\'' || *p == '"') quote = *p++;
+      const char *value_start = p;
+      while (*p && (quote ? *p != quote : !is_sep(*p))) p++;
+      value = dup_n(value_start, (size_t)(p - value_start));
+      if (quote && !*p) unterminated = 1;
+      else if (quote) p++;
     }
-    warnings += apply(name, v, warn);
+    /* In ASAN_OPTIONS only the options ASan shares with ldsan are ldsan's to judge. */
+    if (source == LDSAN_FROM_ASAN_OPTIONS && !target_of(name, source)) {
+      /* skipped: ASan's business */
+    } else if (!*name) {
+      fprintf(out, "ldsan: error: option with no name ('=%s') in %s; write name=value\n", value ? value : "",
+              source_name(source));
+      d.errors++;
+    } else if (unterminated) {
+      fprintf(out, "ldsan: error: value of option '%s' in %s has no closing %c quote\n", name,
+              source_name(source), quote);
+      d.errors++;
+    } else {
+      apply(&d, name, value);
+    }
+    free(name);
+    free(value);
   }
-  return warnings;
+  if (errors) *errors = d.errors;
+  return d.warnings + d.errors;
+}
+
+int ldsan_flags_parse(const char *options, FILE *out) {
+  return ldsan_flags_parse_from(options, LDSAN_FROM_LDSAN_OPTIONS, out, NULL);
+}
+
+int ldsan_flags_load(const char *asan_options, const char *ldsan_options, FILE *out) {
+  int asan_errors = 0, ldsan_errors = 0;
+  ldsan_flags_set_defaults();
+  ldsan_flags_parse_from(asan_options, LDSAN_FROM_ASAN_OPTIONS, out, &asan_errors);
+  ldsan_flags_parse_from(ldsan_options, LDSAN_FROM_LDSAN_OPTIONS, out, &ldsan_errors);
+  return asan_errors + ldsan_errors;
 }
 
 void ldsan_host_print_help(FILE *out) {
   const ldsan_flags *f = ldsan_flags_get();
   fprintf(out, "ldsan: options (LDSAN_OPTIONS=name=value:name=value; current values shown)\n");
 #define LDSAN_FLAG(type, name, default_value, description)                                       \
-  fprintf(out, "ldsan: option %-14s = ", #name);                                                 \
+  fprintf(out, "ldsan: option %-24s = ", #name);                                                 \
   print_##type(out, &f->name);                                                                   \
   fprintf(out, "  (default %s) %s\n", #default_value, description);
 #include "flags.inc"
 #undef LDSAN_FLAG
+  fprintf(out, "ldsan: ASAN_OPTIONS sets these first (LDSAN_OPTIONS wins):");
+#define LDSAN_ASAN_FLAG(asan_name, ldsan_name)                                                   \
+  fprintf(out, " %s", #asan_name);                                                               \
+  if (strcmp(#asan_name, #ldsan_name)) fprintf(out, " (as %s)", #ldsan_name);
+#include "flags.inc"
+#undef LDSAN_ASAN_FLAG
+  fprintf(out, "; ASan's other options are ignored\n");
 }
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static void init(void) {
-  ldsan_flags_set_defaults();
-  ldsan_flags_parse(getenv("LDSAN_OPTIONS"), stderr);
+  if (ldsan_flags_load(getenv("ASAN_OPTIONS"), getenv("LDSAN_OPTIONS"), stderr)) {
+    fflush(stderr);
+    _exit(1);
+  }
   if (flags.help) ldsan_host_print_help(stderr);
 }
 void ldsan_host_init(void) { pthread_once(&init_once, init); }

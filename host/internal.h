@@ -11,11 +11,13 @@
 
 #include "ldsan/host.h"
 
-/* ---- flags.c: LDSAN_OPTIONS (declared once in flags.inc) ----------------- */
+/* ---- flags.c: ASAN_OPTIONS + LDSAN_OPTIONS (declared once in flags.inc) -- */
 typedef int ldsan_flag_bool;
 typedef int ldsan_flag_int;
 typedef char ldsan_flag_color[8];    /* "auto" | "always" | "never" */
-typedef char ldsan_flag_path[512];   /* "stderr" | "stdout" | file prefix */
+typedef char ldsan_flag_format[8];   /* "text" | "json" */
+typedef char *ldsan_flag_path;       /* "stderr" | "stdout" | file prefix; heap, any length */
+typedef char *ldsan_flag_string;     /* heap, any length, may be empty */
 
 typedef struct ldsan_flags {
 #define LDSAN_FLAG(type, name, default_value, description) ldsan_flag_##type name;
@@ -23,19 +25,34 @@ typedef struct ldsan_flags {
 #undef LDSAN_FLAG
 } ldsan_flags;
 
+/* Where an options string comes from. ASAN_OPTIONS sets only the options of
+ * flags.inc's table 2 and skips every other key silently. */
+typedef enum ldsan_options_source { LDSAN_FROM_LDSAN_OPTIONS, LDSAN_FROM_ASAN_OPTIONS } ldsan_options_source;
+
 /* The current options (defaults until ldsan_host_init ran). Never NULL. */
 const ldsan_flags *ldsan_flags_get(void);
 /* Resets every option to its default. */
 void ldsan_flags_set_defaults(void);
-/* Applies an LDSAN_OPTIONS string over the current options; warnings go to
- * `warn`. Returns the number of warnings printed. */
-int ldsan_flags_parse(const char *options, FILE *warn);
+/* Applies an LDSAN_OPTIONS string over the current options. Messages go to
+ * `out`: "ldsan: warning:" (unknown option) or "ldsan: error:" (malformed:
+ * bad value, no value, unterminated quote; the option keeps its value).
+ * Returns the number of messages. */
+int ldsan_flags_parse(const char *options, FILE *out);
+/* The same for a string from `source`; *errors (may be NULL) gets the number of errors. */
+int ldsan_flags_parse_from(const char *options, ldsan_options_source source, FILE *out, int *errors);
+/* What ldsan_host_init does: defaults, then ASAN_OPTIONS, then LDSAN_OPTIONS
+ * (either may be NULL). Returns the number of errors (ldsan_host_init then exits 1). */
+int ldsan_flags_load(const char *asan_options, const char *ldsan_options, FILE *out);
+/* Whether reports are JSON lines (report_format=json). */
+int ldsan_flags_json(void);
 
 /* ---- log.c: where reports go (option log_path) --------------------------- */
 /* The configured report stream; opens "<log_path>.<pid>" on first use. */
 FILE *ldsan_log_stream(void);
 /* Tests: send reports to `f` instead (NULL restores log_path). */
 void ldsan_log_override(FILE *f);
+/* Closes the log file (if one is open); the next report opens it again. */
+void ldsan_log_close(void);
 
 /* ---- decorator.c: colours by role (option color) ------------------------- */
 typedef struct ldsan_decorator {
@@ -124,10 +141,14 @@ void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *
                        uint64_t addr, uint8_t recorded, const ldsan_block_view *view);
 
 /* ---- report.c ------------------------------------------------------------- */
-/* Extra facts drain.c adds to a report (dedup count). */
+/* Extra facts drain.c adds to a report (dedup). */
 typedef struct ldsan_report_extra {
-  uint32_t same_lanes;       /* other lanes with the same kernel+pc+bug, not printed */
+  uint32_t same_lanes;       /* other work-items with the same kernel+pc+bug, not printed */
   uint32_t same_workgroups;  /* distinct workgroups among them and this record */
+  /* The records of this record's workgroup folded into this report, this one
+   * first (NULL: only this record is known). */
+  const ldsan_report_record *const *folded;
+  uint32_t folded_count;
 } ldsan_report_extra;
 
 /* Bug name of a record, using the descriptor and shadow when the recorded

@@ -7,27 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "report_ctx.h"
 
 #define RULE "================================================================="
 #define MAX_LAYOUT_LINES 16  /* variables listed around the one hit */
 #define UNKNOWN_BLOCK_EXTENT (256u << 10)  /* bytes; above any GPU's LDS (gfx950: 160 KiB) */
-
-/* Everything one report needs, gathered once. */
-typedef struct report_ctx {
-  const ldsan_report_record *r;
-  const ldsan_device_memory *mem;
-  const ldsan_dispatch_info *dispatch;
-  ldsan_desc desc;
-  ldsan_block_header hdr;
-  int hdr_ok;                /* hdr was read and names this block (self == block) */
-  uint32_t dyn;              /* exact dynamic LDS size */
-  ldsan_block_view view;     /* the block's extent, for locating and the shadow dump */
-  int in_block;              /* the bad address lies in the block's chunk */
-  ldsan_location loc;
-  const char *bug;
-  char kernel[512];
-} report_ctx;
 
 static const char *kind_name(uint32_t kind) {
   switch (kind) {
@@ -78,8 +62,8 @@ int ldsan_report_aborts(const ldsan_report_record *r) {
   return ldsan_flags_get()->halt_on_error && !(r->flags & LDSAN_ACCESS_NOABORT);
 }
 
-static void ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_device_memory *mem,
-                     const ldsan_dispatch_info *dispatch) {
+void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_device_memory *mem,
+                           const ldsan_dispatch_info *dispatch) {
   memset(c, 0, sizeof *c);
   c->r = r;
   c->mem = mem;
@@ -94,7 +78,8 @@ static void ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_de
 
   const char *raw = c->desc.valid ? ldsan_desc_string(&c->desc, c->desc.header.name) : NULL;
   if (!raw && dispatch) raw = dispatch->kernel_name;
-  if (raw) ldsan_demangle(raw, c->kernel, sizeof c->kernel);
+  c->kernel_known = raw && *raw;
+  if (c->kernel_known) ldsan_demangle(raw, c->kernel, sizeof c->kernel);
   else snprintf(c->kernel, sizeof c->kernel, "<unknown kernel>");
 
   c->loc.where = LDSAN_WHERE_UNKNOWN;
@@ -117,11 +102,57 @@ static void ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_de
   c->bug = bug_name(r, mem, c->in_block ? &c->loc : NULL);
 }
 
+void ldsan_report_ctx_free(report_ctx *c) { ldsan_desc_free(&c->desc); }
+
 const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem) {
   report_ctx c;
-  ctx_init(&c, r, mem, NULL);
-  ldsan_desc_free(&c.desc);
+  ldsan_report_ctx_init(&c, r, mem, NULL);
+  ldsan_report_ctx_free(&c);
   return c.bug;
+}
+
+/* Whether s[0..n) is "file:line" or "file:line:col" (no spaces in the file). */
+static int is_source_location(const char *s, size_t n) {
+  int groups = 0;
+  while (n > 0 && groups < 2) {
+    size_t digits = 0;
+    while (digits < n && s[n - 1 - digits] >= '0' && s[n - 1 - digits] <= '9') digits++;
+    if (!digits || digits == n || s[n - 1 - digits] != ':') break;
+    n -= digits + 1;
+    groups++;
+  }
+  if (!groups || !n) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] == ' ') return 0;
+  return 1;
+}
+
+static void copy_n(char *dst, size_t len, const char *src, size_t n) {
+  snprintf(dst, len, "%.*s", (int)(n < len ? n : len - 1), src);
+}
+
+void ldsan_report_ctx_symbolize(report_ctx *c) {
+  c->sym[0] = c->function[0] = c->source[0] = 0;
+  const ldsan_dispatch_info *di = c->dispatch;
+  if (!c->r->pc || !di || !di->symbolize || !ldsan_flags_get()->symbolize) return;
+  if (di->symbolize(di->symbolize_ctx, c->r->pc, c->sym, sizeof c->sym) != 0) { c->sym[0] = 0; return; }
+  c->sym[sizeof c->sym - 1] = 0;
+  const char *s = c->sym;
+  size_t n = strlen(s);
+  const char *at = NULL;
+  for (const char *p = strstr(s, " at "); p; p = strstr(p + 1, " at ")) at = p;
+  const char *space = strrchr(s, ' ');
+  if (at && is_source_location(at + 4, strlen(at + 4))) {
+    copy_n(c->function, sizeof c->function, s, (size_t)(at - s));
+    copy_n(c->source, sizeof c->source, at + 4, strlen(at + 4));
+  } else if (space && is_source_location(space + 1, strlen(space + 1))) {
+    copy_n(c->function, sizeof c->function, s, (size_t)(space - s));
+    copy_n(c->source, sizeof c->source, space + 1, strlen(space + 1));
+  } else if (is_source_location(s, n)) {
+    copy_n(c->source, sizeof c->source, s, n);
+  } else {
+    copy_n(c->function, sizeof c->function, s, n);
+  }
 }
 
 static void device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
@@ -135,12 +166,9 @@ static void ids(FILE *out, const ldsan_report_record *r) {
           r->workgroup_id[2]);
 }
 
-static void frame(FILE *out, const report_ctx *c, char *sym, size_t len) {
-  sym[0] = 0;
+static void frame(FILE *out, const report_ctx *c) {
   if (!c->r->pc) { fprintf(out, "    #0 <pc unknown> in kernel %s\n", c->kernel); return; }
-  const ldsan_dispatch_info *di = c->dispatch;
-  if (!(di && di->symbolize && di->symbolize(di->symbolize_ctx, c->r->pc, sym, len) == 0 && sym[0])) sym[0] = 0;
-  fprintf(out, "    #0 0x%llx in %s\n", (unsigned long long)c->r->pc, sym[0] ? sym : "<unknown>");
+  fprintf(out, "    #0 0x%llx in %s\n", (unsigned long long)c->r->pc, c->sym[0] ? c->sym : "<unknown>");
 }
 
 /* "'tile' of size 256 (k1(int*, int)::tile, declared at mini.hip:12)" */
@@ -269,14 +297,36 @@ static void print_layout(FILE *out, ldsan_decorator d, const report_ctx *c) {
   }
 }
 
-static void print_summary(FILE *out, const report_ctx *c, const char *sym) {
-  if (sym[0]) fprintf(out, "SUMMARY: AddressSanitizer: %s %s\n", c->bug, sym);
-  else fprintf(out, "SUMMARY: AddressSanitizer: %s in %s\n", c->bug, c->kernel);
+/* ASan's form: "SUMMARY: AddressSanitizer: <bug> <file:line:col> in <function>". */
+static void print_summary(FILE *out, const report_ctx *c) {
+  if (!ldsan_flags_get()->print_summary) return;
+  fprintf(out, "SUMMARY: AddressSanitizer: %s ", c->bug);
+  if (c->source[0]) fprintf(out, "%s ", c->source);
+  fprintf(out, "in %s\n", c->function[0] ? c->function : c->kernel);
+}
+
+/* "63 more work-items (31 in this workgroup, 32 in 1 other workgroup) made the same ..." */
+static void print_folded(FILE *out, const report_ctx *c, const ldsan_report_extra *extra) {
+  uint32_t more = extra->same_lanes;
+  uint32_t other_wgs = extra->same_workgroups > 1 ? extra->same_workgroups - 1 : 0;
+  fprintf(out, "    %u more work-item%s ", more, more == 1 ? "" : "s");
+  if (extra->folded && extra->folded_count) {
+    uint32_t here = extra->folded_count - 1, elsewhere = more - here;
+    if (!other_wgs) fprintf(out, "(%sin this workgroup) ", more == 1 ? "" : "all ");
+    else if (!here) fprintf(out, "(in %u other workgroup%s) ", other_wgs, other_wgs == 1 ? "" : "s");
+    else
+      fprintf(out, "(%u in this workgroup, %u in %u other workgroup%s) ", here, elsewhere, other_wgs,
+              other_wgs == 1 ? "" : "s");
+  } else {  /* which of them share this workgroup is unknown */
+    fprintf(out, "(with this one, in %u workgroup%s) ", extra->same_workgroups,
+            extra->same_workgroups == 1 ? "" : "s");
+  }
+  fprintf(out, "made the same %s at this %s in this dispatch; LDSAN_OPTIONS=dedup=0 prints each\n", c->bug,
+          c->r->pc ? "pc" : "LDS offset");
 }
 
 static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra) {
   const ldsan_report_record *r = c->r;
-  char sym[512];
   fprintf(out, "%s==%ld==ERROR: AddressSanitizer: %s on address 0x%llx at pc 0x%llx ", ldsan_deco_warning(d),
           (long)getpid(), c->bug, (unsigned long long)r->address, (unsigned long long)r->pc);
   device_words(out, c->dispatch);
@@ -287,23 +337,20 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
     fprintf(out, "(first bad byte 0x%llx) ", (unsigned long long)r->address);
   ids(out, r);
   fprintf(out, " in kernel %s%s\n", c->kernel, ldsan_deco_end(d));
-  frame(out, c, sym, sizeof sym);
-  if (extra && extra->same_lanes)
-    fprintf(out, "    (and %u more lane(s) in %u workgroup(s) hit %s at this pc in this dispatch; "
-            "LDSAN_OPTIONS=dedup=0 prints each)\n", extra->same_lanes, extra->same_workgroups, c->bug);
+  frame(out, c);
+  if (extra && extra->same_lanes) print_folded(out, c, extra);
   if (r->flags & LDSAN_ACCESS_NOABORT) fprintf(out, "    (recoverable check: the lane continued)\n");
   fputc('\n', out);
   describe_address(out, d, c);
   fputc('\n', out);
   if (c->in_block && c->desc.valid) { print_layout(out, d, c); fputc('\n', out); }
   ldsan_shadow_dump(out, d, c->mem, r->address, (uint8_t)r->shadow_byte, c->view.block ? &c->view : NULL);
-  print_summary(out, c, sym);
+  print_summary(out, c);
 }
 
 /* Allocator failures: what happened, to whom, and what to do. */
 static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   const ldsan_report_record *r = c->r;
-  char sym[512];
   fprintf(out, "%s==%ld==ERROR: AddressSanitizer: %s ", ldsan_deco_warning(d), (long)getpid(), c->bug);
   if (r->kind == LDSAN_REPORT_BAD_FREE) fprintf(out, "on address 0x%llx ", (unsigned long long)r->address);
   device_words(out, c->dispatch);
@@ -327,7 +374,7 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   fprintf(out, "  by ");
   ids(out, r);
   fputc('\n', out);
-  frame(out, c, sym, sizeof sym);
+  frame(out, c);
   switch (r->kind) {
   case LDSAN_REPORT_POOL_EXHAUSTED:
     fprintf(out, "HINT: every workgroup in flight holds one block; the built-in pool holds %u MiB. Launch fewer "
@@ -346,16 +393,21 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   default: break;
   }
   fputc('\n', out);
-  print_summary(out, c, sym);
+  print_summary(out, c);
 }
 
 void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch, FILE *out, const ldsan_report_extra *extra) {
   report_ctx c;
-  ctx_init(&c, r, mem, dispatch);
-  ldsan_decorator d = ldsan_decorator_for(out);
-  fprintf(out, "%s\n", RULE);
-  if (r->kind == LDSAN_REPORT_BAD_ACCESS) print_access(out, d, &c, extra);
-  else print_allocator(out, d, &c);
-  ldsan_desc_free(&c.desc);
+  ldsan_report_ctx_init(&c, r, mem, dispatch);
+  ldsan_report_ctx_symbolize(&c);
+  if (ldsan_flags_json()) {
+    ldsan_report_print_json(out, &c, extra);
+  } else {
+    ldsan_decorator d = ldsan_decorator_for(out);
+    fprintf(out, "%s\n", RULE);
+    if (r->kind == LDSAN_REPORT_BAD_ACCESS) print_access(out, d, &c, extra);
+    else print_allocator(out, d, &c);
+  }
+  ldsan_report_ctx_free(&c);
 }

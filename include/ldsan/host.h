@@ -37,8 +37,10 @@ typedef struct ldsan_dispatch_info {
   void *symbolize_ctx;
 } ldsan_dispatch_info;
 
-/* Reads LDSAN_OPTIONS once (idempotent). Unknown or malformed options are
- * reported on stderr as "ldsan: warning: ..." and ignored. */
+/* Reads the options once (idempotent): ASAN_OPTIONS (only the options ASan
+ * shares with ldsan), then LDSAN_OPTIONS over them. An unknown option is a
+ * "ldsan: warning: ..." on stderr; a malformed one an "ldsan: error: ...",
+ * after which the process exits with status 1. */
 void ldsan_host_init(void);
 
 /* Prints `ldsan: option help` for every option (LDSAN_OPTIONS=help=1 does it too). */
@@ -60,13 +62,15 @@ int ldsan_host_drain_channel(ldsan_report_channel *channel, const ldsan_device_m
 /* What one drain saw (additive to the API above: callers that must decide
  * whether to exit use it). */
 typedef struct ldsan_drain_stats {
-  uint32_t errors;           /* READY error records in the channel */
+  uint32_t errors;           /* READY error records in the channel, plus 1 for a
+                                channel header ldsan cannot trust (must_abort) */
   uint32_t printed;          /* of those, printed as full reports */
   uint32_t deduplicated;     /* folded into an earlier report (option dedup) */
   uint32_t over_limit;       /* not printed because of option report_limit */
   uint32_t lost;             /* claimed slots never marked READY */
   uint32_t dropped;          /* reports the full channel could not take */
-  int must_abort;            /* 1: a record is aborting and halt_on_error is set;
+  int must_abort;            /* 1: a record is aborting and halt_on_error is set,
+                                or the channel header is bad (always);
                                 "==PID==ABORTING" was printed, the caller should
                                 exit(ldsan_host_exitcode()) */
 } ldsan_drain_stats;

@@ -38,7 +38,9 @@ static void check_corrupt(uint32_t at, uint32_t value, const char *why) {
 
 static void test_malformed(void) {
   check_corrupt(0, 0x12345678, "bad kernel descriptor magic 0x12345678 (expected 0x4b44534c)");
-  check_corrupt(4, 7, "kernel descriptor has ABI version 7, this library 1");
+  char abi_why[96];
+  snprintf(abi_why, sizeof abi_why, "kernel descriptor has ABI version 7, this library %u", LDSAN_ABI_VERSION);
+  check_corrupt(4, 7, abi_why);
   check_corrupt(8, 0xfffffff8, "bad kernel descriptor total_size 4294967288");
   check_corrupt(8, 12, "bad kernel descriptor total_size 12");
   check_corrupt(8, 33, "bad kernel descriptor total_size 33");
@@ -153,6 +155,7 @@ static void test_fuzz(void) {
 
 int main(void) {
   ldsan_host_init();
+  ldsan_flags_set_defaults();  /* hermetic: whatever ASAN_OPTIONS the runner has */
   ldsan_flags_parse("color=never:print_legend=0", stderr);
   mini_setup(&mem_map, 0, 0);
   test_malformed();

@@ -1,9 +1,12 @@
-/* ldsan host: draining a channel. Dedup counts, report_limit, lost and dropped
- * lines, ABORTING, channel reset, log_path, and reports from several threads
- * not interleaving. */
+/* ldsan host: draining a channel. Dedup counts and the folded-lanes sentence,
+ * report_limit, lost and dropped lines, channel header errors, ABORTING,
+ * channel reset, log_path (from ASAN_OPTIONS too, any length, shared with host
+ * ASan's report file), JSON reports listing every folded work-item of the
+ * workgroup, and reports from several threads not interleaving. */
 #include "host_test.h"
 
 #include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
 #include <sys/stat.h>
 
 static fake_memory mem_map;
@@ -60,7 +63,11 @@ static void test_dedup_lost_dropped(void) {
   CHECK_EQ(st.must_abort, 1);
   CHECK_EQ(count_of(out, "ERROR: AddressSanitizer: lds-buffer-overflow"), 1);
   CHECK_EQ(count_of(out, "ERROR: AddressSanitizer: lds-buffer-underflow"), 1);
-  CHECK_HAS(out, "    (and 63 more lane(s) in 2 workgroup(s) hit lds-buffer-overflow at this pc in this dispatch; LDSAN_OPTIONS=dedup=0 prints each)\n");
+  /* 32 lanes of workgroup 3 (the report's), 32 of workgroup 2. */
+  CHECK_HAS(out, "    #0 0x7f0000001234 in <unknown>\n"
+                 "    63 more work-items (31 in this workgroup, 32 in 1 other workgroup) made the same "
+                 "lds-buffer-overflow at this pc in this dispatch; LDSAN_OPTIONS=dedup=0 prints each\n");
+  CHECK_EQ(count_of(out, "more work-item"), 1);  /* the underflow was alone */
   CHECK_HAS(out, "ldsan: warning: 1 report(s) lost: a lane stopped while writing its report\n");
   CHECK_HAS(out, "ldsan: warning: 5 more report(s) dropped: the report channel holds 256; fix the first reports and rerun\n");
   char line[64];
@@ -92,7 +99,7 @@ static void test_dedup_off_and_limit(void) {
   char *out = drain(&st, &ret);
   CHECK_EQ(ret, 4);
   CHECK_EQ(count_of(out, "ERROR: AddressSanitizer:"), 4);
-  CHECK_LACKS(out, "more lane(s)");
+  CHECK_LACKS(out, "more work-item");
   free(out);
 
   ldsan_flags_parse("dedup=1:report_limit=2", stderr);
@@ -160,18 +167,187 @@ static void test_abort_rules(void) {
   CHECK_EQ(st.lost, 0);
   CHECK_HAS(out, "ldsan: warning: 7 more report(s) dropped: the report channel holds 2;");
   free(out);
+}
 
-  /* A channel from another ABI: no records read. */
+/* A copy of line k of text (with its newline), or an empty string. */
+static char *line_at(const char *text, int k) {
+  const char *p = text;
+  for (int i = 0; i < k && p; i++) {
+    p = strchr(p, '\n');
+    if (p) p++;
+  }
+  if (!p) return strdup("");
+  const char *end = strchr(p, '\n');
+  return strndup(p, end ? (size_t)(end - p + 1) : strlen(p));
+}
+
+/* The folded-lanes sentence: singular and plural, other workgroups counted
+ * without the report's own. Records: (workgroup x of each lane). */
+static void fold_case(const uint32_t *wgs, int n, const char *want) {
   channel_reset();
-  ch.abi_version = 99;
-  push(mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE));
-  out = drain(&st, &ret);
-  CHECK_EQ(ret, 0);
-  CHECK_HAS(out, "ldsan: warning: report channel has ABI version 99, this library 1: 1 record(s) ignored");
+  for (int i = 0; i < n; i++) {
+    ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+    r.workgroup_id[0] = wgs[i];
+    r.workitem_id[0] = 64 + (uint32_t)i;
+    push(r);
+  }
+  ldsan_drain_stats st;
+  int ret;
+  char *out = drain(&st, &ret);
+  CHECK_EQ(ret, 1);
+  CHECK_EQ(st.deduplicated, (uint32_t)n - 1);
+  char line[512];
+  snprintf(line, sizeof line, "    #0 0x7f0000001234 in <unknown>\n    %s made the same lds-buffer-overflow at this pc "
+           "in this dispatch; LDSAN_OPTIONS=dedup=0 prints each\n\n", want);
+  CHECK_HAS(out, line);
   free(out);
 }
 
-/* Several threads drain their own channels into one stream at once. */
+static void test_fold_wording(void) {
+  fold_case((const uint32_t[]){3, 2}, 2, "1 more work-item (in 1 other workgroup)");
+  fold_case((const uint32_t[]){3, 3}, 2, "1 more work-item (in this workgroup)");
+  fold_case((const uint32_t[]){3, 3, 3}, 3, "2 more work-items (all in this workgroup)");
+  fold_case((const uint32_t[]){3, 0, 1, 2}, 4, "3 more work-items (in 3 other workgroups)");
+  fold_case((const uint32_t[]){3, 0, 0, 0}, 4, "3 more work-items (in 1 other workgroup)");
+  fold_case((const uint32_t[]){3, 0, 3, 1}, 4, "3 more work-items (1 in this workgroup, 2 in 2 other workgroups)");
+  fold_case((const uint32_t[]){3, 3, 0}, 3, "2 more work-items (1 in this workgroup, 1 in 1 other workgroup)");
+  /* Without a pc, records fold by LDS offset. */
+  channel_reset();
+  for (int i = 0; i < 2; i++) {
+    ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+    r.pc = 0;
+    push(r);
+  }
+  ldsan_drain_stats st;
+  int ret;
+  char *out = drain(&st, &ret);
+  CHECK_HAS(out, "    1 more work-item (in this workgroup) made the same lds-buffer-overflow at this LDS offset in this dispatch;");
+  free(out);
+}
+
+/* A header ldsan cannot trust stops the program whatever halt_on_error says. */
+static void test_header_errors(void) {
+  ldsan_flags_parse("halt_on_error=0", stderr);
+  ldsan_drain_stats st;
+  int ret;
+  char aborting_line[64];
+  snprintf(aborting_line, sizeof aborting_line, "==%ld==ABORTING\n", (long)getpid());
+
+  channel_reset();
+  ch.abi_version = 99;
+  push(mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE));
+  char *out = drain(&st, &ret);
+  char want[512];
+  snprintf(want, sizeof want,
+           "ldsan: error: report channel has ABI version 99, but this ldsan host library reads only version %u: "
+           "no report of this dispatch can be read; build the program and its device code with one ldsan\n%s",
+           LDSAN_ABI_VERSION, aborting_line);
+  CHECK_STREQ(out, want);
+  CHECK_EQ(ret, 0);
+  CHECK_EQ(st.errors, 1);
+  CHECK_EQ(st.printed, 0);
+  CHECK_EQ(st.must_abort, 1);
+  free(out);
+
+  channel_reset();
+  ch.capacity = 0;
+  ch.next = 3;
+  ch.dropped = 3;
+  out = drain(&st, &ret);
+  snprintf(want, sizeof want,
+           "ldsan: error: report channel has capacity 0, but a channel holds 1 to 256 records: its header is corrupt "
+           "(a stray device write, or never set up); the device could record no report\n"
+           "ldsan: warning: 3 more report(s) dropped: the report channel holds 0; fix the first reports and rerun\n%s",
+           aborting_line);
+  CHECK_STREQ(out, want);
+  CHECK_EQ(st.errors, 1);
+  CHECK_EQ(st.dropped, 3);
+  CHECK_EQ(st.must_abort, 1);
+  free(out);
+
+  channel_reset();
+  ch.capacity = 1000;
+  push(mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE));
+  out = drain(&st, &ret);
+  const char *first = "ldsan: error: report channel has capacity 1000, but a channel holds 1 to 256 records: its "
+                      "header is corrupt (a stray device write, or never set up); reading the records it has room for\n";
+  CHECK(strncmp(out, first, strlen(first)) == 0);
+  CHECK_EQ(ret, 1);  /* the records it has are still printed */
+  CHECK_EQ(st.errors, 2);
+  CHECK_EQ(st.must_abort, 1);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: lds-buffer-overflow");
+  CHECK_HAS(out, aborting_line);
+  free(out);
+  ldsan_flags_parse("halt_on_error=1", stderr);
+}
+
+/* report_format=json: one line per report listing every work-item of the
+ * report's workgroup folded into it; ldsan's own lines stay text. */
+static void test_json(void) {
+  ldsan_flags_parse("report_format=json", stderr);
+  channel_reset();
+  static const uint32_t wg[6] = {3, 2, 3, 3, 5, 2};
+  for (int i = 0; i < 6; i++) {
+    ldsan_report_record r = mini_record(288 + 4 * i, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+    r.workgroup_id[0] = wg[i];
+    r.workitem_id[0] = 64 + (uint32_t)i;
+    r.workitem_id[1] = (uint32_t)i % 2;
+    push(r);
+  }
+  ldsan_report_record other = mini_record(-8, 4, 0, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  other.pc = 0x7f0000005678ull;
+  push(other);
+  ldsan_report_record dead = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  dead.state = LDSAN_RECORD_EMPTY;
+  push(dead);
+  ldsan_drain_stats st;
+  int ret;
+  char *out = drain(&st, &ret);
+  CHECK_EQ(ret, 2);
+  CHECK_EQ(count_of(out, "\n"), 4);
+  char *line = line_at(out, 0);
+  json_object o;
+  CHECK_JSON_REPORT(line, &o);
+  CHECK_STREQ(json_raw(&o, "type"), "\"lds-buffer-overflow\"");
+  CHECK_STREQ(json_raw(&o, "workgroup"), "[3,1,0]");
+  CHECK_STREQ(json_raw(&o, "threads"), "[[64,0,0],[66,0,0],[67,1,0]]");
+  CHECK_STREQ(json_raw(&o, "addresses"), "[\"0x20120\",\"0x20128\",\"0x2012c\"]");
+  CHECK_STREQ(json_raw(&o, "more_work_items"), "3");
+  CHECK_STREQ(json_raw(&o, "other_workgroups"), "2");
+  CHECK_STREQ(json_raw(&o, "variable"), "\"tile\"");
+  CHECK_STREQ(json_raw(&o, "offset"), "256");
+  free(line);
+  line = line_at(out, 1);
+  CHECK_JSON_REPORT(line, &o);
+  CHECK_STREQ(json_raw(&o, "type"), "\"lds-buffer-underflow\"");
+  CHECK_STREQ(json_raw(&o, "threads"), "[[64,0,0]]");
+  CHECK_STREQ(json_raw(&o, "more_work_items"), "0");
+  free(line);
+  line = line_at(out, 2);
+  CHECK_STREQ(line, "ldsan: warning: 1 report(s) lost: a lane stopped while writing its report\n");
+  free(line);
+  line = line_at(out, 3);
+  char want[64];
+  snprintf(want, sizeof want, "==%ld==ABORTING\n", (long)getpid());
+  CHECK_STREQ(line, want);
+  free(line);
+  free(out);
+
+  /* dedup=0: each record is its own report, listing only itself. */
+  ldsan_flags_parse("dedup=0", stderr);
+  channel_reset();
+  for (int i = 0; i < 2; i++) push(mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE));
+  out = drain(&st, &ret);
+  CHECK_EQ(ret, 2);
+  CHECK_EQ(count_of(out, "{\"ldsan_report\":1,"), 2);
+  CHECK_EQ(count_of(out, "\"threads\":[[64,0,0]],\"addresses\":[\"0x20120\"],\"more_work_items\":0,\"other_workgroups\":0,"), 2);
+  free(out);
+  ldsan_flags_parse("dedup=1:report_format=text", stderr);
+}
+
+/* Several threads drain their own channels into one stream at once. With
+ * halt_on_error=0: after an aborting report the first thread ends the process
+ * and the others block (die.c), so this test runs first and never aborts. */
 static FILE *shared_out;
 static void *drain_thread(void *arg) {
   ldsan_report_channel *c = arg;
@@ -194,7 +370,7 @@ static void test_threads(void) {
   capture_begin(&c);
   shared_out = c.f;
   ldsan_log_override(shared_out);
-  ldsan_flags_parse("print_legend=0", stderr);
+  ldsan_flags_parse("halt_on_error=0", stderr);
   static ldsan_report_channel chans[4];
   pthread_t t[4];
   for (int i = 0; i < 4; i++) pthread_create(&t[i], NULL, drain_thread, &chans[i]);
@@ -202,52 +378,136 @@ static void test_threads(void) {
   ldsan_log_override(NULL);
   const char *out = capture_end(&c);
   CHECK_EQ(count_of(out, "ERROR: AddressSanitizer:"), 120);
-  CHECK_EQ(count_of(out, "ABORTING"), 40);
-  /* Each report is contiguous: RULE, ERROR ... SUMMARY, then RULE or ABORTING. */
+  CHECK_EQ(count_of(out, "ABORTING"), 0);
+  /* Each report is contiguous: RULE, ERROR ... SUMMARY, then the next RULE. */
   int bad = 0;
   for (const char *p = strstr(out, "ERROR: AddressSanitizer:"); p; ) {
     const char *next = strstr(p + 1, "ERROR: AddressSanitizer:");
     const char *sum = strstr(p, "SUMMARY: AddressSanitizer:");
-    if (!sum || (next && sum > next)) bad++;
+    const char *rule = strstr(p, "=================================================================\n");
+    if (!sum || (next && sum > next) || (rule && rule < sum)) bad++;
     p = next;
   }
   CHECK_EQ(bad, 0);
   free(c.buf);
-  ldsan_flags_parse("print_legend=1", stderr);
+  ldsan_flags_parse("halt_on_error=1", stderr);
+}
+
+/* The whole of file `name` (caller frees), or NULL. */
+static char *slurp(const char *name) {
+  FILE *f = fopen(name, "r");
+  if (!f) return NULL;
+  char *buf = calloc(1, 1 << 16);
+  size_t n = fread(buf, 1, (1 << 16) - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  return buf;
+}
+
+/* Drains one overflow record to the configured log; returns the log file's
+ * text ("<prefix>.<pid>") and removes the file. */
+static char *drain_to_log(const char *prefix) {
+  channel_reset();
+  push(mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE));
+  ldsan_device_memory mem = fake_reader(&mem_map);
+  ldsan_flags_parse("halt_on_error=0", stderr);
+  CHECK_EQ(ldsan_host_drain_channel(&ch, &mem, &mini_dispatch), 1);
+  ldsan_flags_parse("halt_on_error=1", stderr);
+  ldsan_log_close();
+  char *file = malloc(strlen(prefix) + 32);
+  sprintf(file, "%s.%ld", prefix, (long)getpid());
+  char *text = slurp(file);
+  CHECK(text != NULL);
+  remove(file);
+  free(file);
+  return text;
 }
 
 static void test_log_path(void) {
   char dir[] = "/tmp/ldsan-drain-test-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
-  char opt[128], file[160];
-  snprintf(opt, sizeof opt, "log_path=%s/log", dir);
+  char opt[160], prefix[128];
+  snprintf(prefix, sizeof prefix, "%s/log", dir);
+
+  /* LDSAN_OPTIONS=log_path */
+  snprintf(opt, sizeof opt, "log_path=%s", prefix);
+  ldsan_flags_parse(opt, stderr);
+  char *text = drain_to_log(prefix);
+  CHECK_HAS(text, "ERROR: AddressSanitizer: lds-buffer-overflow");
+  free(text);
+
+  /* ASAN_OPTIONS=log_path: ldsan's reports go to the same <log_path>.<pid>. */
+  ldsan_flags_load(opt, NULL, stderr);
+  ldsan_flags_parse("color=never:print_legend=0", stderr);
+  text = drain_to_log(prefix);
+  CHECK_HAS(text, "ERROR: AddressSanitizer: lds-buffer-overflow");
+  free(text);
+
+  /* Host ASan writing its reports to that file too: it truncates the file when
+   * it opens it and writes at its own offset, unless ldsan hands it its
+   * append-mode descriptor. ASan's report here comes after ldsan's. */
+  __sanitizer_set_report_path(prefix);
   ldsan_flags_parse(opt, stderr);
   channel_reset();
   push(mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE));
   ldsan_device_memory mem = fake_reader(&mem_map);
+  ldsan_flags_parse("halt_on_error=0", stderr);
   CHECK_EQ(ldsan_host_drain_channel(&ch, &mem, &mini_dispatch), 1);
-  snprintf(file, sizeof file, "%s/log.%ld", dir, (long)getpid());
-  FILE *f = fopen(file, "r");
-  CHECK(f != NULL);
-  if (f) {
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    CHECK_HAS(buf, "ERROR: AddressSanitizer: lds-buffer-overflow");
-    remove(file);
+  ldsan_flags_parse("halt_on_error=1", stderr);
+  __sanitizer_report_error_summary("SUMMARY: from host ASan");
+  __sanitizer_set_report_fd((void *)(intptr_t)2);  /* ASan back to stderr before ldsan closes the file */
+  ldsan_log_close();
+  char file[192];
+  snprintf(file, sizeof file, "%s.%ld", prefix, (long)getpid());
+  text = slurp(file);
+  CHECK(text != NULL);
+  CHECK(text && strncmp(text, "=================================================================\n==", 68) == 0);
+  CHECK_HAS(text, "\nSUMMARY: AddressSanitizer: lds-buffer-overflow in k1(int*, int)\nSUMMARY: from host ASan\n");
+  CHECK(text && strlen(text) > 24 && strcmp(text + strlen(text) - 24, "SUMMARY: from host ASan\n") == 0);
+  free(text);
+  remove(file);
+
+  /* A 2000-character log_path (nested directories of 199 characters). */
+  char path[2001];
+  size_t len = (size_t)snprintf(path, sizeof path, "%s", dir);
+  while (len < 2000 - 200) {
+    path[len++] = '/';
+    memset(path + len, 'd', 199);
+    len += 199;
+    path[len] = 0;
+    CHECK(mkdir(path, 0700) == 0);
   }
+  path[len++] = '/';
+  memset(path + len, 'f', 2000 - len);
+  path[2000] = 0;
+  char *long_opt = malloc(2100);
+  snprintf(long_opt, 2100, "log_path=%s", path);
+  ldsan_flags_parse(long_opt, stderr);
+  CHECK_EQ(strlen(ldsan_flags_get()->log_path), 2000);
+  text = drain_to_log(path);
+  CHECK_HAS(text, "ERROR: AddressSanitizer: lds-buffer-overflow");
+  free(text);
+  free(long_opt);
+  while (strlen(path) > strlen(dir)) {  /* remove the directories, innermost first */
+    *strrchr(path, '/') = 0;
+    if (strlen(path) > strlen(dir)) rmdir(path);
+  }
+  ldsan_flags_parse("log_path=stderr", stderr);
   rmdir(dir);
 }
 
 int main(void) {
   ldsan_host_init();
+  ldsan_flags_set_defaults();  /* hermetic: whatever ASAN_OPTIONS the runner has */
   ldsan_flags_parse("color=never:print_legend=0", stderr);
   mini_setup(&mem_map, 0, 0);
+  test_threads();
   test_dedup_lost_dropped();
   test_dedup_off_and_limit();
   test_abort_rules();
-  test_threads();
+  test_fold_wording();
+  test_header_errors();
+  test_json();
   test_log_path();
   fake_free(&mem_map);
   return test_done("drain_test");

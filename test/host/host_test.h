@@ -243,6 +243,164 @@ static inline ldsan_report_record mini_record(int64_t off, uint32_t size, int wr
 }
 
 static const ldsan_dispatch_info mini_dispatch = {
-    "_Z2k1Pii", {4, 2, 1}, {128, 1, 1}, 0, "gfx90a:xnack+", NULL, NULL};
+    .kernel_name = "_Z2k1Pii", .grid_size = {4, 2, 1}, .block_size = {128, 1, 1}, .device = 0,
+    .device_name = "gfx90a:xnack+"};
+
+/* ---- a strict JSON checker (RFC 8259, UTF-8) for JSON report lines -------- */
+typedef struct json_field {
+  char name[64];
+  char type;          /* s string, n number, b true/false, z null, a array, o object */
+  const char *raw;    /* the value's text, e.g. "\"tile\"" or "[1,2,0]" */
+  size_t raw_len;
+} json_field;
+typedef struct json_object { int n; json_field f[48]; } json_object;
+
+static inline const char *json_value(const char *p, char *type, int depth);
+static inline const char *json_ws(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return p;
+}
+static inline const char *json_string(const char *p) {
+  if (*p++ != '"') return NULL;
+  for (;;) {
+    unsigned char c = (unsigned char)*p;
+    if (c == '"') return p + 1;
+    if (c < 0x20) return NULL;  /* control characters must be escaped; NUL ends the text */
+    if (c == '\\') {
+      p++;
+      if (*p == 'u') {
+        for (int i = 1; i <= 4; i++)
+          if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i]) return NULL;
+        p += 5;
+      } else if (*p && strchr("\"\\/bfnrt", *p)) {
+        p++;
+      } else {
+        return NULL;
+      }
+      continue;
+    }
+    if (c < 0x80) { p++; continue; }
+    int n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!n) return NULL;
+    for (int i = 1; i < n; i++)
+      if (((unsigned char)p[i] & 0xc0) != 0x80) return NULL;
+    p += n;
+  }
+}
+static inline const char *json_number(const char *p) {
+  if (*p == '-') p++;
+  if (*p == '0') p++;
+  else if (*p >= '1' && *p <= '9') while (*p >= '0' && *p <= '9') p++;
+  else return NULL;
+  if (*p == '.') { p++; if (!(*p >= '0' && *p <= '9')) return NULL; while (*p >= '0' && *p <= '9') p++; }
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    if (!(*p >= '0' && *p <= '9')) return NULL;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  return p;
+}
+static inline const char *json_value(const char *p, char *type, int depth) {
+  char t;
+  if (depth > 16) return NULL;
+  p = json_ws(p);
+  if (*p == '"') { *type = 's'; return json_string(p); }
+  if (!strncmp(p, "true", 4)) { *type = 'b'; return p + 4; }
+  if (!strncmp(p, "false", 5)) { *type = 'b'; return p + 5; }
+  if (!strncmp(p, "null", 4)) { *type = 'z'; return p + 4; }
+  if (*p == '[' || *p == '{') {
+    char close = *p == '[' ? ']' : '}';
+    *type = *p == '[' ? 'a' : 'o';
+    p = json_ws(p + 1);
+    if (*p == close) return p + 1;
+    for (;;) {
+      if (close == '}') {
+        if (!(p = json_string(json_ws(p)))) return NULL;
+        p = json_ws(p);
+        if (*p++ != ':') return NULL;
+      }
+      if (!(p = json_value(p, &t, depth + 1))) return NULL;
+      p = json_ws(p);
+      if (*p == close) return p + 1;
+      if (*p++ != ',') return NULL;
+    }
+  }
+  *type = 'n';
+  return json_number(p);
+}
+/* Parses `line`: exactly one JSON object and a newline. Fills o with its
+ * top-level fields in order; returns 0, or -1 (printing where it failed). */
+static inline int json_parse_line(const char *line, json_object *o) {
+  o->n = 0;
+  const char *p = json_ws(line);
+  char type;
+  const char *end = json_value(p, &type, 0);
+  if (!end || type != 'o' || strcmp(end, "\n") != 0) {
+    fprintf(stderr, "not one JSON object and a newline (parsed up to byte %ld): %s\n",
+            end ? (long)(end - line) : -1L, line);
+    return -1;
+  }
+  p = json_ws(p + 1);
+  while (*p == '"') {
+    json_field *f = &o->f[o->n++];
+    const char *name_end = json_string(p);
+    snprintf(f->name, sizeof f->name, "%.*s", (int)(name_end - p - 2), p + 1);
+    p = json_ws(json_ws(name_end) + 1);  /* past ':' */
+    f->raw = p;
+    p = json_value(p, &f->type, 0);
+    f->raw_len = (size_t)(p - f->raw);
+    p = json_ws(p);
+    if (*p == ',') p = json_ws(p + 1);
+    if (o->n == 48) break;
+  }
+  return 0;
+}
+static inline const json_field *json_get(const json_object *o, const char *name) {
+  for (int i = 0; i < o->n; i++)
+    if (!strcmp(o->f[i].name, name)) return &o->f[i];
+  return NULL;
+}
+/* The raw text of field `name` ("(missing)" if absent), in a static buffer. */
+static inline const char *json_raw(const json_object *o, const char *name) {
+  static char buf[4096];
+  const json_field *f = json_get(o, name);
+  if (!f) return "(missing)";
+  snprintf(buf, sizeof buf, "%.*s", (int)f->raw_len, f->raw);
+  return buf;
+}
+
+/* The documented schema of a JSON report (README "JSON reports"): every field,
+ * in order, with the types it may have. */
+static const struct { const char *name, *types; } json_schema[] = {
+    {"ldsan_report", "n"}, {"pid", "n"},       {"type", "s"},         {"kernel", "sz"},
+    {"variable", "sz"},    {"variable_size", "nz"}, {"offset", "nz"}, {"lds_offset", "nz"},
+    {"access", "sz"},      {"size", "n"},      {"workgroup", "a"},    {"threads", "a"},
+    {"addresses", "a"},    {"more_work_items", "n"}, {"other_workgroups", "n"}, {"pc", "sz"},
+    {"function", "sz"},    {"location", "sz"}, {"device", "sz"},      {"device_index", "n"},
+    {"recoverable", "b"},
+};
+#define JSON_SCHEMA_FIELDS ((int)(sizeof json_schema / sizeof json_schema[0]))
+
+/* Checks `line` parses and has exactly the schema's fields, in order, with
+ * allowed types; fills o. */
+#define CHECK_JSON_REPORT(line, o) check_json_report(line, o, __FILE__, __LINE__)
+static inline void check_json_report(const char *line, json_object *o, const char *file, int ln) {
+  if (json_parse_line(line, o) != 0) {
+    fprintf(stderr, "%s:%d: not a JSON report line\n", file, ln);
+    test_failures++;
+    return;
+  }
+  if (o->n != JSON_SCHEMA_FIELDS) {
+    fprintf(stderr, "%s:%d: JSON report has %d fields, schema %d: %s", file, ln, o->n, JSON_SCHEMA_FIELDS, line);
+    test_failures++;
+  }
+  for (int i = 0; i < o->n && i < JSON_SCHEMA_FIELDS; i++)
+    if (strcmp(o->f[i].name, json_schema[i].name) || !strchr(json_schema[i].types, o->f[i].type)) {
+      fprintf(stderr, "%s:%d: JSON field %d is \"%s\" of type %c, schema says \"%s\" of type [%s]\n", file, ln, i,
+              o->f[i].name, o->f[i].type, json_schema[i].name, json_schema[i].types);
+      test_failures++;
+    }
+}
 
 #endif /* LDSAN_HOST_TEST_H */

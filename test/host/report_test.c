@@ -186,10 +186,10 @@ static void test_global_memory(void) {
   CHECK_STREQ(ldsan_host_bug_name(&r), "lds-use-after-workgroup-exit");
 }
 
+/* Answers for pc 0x7f0000001234 with *ctx (a string), else fails. */
 static int fake_symbolize(void *ctx, uint64_t pc, char *buf, size_t len) {
-  (void)ctx;
   if (pc != 0x7f0000001234ull) return -1;
-  snprintf(buf, len, "k1(int*, int) at mini.hip:20:13");
+  snprintf(buf, len, "%s", ctx ? (const char *)ctx : "k1(int*, int) at mini.hip:20:13");
   return 0;
 }
 
@@ -202,12 +202,60 @@ static void test_symbolizer_and_range(void) {
   char *out = report(&r, &di);
   CHECK_HAS(out, "    #0 0x7f0000001234 in k1(int*, int) at mini.hip:20:13\n");
   CHECK_HAS(out, "WRITE of size 64 at 0x20100 (first bad byte 0x20120) thread");
-  CHECK_HAS(out, "SUMMARY: AddressSanitizer: lds-buffer-overflow k1(int*, int) at mini.hip:20:13\n");
+  /* ASan's SUMMARY form: bug, file:line:col, function. */
+  CHECK_HAS(out, "\nSUMMARY: AddressSanitizer: lds-buffer-overflow mini.hip:20:13 in k1(int*, int)\n");
   free(out);
   r.pc = 0;
   out = report(&r, &di);
   CHECK_HAS(out, "    #0 <pc unknown> in kernel k1(int*, int)\n");
+  CHECK_HAS(out, "\nSUMMARY: AddressSanitizer: lds-buffer-overflow in k1(int*, int)\n");
   free(out);
+}
+
+/* The symbolizer's answer in each form it may take, and options symbolize and print_summary. */
+static void test_summary_forms(void) {
+  static const struct { const char *said, *summary; } forms[] = {
+      {"helper(int) at dir/mini.hip:31:7", "lds-buffer-overflow dir/mini.hip:31:7 in helper(int)"},
+      {"helper(int) dir/mini.hip:31:7", "lds-buffer-overflow dir/mini.hip:31:7 in helper(int)"},
+      {"helper(int) at mini.hip:31", "lds-buffer-overflow mini.hip:31 in helper(int)"},
+      {"mini.hip:31:7", "lds-buffer-overflow mini.hip:31:7 in k1(int*, int)"},
+      {"helper(int)", "lds-buffer-overflow in helper(int)"},
+      {"operator() at :12", "lds-buffer-overflow in operator() at :12"},  /* no file: not a location */
+  };
+  ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+    ldsan_dispatch_info di = mini_dispatch;
+    di.symbolize = fake_symbolize;
+    di.symbolize_ctx = (void *)forms[i].said;
+    char *out = report(&r, &di);
+    char line[256];
+    snprintf(line, sizeof line, "    #0 0x7f0000001234 in %s\n", forms[i].said);
+    CHECK_HAS(out, line);
+    snprintf(line, sizeof line, "\nSUMMARY: AddressSanitizer: %s\n", forms[i].summary);
+    CHECK_HAS(out, line);
+    free(out);
+  }
+  ldsan_dispatch_info di = mini_dispatch;
+  di.symbolize = fake_symbolize;
+  ldsan_flags_parse("symbolize=0", stderr);
+  char *out = report(&r, &di);
+  CHECK_HAS(out, "    #0 0x7f0000001234 in <unknown>\n");
+  CHECK_HAS(out, "\nSUMMARY: AddressSanitizer: lds-buffer-overflow in k1(int*, int)\n");
+  free(out);
+  ldsan_flags_parse("symbolize=1:print_summary=0", stderr);
+  out = report(&r, &di);
+  CHECK_LACKS(out, "SUMMARY");
+  CHECK_HAS(out, "    #0 0x7f0000001234 in k1(int*, int) at mini.hip:20:13\n");
+  char line[64];
+  snprintf(line, sizeof line, "\n==%ld==ABORTING\n", (long)getpid());
+  CHECK_HAS(out, line);
+  free(out);
+  r.kind = LDSAN_REPORT_POOL_EXHAUSTED;
+  out = report(&r, &di);
+  CHECK_HAS(out, "HINT: every workgroup in flight");
+  CHECK_LACKS(out, "SUMMARY");
+  free(out);
+  ldsan_flags_parse("print_summary=1", stderr);
 }
 
 static void test_allocator_kinds(void) {
@@ -254,8 +302,123 @@ static void test_color(void) {
   free(out);
 }
 
+/* report_format=json: one line per report, the schema of README "JSON reports". */
+static void test_json(void) {
+  ldsan_flags_parse("report_format=json", stderr);
+  ldsan_dispatch_info di = mini_dispatch;
+  di.symbolize = fake_symbolize;
+  ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  char *out = report(&r, &di);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "{\"ldsan_report\":1,\"pid\":%ld,\"type\":\"lds-buffer-overflow\",\"kernel\":\"k1(int*, int)\","
+           "\"variable\":\"tile\",\"variable_size\":256,\"offset\":256,\"lds_offset\":288,\"access\":\"write\","
+           "\"size\":4,\"workgroup\":[3,1,0],\"threads\":[[64,0,0]],\"addresses\":[\"0x20120\"],"
+           "\"more_work_items\":0,\"other_workgroups\":0,\"pc\":\"0x7f0000001234\",\"function\":\"k1(int*, int)\","
+           "\"location\":\"mini.hip:20:13\",\"device\":\"gfx90a:xnack+\",\"device_index\":0,\"recoverable\":false}\n"
+           "==%ld==ABORTING\n", (long)getpid(), (long)getpid());
+  CHECK_STREQ(out, want);  /* the whole output: no rule, no shadow dump, ABORTING stays text */
+  json_object o;
+  char *nl = strchr(out, '\n');
+  if (nl) nl[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  free(out);
+
+  /* Underflow: a negative offset from the variable; the header: no variable. */
+  r = mini_record(16, 2, 0, LDSAN_SHADOW_LDS_REDZONE);
+  r.flags |= LDSAN_ACCESS_NOABORT;
+  out = report(&r, &mini_dispatch);
+  CHECK_EQ(count_of(out, "\n"), 1);  /* recoverable: no ABORTING line */
+  CHECK_JSON_REPORT(out, &o);
+  CHECK_STREQ(json_raw(&o, "type"), "\"lds-buffer-underflow\"");
+  CHECK_STREQ(json_raw(&o, "variable"), "\"tile\"");
+  CHECK_STREQ(json_raw(&o, "offset"), "-16");
+  CHECK_STREQ(json_raw(&o, "lds_offset"), "16");
+  CHECK_STREQ(json_raw(&o, "access"), "\"read\"");
+  CHECK_STREQ(json_raw(&o, "size"), "2");
+  CHECK_STREQ(json_raw(&o, "recoverable"), "true");
+  CHECK_STREQ(json_raw(&o, "function"), "null");
+  CHECK_STREQ(json_raw(&o, "location"), "null");
+  free(out);
+  r = mini_record(-8, 4, 0, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  r.pc = 0;
+  out = report(&r, &mini_dispatch);
+  strchr(out, '\n')[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  CHECK_STREQ(json_raw(&o, "variable"), "null");
+  CHECK_STREQ(json_raw(&o, "variable_size"), "null");
+  CHECK_STREQ(json_raw(&o, "offset"), "null");
+  CHECK_STREQ(json_raw(&o, "lds_offset"), "-8");
+  CHECK_STREQ(json_raw(&o, "pc"), "null");
+  free(out);
+  /* Past the end of a variable with no source name: the name from the IR. */
+  r = mini_record(400, 8, 1, LDSAN_SHADOW_LDS_REDZONE);
+  out = report(&r, &mini_dispatch);
+  strchr(out, '\n')[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  CHECK_STREQ(json_raw(&o, "variable"), "\"other\"");
+  CHECK_STREQ(json_raw(&o, "variable_size"), "36");
+  CHECK_STREQ(json_raw(&o, "offset"), "48");
+  free(out);
+
+  /* Strings are escaped; bytes that are not UTF-8 become U+FFFD. No descriptor,
+   * no block: the kernel comes from the dispatch, nothing is located. */
+  r = mini_record(388, 4, 0, 4);
+  r.block = 0;
+  r.kernel_desc = 0;
+  r.address = 0x1000;
+  di = mini_dispatch;
+  di.kernel_name = "k\"q\\b\n\t\x01\x7f\xff\xc3\xa9";
+  di.device_name = "gfx\"90a\"";
+  di.device = 3;
+  out = report(&r, &di);
+  strchr(out, '\n')[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  CHECK_STREQ(json_raw(&o, "kernel"), "\"k\\\"q\\\\b\\n\\t\\u0001\x7f\\ufffd\xc3\xa9\"");
+  CHECK_STREQ(json_raw(&o, "device"), "\"gfx\\\"90a\\\"\"");
+  CHECK_STREQ(json_raw(&o, "device_index"), "3");
+  CHECK_STREQ(json_raw(&o, "variable"), "null");
+  CHECK_STREQ(json_raw(&o, "lds_offset"), "null");
+  CHECK_STREQ(json_raw(&o, "addresses"), "[\"0x1000\"]");
+  free(out);
+  /* No kernel name anywhere: null. */
+  di.kernel_name = NULL;
+  di.device_name = NULL;
+  out = report(&r, &di);
+  strchr(out, '\n')[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  CHECK_STREQ(json_raw(&o, "kernel"), "null");
+  CHECK_STREQ(json_raw(&o, "device"), "null");
+  free(out);
+
+  /* An allocator report: no access, the request size. */
+  r = mini_record(0, 0, 0, 0);
+  r.kind = LDSAN_REPORT_POOL_EXHAUSTED;
+  r.size = 576;
+  r.address = 0;
+  r.block = 0;
+  out = report(&r, &mini_dispatch);
+  strchr(out, '\n')[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  CHECK_STREQ(json_raw(&o, "type"), "\"lds-pool-exhausted\"");
+  CHECK_STREQ(json_raw(&o, "access"), "null");
+  CHECK_STREQ(json_raw(&o, "size"), "576");
+  CHECK_STREQ(json_raw(&o, "kernel"), "\"k1(int*, int)\"");
+  free(out);
+
+  /* The checker itself rejects what is not JSON. */
+  CHECK_EQ(json_parse_line("{\"a\":\"x\ty\"}\n", &o), -1);  /* raw tab in a string */
+  CHECK_EQ(json_parse_line("{\"a\":01}\n", &o), -1);
+  CHECK_EQ(json_parse_line("{\"a\":\"\xff\"}\n", &o), -1);
+  CHECK_EQ(json_parse_line("{\"a\":1,}\n", &o), -1);
+  CHECK_EQ(json_parse_line("{\"a\":[1,2],\"b\":{\"c\":null}}\n", &o), 0);
+  CHECK_EQ(o.n, 2);
+  ldsan_flags_parse("report_format=text", stderr);
+}
+
 int main(void) {
   ldsan_host_init();
+  ldsan_flags_set_defaults();  /* hermetic: whatever ASAN_OPTIONS the runner has */
   ldsan_flags_parse("color=never", stderr);
   mini_setup(&mem_map, 0, 0);
   test_static_overflow();
@@ -266,6 +429,8 @@ int main(void) {
   test_global_memory();
   test_symbolizer_and_range();
   test_allocator_kinds();
+  test_summary_forms();
+  test_json();
   test_color();
   fake_free(&mem_map);
   return test_done("report_test");

@@ -1,0 +1,39 @@
+/* ldsan host library: what report.c gathers for one report, shared with the
+ * JSON printer (report_json.c). Private to those two files. */
+#ifndef LDSAN_HOST_REPORT_CTX_H
+#define LDSAN_HOST_REPORT_CTX_H
+
+#include "internal.h"
+
+typedef struct report_ctx {
+  const ldsan_report_record *r;
+  const ldsan_device_memory *mem;
+  const ldsan_dispatch_info *dispatch;
+  ldsan_desc desc;
+  ldsan_block_header hdr;
+  int hdr_ok;                /* hdr was read and names this block (self == block) */
+  uint32_t dyn;              /* exact dynamic LDS size */
+  ldsan_block_view view;     /* the block's extent, for locating and the shadow dump */
+  int in_block;              /* the bad address lies in the block's chunk */
+  ldsan_location loc;
+  const char *bug;
+  int kernel_known;          /* kernel holds a name (else "<unknown kernel>") */
+  char kernel[512];
+  /* Filled by ldsan_report_ctx_symbolize (option symbolize, dispatch->symbolize): */
+  char sym[512];             /* what the symbolizer said for the pc, "" nothing */
+  char function[512];        /* its function part, "" unknown */
+  char source[512];          /* its "file:line:col" part, "" unknown */
+} report_ctx;
+
+void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_device_memory *mem,
+                           const ldsan_dispatch_info *dispatch);
+/* Asks the symbolizer about the record's pc once; splits its answer
+ * ("function at file:line:col", "function file:line:col", "file:line:col" or
+ * "function") into c->function and c->source. */
+void ldsan_report_ctx_symbolize(report_ctx *c);
+void ldsan_report_ctx_free(report_ctx *c);
+
+/* report_json.c: the report as one JSON line (option report_format=json). */
+void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_extra *extra);
+
+#endif /* LDSAN_HOST_REPORT_CTX_H */

@@ -1,0 +1,118 @@
+/* ldsan host library: a report as one JSON object on one line (option
+ * report_format=json), for log scanners and CI. The schema is in README.md
+ * ("JSON reports"); field order is fixed. 64-bit values (addresses, pc) are
+ * hex strings: many JSON readers hold numbers as doubles, exact only to 2^53.
+ * Strings are escaped (quotes, backslashes, control characters) and bytes
+ * that are not UTF-8 become U+FFFD, so the line is valid JSON whatever the
+ * device memory held. Threading: callers hold the report mutex (drain.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <string.h>
+#include <unistd.h>
+
+#include "report_ctx.h"
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0. */
+static int utf8_len(const unsigned char *s) {
+  int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+  if (s[0] >= 0xf5) n = 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80) return 0;
+  if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) return 0;  /* overlong, surrogate */
+  if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))) return 0;  /* overlong, > U+10FFFF */
+  return n;
+}
+
+/* s as a JSON string, or null. */
+static void json_str(FILE *out, const char *s) {
+  if (!s) { fputs("null", out); return; }
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    unsigned char ch = *p;
+    if (ch == '"' || ch == '\\') { fputc('\\', out); fputc(ch, out); p++; continue; }
+    if (ch < 0x20) {
+      switch (ch) {
+      case '\n': fputs("\\n", out); break;
+      case '\r': fputs("\\r", out); break;
+      case '\t': fputs("\\t", out); break;
+      case '\b': fputs("\\b", out); break;
+      case '\f': fputs("\\f", out); break;
+      default: fprintf(out, "\\u%04x", ch);
+      }
+      p++;
+      continue;
+    }
+    if (ch < 0x80) { fputc(ch, out); p++; continue; }
+    int n = utf8_len(p);
+    if (n) { fwrite(p, 1, (size_t)n, out); p += n; }
+    else { fputs("\\ufffd", out); p++; }
+  }
+  fputc('"', out);
+}
+
+static void json_hex(FILE *out, uint64_t v) { fprintf(out, "\"0x%llx\"", (unsigned long long)v); }
+
+static void json_ids(FILE *out, const uint32_t id[3]) { fprintf(out, "[%u,%u,%u]", id[0], id[1], id[2]); }
+
+/* The variable the address is attributed to, or -1 (none, the slot, the header). */
+static int json_var(const report_ctx *c) {
+  if (!c->in_block || c->loc.var < 0) return -1;
+  switch (c->loc.where) {
+  case LDSAN_WHERE_INSIDE: case LDSAN_WHERE_AFTER: case LDSAN_WHERE_BEFORE: case LDSAN_WHERE_DYNAMIC_AFTER:
+    return c->loc.var;
+  default:
+    return -1;
+  }
+}
+
+void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_extra *extra) {
+  const ldsan_report_record *r = c->r;
+  const ldsan_report_record *const only[1] = {r};
+  const ldsan_report_record *const *threads = only;
+  uint32_t n = 1;
+  if (extra && extra->folded && extra->folded_count) { threads = extra->folded; n = extra->folded_count; }
+  uint32_t more = extra ? extra->same_lanes : 0;
+  uint32_t here = n - 1, other_wgs = extra && extra->same_workgroups > 1 ? extra->same_workgroups - 1 : 0;
+
+  fprintf(out, "{\"ldsan_report\":1,\"pid\":%ld,\"type\":", (long)getpid());
+  json_str(out, c->bug);
+  fputs(",\"kernel\":", out);
+  json_str(out, c->kernel_known ? c->kernel : NULL);
+  int v = json_var(c);
+  char name[256];
+  fputs(",\"variable\":", out);
+  json_str(out, v >= 0 ? ldsan_var_name(&c->desc, v, name, sizeof name) : NULL);
+  if (v >= 0)
+    fprintf(out, ",\"variable_size\":%llu,\"offset\":%lld",
+            (unsigned long long)ldsan_var_size(&c->desc, v, c->dyn),
+            (long long)(c->loc.offset - (int64_t)c->desc.vars[v].offset));
+  else
+    fputs(",\"variable_size\":null,\"offset\":null", out);
+  if (c->in_block) fprintf(out, ",\"lds_offset\":%lld", (long long)c->loc.offset);
+  else fputs(",\"lds_offset\":null", out);
+  fputs(",\"access\":", out);
+  json_str(out, r->kind != LDSAN_REPORT_BAD_ACCESS ? NULL : (r->flags & LDSAN_ACCESS_WRITE) ? "write" : "read");
+  fprintf(out, ",\"size\":%llu,\"workgroup\":", (unsigned long long)r->size);
+  json_ids(out, r->workgroup_id);
+  fputs(",\"threads\":[", out);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) fputc(',', out);
+    json_ids(out, threads[i]->workitem_id);
+  }
+  fputs("],\"addresses\":[", out);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) fputc(',', out);
+    json_hex(out, threads[i]->address);
+  }
+  fprintf(out, "],\"more_work_items\":%u,\"other_workgroups\":%u,\"pc\":", more > here ? more - here : 0,
+          other_wgs);
+  if (r->pc) json_hex(out, r->pc);
+  else fputs("null", out);
+  fputs(",\"function\":", out);
+  json_str(out, c->function[0] ? c->function : NULL);
+  fputs(",\"location\":", out);
+  json_str(out, c->source[0] ? c->source : NULL);
+  fputs(",\"device\":", out);
+  json_str(out, c->dispatch ? c->dispatch->device_name : NULL);
+  fprintf(out, ",\"device_index\":%d,\"recoverable\":%s}\n", c->dispatch ? c->dispatch->device : 0,
+          (r->flags & LDSAN_ACCESS_NOABORT) ? "true" : "false");
+}
