@@ -1,7 +1,9 @@
 /* ldsan reports: fill one ldsan_report_record in the channel (protocol in
  * abi.h), then stop the wave unless the report does not abort or the host
  * cleared LDSAN_STATE_HALT_ON_ERROR. Called by the failing lanes only; each
- * lane claims its own record, so lanes never wait for each other. No text. */
+ * lane claims its own slot of the ring, so lanes never wait for each other.
+ * The record carries the dispatch's implicit-argument pointer, so the host
+ * knows which of several running dispatches wrote it. No text. */
 #include "runtime.h"
 
 /* Returns this workgroup's live block from LDS[0], or 0 if that does not hold one
@@ -16,16 +18,27 @@ static ldsan_report_channel *current_channel(void) {
   return channel ? (ldsan_report_channel *)(uintptr_t)channel : &__ldsan_builtin_channel;
 }
 
+/* Claims a slot of the ring (abi.h protocol, steps 1-2); NULL if none is free. */
+static ldsan_report_record *claim_slot(ldsan_report_channel *ch) {
+  uint32_t capacity = ch->capacity < LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
+  /* Relaxed ticket: the record is published by its own release store. */
+  uint32_t ticket = __ldsan_atomic_add_u32(&ch->next, 1u, LDSAN_SCOPE_SYSTEM);
+  if (capacity == 0) return 0;
+  ldsan_report_record *r = &ch->records[ticket % capacity];
+  /* Only an EMPTY slot is taken: an undrained record is never overwritten. */
+  if (__ldsan_atomic_cas_u32(&r->state, LDSAN_RECORD_EMPTY, LDSAN_RECORD_WRITING, LDSAN_SCOPE_SYSTEM) !=
+      LDSAN_RECORD_EMPTY)
+    return 0;
+  return r;
+}
+
 void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
                     uint32_t flags, uint32_t shadow_byte, uint64_t pc) {
   ldsan_report_channel *ch = current_channel();
-  uint32_t capacity = ch->capacity < LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
-  /* Relaxed claim: the record is published by its own release store below. */
-  uint32_t i = __ldsan_atomic_add_u32(&ch->next, 1u, LDSAN_SCOPE_SYSTEM);
-  if (i >= capacity) {
+  ldsan_report_record *r = claim_slot(ch);
+  if (!r) {
     __ldsan_atomic_add_u32(&ch->dropped, 1u, LDSAN_SCOPE_SYSTEM);
   } else {
-    ldsan_report_record *r = &ch->records[i];
     uint64_t block = current_block();
     const ldsan_block_header *h = block ? (const ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE) : 0;
     r->kind = kind;
@@ -45,6 +58,7 @@ void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, ui
     r->workitem_id[2] = __ldsan_workitem_id_z();
     r->lane = __ldsan_lane_id();
     r->dynamic_size = h ? h->dynamic_size : 0;
+    r->dispatch = __ldsan_implicitarg_ptr();
     /* Last, release at system scope: the host reading READY sees every field. */
     __ldsan_store_release_u32(&r->state, LDSAN_RECORD_READY, LDSAN_SCOPE_SYSTEM);
   }

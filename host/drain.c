@@ -1,7 +1,8 @@
 /* ldsan host library: draining a report channel after a dispatch.
- * Reads the records the device published (protocol in abi.h), folds lanes that
- * hit the same bug at the same pc (option dedup), prints up to report_limit
- * full reports, counts lost and dropped ones, and resets the channel.
+ * Takes the records one finished dispatch published out of the channel's ring
+ * (protocol in abi.h; other dispatches' records stay), folds lanes that hit the
+ * same bug at the same pc (option dedup), prints up to report_limit full
+ * reports, counts lost and dropped ones, and gives the slots back.
  * Threading: one process-wide mutex serializes every print, so reports from
  * several host threads (queues) never interleave. */
 #define _POSIX_C_SOURCE 200809L
@@ -53,6 +54,12 @@ static int same_key(const dedup_key *a, const dedup_key *b) {
          a->where == b->where && strcmp(a->bug, b->bug) == 0;
 }
 
+/* Whether record r was written by the dispatch (any record when it is unknown). */
+static int belongs(const ldsan_report_record *r, const ldsan_dispatch_info *d) {
+  if (!d || d->args_begin == d->args_end) return 1;
+  return r->dispatch >= d->args_begin && r->dispatch < d->args_end;
+}
+
 static int same_workgroup(const ldsan_report_record *a, const ldsan_report_record *b) {
   return !memcmp(a->workgroup_id, b->workgroup_id, sizeof a->workgroup_id);
 }
@@ -89,20 +96,31 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     st.errors++;
     st.must_abort = 1;
   }
-  uint32_t n = next < capacity ? next : capacity;
+  /* This dispatch's records, oldest ticket first: the slot `next` names is the
+   * one written longest ago (abi.h protocol). */
+  ldsan_report_record *rec[LDSAN_CHANNEL_CAPACITY];
+  uint32_t n = 0;
+  int final = dispatch && dispatch->final;
+  for (uint32_t k = 0; k < capacity; k++) {
+    ldsan_report_record *r = &ch->records[(next + k) % capacity];
+    /* Acquire pairs with the device's release store of READY: every field is final. */
+    uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+    if (state == LDSAN_RECORD_READY && belongs(r, dispatch)) rec[n++] = r;
+    else if (state == LDSAN_RECORD_WRITING && final) {
+      st.lost++;  /* no dispatch runs any more: its writer died mid-record */
+      __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
+    }
+  }
 
-  /* Group READY records: group[i] is the index of the first record of i's group. */
+  /* Group the records: group[i] is the index of the first record of i's group. */
   static dedup_key keys[LDSAN_CHANNEL_CAPACITY];  /* under report_mutex */
   int group[LDSAN_CHANNEL_CAPACITY];
   uint32_t lanes[LDSAN_CHANNEL_CAPACITY], wgs[LDSAN_CHANNEL_CAPACITY];
   for (uint32_t i = 0; i < n; i++) {
-    group[i] = -1;
     lanes[i] = wgs[i] = 0;
-    /* Acquire pairs with the device's release store of READY: every field is final. */
-    if (__atomic_load_n(&ch->records[i].state, __ATOMIC_ACQUIRE) != LDSAN_RECORD_READY) { st.lost++; continue; }
     st.errors++;
-    if (ldsan_report_aborts(&ch->records[i])) st.must_abort = 1;
-    keys[i] = key_of(&ch->records[i], mem);
+    if (ldsan_report_aborts(rec[i])) st.must_abort = 1;
+    keys[i] = key_of(rec[i], mem);
     group[i] = (int)i;
     if (f->dedup)
       for (uint32_t j = 0; j < i; j++)
@@ -111,14 +129,14 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     lanes[g]++;
     int new_wg = 1;
     for (uint32_t j = g; j < i && new_wg; j++)
-      if (group[j] == (int)g && same_workgroup(&ch->records[j], &ch->records[i])) new_wg = 0;
+      if (group[j] == (int)g && same_workgroup(rec[j], rec[i])) new_wg = 0;
     wgs[g] += (uint32_t)new_wg;
   }
 
   uint32_t groups_over = 0;
   for (uint32_t i = 0; i < n; i++) {
     if (group[i] != (int)i) {
-      if (group[i] >= 0) st.deduplicated++;
+      st.deduplicated++;
       continue;
     }
     if (f->report_limit > 0 && st.printed >= (uint32_t)f->report_limit) {
@@ -130,9 +148,8 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     const ldsan_report_record *folded[LDSAN_CHANNEL_CAPACITY];
     ldsan_report_extra extra = {lanes[i] - 1, wgs[i], folded, 0};
     for (uint32_t j = i; j < n; j++)
-      if (group[j] == (int)i && same_workgroup(&ch->records[j], &ch->records[i]))
-        folded[extra.folded_count++] = &ch->records[j];
-    ldsan_report_print(&ch->records[i], mem, dispatch, out, &extra);
+      if (group[j] == (int)i && same_workgroup(rec[j], rec[i])) folded[extra.folded_count++] = rec[j];
+    ldsan_report_print(rec[i], mem, dispatch, out, &extra);
     st.printed++;
   }
   if (groups_over)
@@ -141,7 +158,7 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   st.deduplicated -= st.over_limit - groups_over;  /* lanes of unprinted groups count as over_limit */
   if (st.lost)
     fprintf(out, "ldsan: warning: %u report(s) lost: a lane stopped while writing its report\n", st.lost);
-  st.dropped = ch->dropped;
+  st.dropped = __atomic_exchange_n(&ch->dropped, 0u, __ATOMIC_ACQ_REL);
   if (st.dropped)
     fprintf(out, "ldsan: warning: %u more report(s) dropped: the report channel holds %u; fix the first "
             "reports and rerun\n", st.dropped, ch->capacity);
@@ -150,10 +167,9 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   if (st.must_abort) { ldsan_die_claim(); aborting(out); }
   fflush(out);
 
-  /* Reset for the next dispatch: EMPTY states first, then the counters. */
-  for (uint32_t i = 0; i < n; i++) __atomic_store_n(&ch->records[i].state, LDSAN_RECORD_EMPTY, __ATOMIC_RELAXED);
-  __atomic_store_n(&ch->dropped, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&ch->next, 0, __ATOMIC_RELEASE);
+  /* Give the printed slots back; release: the device's CAS that takes a slot
+   * again sees EMPTY only after this drain is done reading it. */
+  for (uint32_t i = 0; i < n; i++) __atomic_store_n(&rec[i]->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
   ldsan_report_unlock();
   if (stats) *stats = st;
   return (int)st.printed;

@@ -75,11 +75,12 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
   ldsan_report_channel *ch = ldsan_host_image_channel(host);
   if (!ch) return 0;
   if (report_hook) {
-    uint32_t n = __atomic_load_n(&ch->next, __ATOMIC_ACQUIRE);
-    if (n > LDSAN_CHANNEL_CAPACITY) n = LDSAN_CHANNEL_CAPACITY;
-    for (uint32_t i = 0; i < n; i++) {
+    uint64_t mine = (uint64_t)(uintptr_t)d->implicitarg;
+    for (uint32_t i = 0; i < LDSAN_CHANNEL_CAPACITY; i++) {
       const ldsan_report_record *r = &ch->records[i];
-      if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == LDSAN_RECORD_READY) report_hook(r, report_hook_ctx);
+      if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == LDSAN_RECORD_READY && r->dispatch >= mine &&
+          r->dispatch < mine + EMU_IMPLICIT_SIZE)
+        report_hook(r, report_hook_ctx);
     }
   }
   ldsan_dispatch_info info = {
@@ -87,6 +88,9 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
       .grid_size = {d->grid[0], d->grid[1], d->grid[2]},
       .block_size = {d->block[0], d->block[1], d->block[2]},
       .device = 0,
+      /* Records carry the implicit-argument pointer: this dispatch's own block. */
+      .args_begin = (uint64_t)(uintptr_t)d->implicitarg,
+      .args_end = (uint64_t)(uintptr_t)d->implicitarg + EMU_IMPLICIT_SIZE,
   };
   /* Prints the reports; does not return if one of them stops the program. */
   return ldsan_host_dispatch_done(host, &info);

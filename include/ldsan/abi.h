@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped on any change to a layout or protocol in this header. The device state
  * carries it in its initializer; the host refuses a code object that differs. */
-#define LDSAN_ABI_VERSION 1u
+#define LDSAN_ABI_VERSION 2u
 
 /* ---------------------------------------------------------------------------
  * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
@@ -121,18 +121,30 @@ LDSAN_STATIC_ASSERT(sizeof(ldsan_var_desc) == 40, "var desc size");
 /* ---------------------------------------------------------------------------
  * Report record and channel (device -> host).
  *
- * Protocol. Writer: a failing lane claims index i = atomic_add(&next, 1)
- * (relaxed). If i >= capacity it increments `dropped` and sends nothing. Else
- * it fills records[i] with `state` still LDSAN_RECORD_EMPTY, then stores
- * state = LDSAN_RECORD_READY with release ordering at system scope. Reader
- * (host, after the dispatch completed or the queue faulted): for i below
- * min(next, capacity) reads `state` with acquire; READY means every field is
- * final; EMPTY means the writer died mid-record (trap of another lane in the
- * wave): the host prints that a report was lost, never a half record.
- * The host may reset the channel between dispatches (next = dropped = 0,
- * states EMPTY).
+ * The channel is a ring of `capacity` slots that every dispatch of the code
+ * object shares (several queues, several host threads), so the host drains the
+ * records of one finished dispatch while others are still writing.
+ *
+ * Writer (a failing lane on the device):
+ *   1. i = atomic_add(&next, 1), relaxed: a ticket; slot = records[i % capacity]
+ *      (capacity clamped to 1..LDSAN_CHANNEL_CAPACITY; 0 means drop everything).
+ *   2. CAS slot.state EMPTY -> WRITING. If it fails the slot still holds an
+ *      undrained record (or one being written): atomic_add(&dropped, 1) and
+ *      send nothing. Nothing already in the channel is ever overwritten.
+ *   3. Fill every field, `dispatch` included, then store state = READY with
+ *      release ordering at system scope.
+ * Reader (host), after a dispatch completed: for every slot, load state with
+ * acquire; a READY record whose `dispatch` lies in the finished dispatch's
+ * kernel-argument range is final and belongs to it: print it, then store
+ * EMPTY (release) to give the slot back. Records of other dispatches stay.
+ * A WRITING slot belongs to a dispatch still running — or to a lane that died
+ * mid-record (another lane of its wave trapped): once no dispatch can be running
+ * (queue error, exit) the host counts such slots as lost and empties them.
+ * `dropped` is taken by the host with an atomic exchange to 0.
+ * `next` only grows (it wraps at 2^32; capacity divides 2^32).
  * ------------------------------------------------------------------------- */
 #define LDSAN_RECORD_EMPTY 0u
+#define LDSAN_RECORD_WRITING 0x57524954u /* 'WRIT': claimed, fields not final */
 #define LDSAN_RECORD_READY 0x52454459u  /* 'REDY' */
 
 enum ldsan_access_flags {
@@ -142,7 +154,7 @@ enum ldsan_access_flags {
 };
 
 typedef struct ldsan_report_record {
-  uint32_t state;            /* LDSAN_RECORD_EMPTY / LDSAN_RECORD_READY, written last */
+  uint32_t state;            /* LDSAN_RECORD_EMPTY / _WRITING / _READY (written last) */
   uint32_t kind;             /* ldsan_report_kind */
   uint64_t address;          /* the bad address (first poisoned byte for ranges) */
   uint64_t access_address;   /* the address the access started at */
@@ -156,19 +168,22 @@ typedef struct ldsan_report_record {
   uint32_t workitem_id[3];
   uint32_t lane;             /* lane within the wavefront */
   uint32_t dynamic_size;     /* exact dynamic LDS size of the dispatch, if known */
+  uint64_t dispatch;         /* the dispatch's implicit-argument pointer (inside its kernarg
+                                segment): tells which dispatch wrote the record */
 } ldsan_report_record;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 96, "report record size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 104, "report record size");
 
-#define LDSAN_CHANNEL_CAPACITY 256u
+#define LDSAN_CHANNEL_CAPACITY 256u  /* a power of two: ticket % capacity survives wrap-around */
 
 typedef struct ldsan_report_channel {
   uint32_t abi_version;      /* LDSAN_ABI_VERSION */
   uint32_t capacity;         /* records[] entries usable, <= LDSAN_CHANNEL_CAPACITY */
-  uint32_t next;             /* claim counter (may exceed capacity) */
-  uint32_t dropped;          /* reports not recorded because the channel was full */
+  uint32_t next;             /* ticket counter: only grows */
+  uint32_t dropped;          /* reports not recorded because their slot was taken */
   ldsan_report_record records[LDSAN_CHANNEL_CAPACITY];
 } ldsan_report_channel;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 96 * LDSAN_CHANNEL_CAPACITY, "channel size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 104 * LDSAN_CHANNEL_CAPACITY, "channel size");
+LDSAN_STATIC_ASSERT((LDSAN_CHANNEL_CAPACITY & (LDSAN_CHANNEL_CAPACITY - 1)) == 0, "capacity a power of two");
 
 /* ---------------------------------------------------------------------------
  * Device state: one per code object, symbol __ldsan_device_state. The device

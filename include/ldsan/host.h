@@ -35,6 +35,13 @@ typedef struct ldsan_dispatch_info {
   const char *device_name;   /* e.g. "gfx90a:xnack+" or "cpu-emulator", or NULL */
   ldsan_symbolizer symbolize;
   void *symbolize_ctx;
+  /* Which records are this dispatch's: those whose `dispatch` field (the
+   * implicit-argument pointer) lies in [args_begin, args_end), its kernel
+   * argument segment. Both 0: every READY record (one dispatch at a time). */
+  uint64_t args_begin, args_end;
+  /* 1: no dispatch can be running any more (queue error, exit): slots still
+   * WRITING belong to lanes that died mid-record and are counted as lost. */
+  int final;
 } ldsan_dispatch_info;
 
 /* Reads the options once (idempotent): ASAN_OPTIONS (only the options ASan
@@ -52,10 +59,11 @@ int ldsan_host_halt_on_error(void);
 /* Exit status to use when a program dies from a report (option exitcode, default 1). */
 int ldsan_host_exitcode(void);
 
-/* Prints every READY record of the channel, in claim order, as full reports to
- * the configured log (stderr by default), says how many were dropped or lost,
- * and resets the channel for the next dispatch. Returns the number of error
- * reports printed. `channel` is host-visible memory (a copy is fine). */
+/* Prints the dispatch's READY records (see ldsan_dispatch_info.args_begin), in
+ * ticket order, as full reports to the configured log (stderr by default),
+ * gives their slots back, and says how many were dropped or (final drains) lost.
+ * Returns the number of error reports printed. `channel` is host-visible memory
+ * the device may still write (abi.h protocol). */
 int ldsan_host_drain_channel(ldsan_report_channel *channel, const ldsan_device_memory *mem,
                              const ldsan_dispatch_info *dispatch);
 

@@ -10,7 +10,7 @@
 #define SLOTS 256u
 #define SLOT_SIZE (16u << 10)
 
-__attribute__((used)) ldsan_device_state __ldsan_device_state = {LDSAN_ABI_VERSION, LDSAN_STATE_HALT_ON_ERROR, 0, 0, 0};
+__attribute__((used)) volatile ldsan_device_state __ldsan_device_state = {LDSAN_ABI_VERSION, LDSAN_STATE_HALT_ON_ERROR, 0, 0, 0};
 __attribute__((used)) ldsan_report_channel __ldsan_builtin_channel = {LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, {{0}}};
 static uint8_t pool[SLOTS * SLOT_SIZE] __attribute__((aligned(64)));
 static uint32_t busy[SLOTS];
@@ -58,11 +58,17 @@ void __asan_poison_region(uint64_t addr, uint64_t size) {
 }
 
 static void report(uint64_t addr, uint64_t size, uint32_t flags) {
-  ldsan_report_channel *ch = &__ldsan_builtin_channel;
+  /* The channel protocol of abi.h: the host's channel if it set one, a ticket,
+   * a slot taken EMPTY -> WRITING, READY last. */
+  ldsan_report_channel *ch = __ldsan_device_state.channel ? (ldsan_report_channel *)(uintptr_t)__ldsan_device_state.channel
+                                                          : &__ldsan_builtin_channel;
   uint32_t i = __atomic_fetch_add(&ch->next, 1, __ATOMIC_RELAXED);
-  if (i >= ch->capacity) { __atomic_fetch_add(&ch->dropped, 1, __ATOMIC_RELAXED); }
-  else {
-    ldsan_report_record *r = &ch->records[i];
+  uint32_t empty = LDSAN_RECORD_EMPTY;
+  ldsan_report_record *r = ch->capacity ? &ch->records[i % ch->capacity] : 0;
+  if (!r || !__atomic_compare_exchange_n(&r->state, &empty, LDSAN_RECORD_WRITING, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED)) {
+    __atomic_fetch_add(&ch->dropped, 1, __ATOMIC_RELAXED);
+  } else {
     uint64_t bad = addr;
     while (bad < addr + size && !*shadow(bad)) bad += 8;
     r->kind = LDSAN_REPORT_BAD_ACCESS;
@@ -78,6 +84,7 @@ static void report(uint64_t addr, uint64_t size, uint32_t flags) {
     r->workitem_id[1] = __builtin_amdgcn_workitem_id_y();
     r->workitem_id[2] = __builtin_amdgcn_workitem_id_z();
     r->lane = __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+    r->dispatch = (uint64_t)__builtin_amdgcn_implicitarg_ptr();
     __atomic_store_n(&r->state, LDSAN_RECORD_READY, __ATOMIC_RELEASE);
   }
   if (!(flags & LDSAN_ACCESS_NOABORT) && (__ldsan_device_state.flags & LDSAN_STATE_HALT_ON_ERROR)) __builtin_trap();

@@ -20,17 +20,24 @@ static void channel_reset(void) {
 
 static void push(ldsan_report_record r) { ch.records[ch.next++] = r; }
 
-/* Drains ch into a buffer; fills *st. */
-static char *drain(ldsan_drain_stats *st, int *ret) {
+/* Drains ch for dispatch `d` into a buffer; fills *st. */
+static char *drain_for(const ldsan_dispatch_info *d, ldsan_drain_stats *st, int *ret) {
   capture c;
   capture_begin(&c);
   ldsan_log_override(c.f);
   ldsan_device_memory mem = fake_reader(&mem_map);
-  *ret = ldsan_host_drain_channel_stats(&ch, &mem, &mini_dispatch, st);
+  *ret = ldsan_host_drain_channel_stats(&ch, &mem, d, st);
   ldsan_log_override(NULL);
   capture_end(&c);
   fputs(c.buf, stderr);
   return c.buf;
+}
+
+/* A final drain (no dispatch running: a WRITING slot is lost) of every record. */
+static char *drain(ldsan_drain_stats *st, int *ret) {
+  ldsan_dispatch_info d = mini_dispatch;
+  d.final = 1;
+  return drain_for(&d, st, ret);
 }
 
 static void test_dedup_lost_dropped(void) {
@@ -48,7 +55,7 @@ static void test_dedup_lost_dropped(void) {
   other.pc = 0x7f0000005678ull;
   push(other);
   ldsan_report_record dead = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
-  dead.state = LDSAN_RECORD_EMPTY;
+  dead.state = LDSAN_RECORD_WRITING;  /* claimed, never published */
   push(dead);
   ch.dropped = 5;
   ldsan_drain_stats st;
@@ -77,17 +84,71 @@ static void test_dedup_lost_dropped(void) {
   /* The first report is the first claimed record, in claim order. */
   CHECK(strstr(out, "lds-buffer-overflow on") < strstr(out, "lds-buffer-underflow on"));
   free(out);
-  /* Reset for the next dispatch. */
-  CHECK_EQ(ch.next, 0);
+  /* Slots given back (the lost one too: a final drain), tickets keep counting. */
+  CHECK_EQ(ch.next, 66);
   CHECK_EQ(ch.dropped, 0);
   CHECK_EQ(ch.records[0].state, LDSAN_RECORD_EMPTY);
   CHECK_EQ(ch.records[64].state, LDSAN_RECORD_EMPTY);
+  CHECK_EQ(ch.records[65].state, LDSAN_RECORD_EMPTY);
   /* An empty channel prints nothing. */
   out = drain(&st, &ret);
   CHECK_EQ(ret, 0);
   CHECK_STREQ(out, "");
   CHECK_EQ(st.must_abort, 0);
   free(out);
+}
+
+/* Several dispatches share the ring: a drain takes only its dispatch's records
+ * (by the implicit-argument pointer each record carries), leaves the others
+ * and every slot still being written, and a later drain finds them. */
+static void test_ring_attribution(void) {
+  channel_reset();
+  ch.next = 250;  /* tickets wrap around the ring: oldest first all the same */
+  for (int i = 0; i < 8; i++) {
+    ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+    r.flags |= LDSAN_ACCESS_NOABORT;
+    r.workgroup_id[0] = (uint32_t)i;
+    r.dispatch = i % 2 ? 0x9010 : 0x5010;  /* two dispatches' implicit arguments */
+    ch.records[ch.next % LDSAN_CHANNEL_CAPACITY] = r;
+    ch.next++;
+  }
+  ch.records[ch.next % LDSAN_CHANNEL_CAPACITY] = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  ch.records[ch.next % LDSAN_CHANNEL_CAPACITY].state = LDSAN_RECORD_WRITING;  /* a lane still writing */
+  ch.next++;
+  ldsan_flags_parse("dedup=0", stderr);
+  ldsan_dispatch_info a = mini_dispatch;
+  a.args_begin = 0x5000;
+  a.args_end = 0x5000 + 272;
+  ldsan_drain_stats st;
+  int ret;
+  char *out = drain_for(&a, &st, &ret);
+  CHECK_EQ(ret, 4);
+  CHECK_EQ(st.lost, 0);
+  CHECK_EQ(count_of(out, "of workgroup (0,1,0)"), 1);
+  CHECK_EQ(count_of(out, "of workgroup (1,1,0)"), 0);
+  CHECK(strstr(out, "of workgroup (0,1,0)") < strstr(out, "of workgroup (6,1,0)"));  /* ticket order across the wrap */
+  free(out);
+  CHECK_EQ(ch.records[250 % LDSAN_CHANNEL_CAPACITY].state, LDSAN_RECORD_EMPTY);
+  CHECK_EQ(ch.records[251 % LDSAN_CHANNEL_CAPACITY].state, LDSAN_RECORD_READY);
+  CHECK_EQ(ch.records[258 % LDSAN_CHANNEL_CAPACITY].state, LDSAN_RECORD_WRITING);
+  ldsan_dispatch_info b = mini_dispatch;
+  b.args_begin = 0x9000;
+  b.args_end = 0x9000 + 272;
+  out = drain_for(&b, &st, &ret);
+  CHECK_EQ(ret, 4);
+  CHECK_EQ(count_of(out, "of workgroup (1,1,0)"), 1);
+  CHECK_EQ(count_of(out, "of workgroup (7,1,0)"), 1);
+  free(out);
+  /* Nothing of a, nothing of b left; the writing slot stays until a final drain. */
+  out = drain_for(&a, &st, &ret);
+  CHECK_EQ(ret, 0);
+  CHECK_STREQ(out, "");
+  free(out);
+  out = drain(&st, &ret);
+  CHECK_EQ(st.lost, 1);
+  CHECK_EQ(ch.records[258 % LDSAN_CHANNEL_CAPACITY].state, LDSAN_RECORD_EMPTY);
+  free(out);
+  ldsan_flags_parse("dedup=1", stderr);
 }
 
 static void test_dedup_off_and_limit(void) {
@@ -146,7 +207,7 @@ static void test_abort_rules(void) {
   /* Only lost records: still a failed dispatch. */
   channel_reset();
   ldsan_report_record dead = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
-  dead.state = LDSAN_RECORD_EMPTY;
+  dead.state = LDSAN_RECORD_WRITING;  /* claimed, never published */
   push(dead);
   push(dead);
   out = drain(&st, &ret);
@@ -298,7 +359,7 @@ static void test_json(void) {
   other.pc = 0x7f0000005678ull;
   push(other);
   ldsan_report_record dead = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
-  dead.state = LDSAN_RECORD_EMPTY;
+  dead.state = LDSAN_RECORD_WRITING;  /* claimed, never published */
   push(dead);
   ldsan_drain_stats st;
   int ret;
@@ -503,6 +564,7 @@ int main(void) {
   mini_setup(&mem_map, 0, 0);
   test_threads();
   test_dedup_lost_dropped();
+  test_ring_attribution();
   test_dedup_off_and_limit();
   test_abort_rules();
   test_fold_wording();

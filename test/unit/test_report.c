@@ -1,6 +1,7 @@
 /* Unit tests of device/report.c through the report entry points: every record
  * field, trap vs no-abort vs halt cleared, first bad byte of ranges, channel
- * overflow, the built-in channel. */
+ * overflow, the ring protocol (slot reuse, no overwrite, dispatch tag), the
+ * built-in channel. */
 #include "unit.h"
 
 static unit_device dev;
@@ -95,6 +96,38 @@ static void test_channel_overflow(void) {
   CHECK_EQ(dev.channel->dropped, 5);
 }
 
+/* The channel is a ring: a drained slot is reused by a later ticket, an
+ * undrained one is never overwritten, and each record names its dispatch. */
+static void test_ring(void) {
+  reset();
+  dev.channel->capacity = 4;
+  __ldsan_host_implicitarg = 0x7000;
+  for (int i = 0; i < 4; ++i) LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
+  CHECK_EQ(dev.channel->records[3].dispatch, 0x7000);
+  CHECK_EQ(dev.channel->dropped, 0);
+  /* The host drains slot 1 only (another dispatch's record, say). */
+  __atomic_store_n(&dev.channel->records[1].state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
+  __ldsan_host_implicitarg = 0x8000;
+  LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13); /* ticket 4 -> slot 0: taken, dropped */
+  CHECK_EQ(dev.channel->dropped, 1);
+  CHECK_EQ(dev.channel->records[0].dispatch, 0x7000);
+  LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13); /* ticket 5 -> slot 1: free again */
+  CHECK_EQ(dev.channel->records[1].state, LDSAN_RECORD_READY);
+  CHECK_EQ(dev.channel->records[1].dispatch, 0x8000);
+  CHECK_EQ(dev.channel->next, 6);
+  /* A slot another lane is still writing is not taken either. */
+  dev.channel->records[2].state = LDSAN_RECORD_WRITING;
+  dev.channel->next = 2;
+  LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
+  CHECK_EQ(dev.channel->records[2].state, LDSAN_RECORD_WRITING);
+  CHECK_EQ(dev.channel->dropped, 2);
+  /* Capacity 0: every report is dropped, none written. */
+  dev.channel->capacity = 0;
+  LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
+  CHECK_EQ(dev.channel->dropped, 3);
+  __ldsan_host_implicitarg = 0;
+}
+
 static void test_builtin_channel(void) {
   reset();
   uint64_t mine = __ldsan_device_state.channel;
@@ -127,6 +160,7 @@ int main(void) {
   RUN(test_abort_modes);
   RUN(test_ranges);
   RUN(test_channel_overflow);
+  RUN(test_ring);
   RUN(test_builtin_channel);
   unit_device_fini(&dev);
   return unit_summary();
