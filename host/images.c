@@ -103,9 +103,11 @@ static ldsan_dispatch_info with_backend(const ldsan_image *img, const ldsan_disp
   return info;
 }
 
-/* Drains one image; returns what the drain saw. */
-static ldsan_drain_stats drain(ldsan_image *img, const ldsan_dispatch_info *d) {
+/* Drains one image; returns what the drain saw. final: no dispatch can still
+ * be running (device error, exit, unload), so half-written records are lost. */
+static ldsan_drain_stats drain(ldsan_image *img, const ldsan_dispatch_info *d, int final) {
   ldsan_dispatch_info info = with_backend(img, d);
+  if (final) info.final = 1;
   ldsan_drain_stats st;
   ldsan_host_drain_channel_stats(img->channel, &img->backend->mem, &info, &st);
   return st;
@@ -113,7 +115,7 @@ static ldsan_drain_stats drain(ldsan_image *img, const ldsan_dispatch_info *d) {
 
 int ldsan_host_dispatch_done(ldsan_image *img, const ldsan_dispatch_info *d) {
   if (!img) return 0;
-  ldsan_drain_stats st = drain(img, d);
+  ldsan_drain_stats st = drain(img, d, 0);
   if (st.must_abort) ldsan_host_die();
   return (int)st.printed;
 }
@@ -123,7 +125,7 @@ int ldsan_host_device_error(const ldsan_backend *b) {
   pthread_mutex_lock(&images_mu);
   for (ldsan_image *img = images; img; img = img->next) {
     if (img->backend != b) continue;
-    ldsan_drain_stats st = drain(img, NULL);
+    ldsan_drain_stats st = drain(img, NULL, 1);
     found += (int)(st.errors + st.lost + st.dropped);
     must_abort |= st.must_abort;
   }
@@ -137,7 +139,7 @@ int ldsan_host_device_error(const ldsan_backend *b) {
 void ldsan_host_drain_all(void) {
   int must_abort = 0;
   pthread_mutex_lock(&images_mu);
-  for (ldsan_image *img = images; img; img = img->next) must_abort |= drain(img, NULL).must_abort;
+  for (ldsan_image *img = images; img; img = img->next) must_abort |= drain(img, NULL, 1).must_abort;
   pthread_mutex_unlock(&images_mu);
   if (must_abort) ldsan_host_die();
 }
@@ -148,7 +150,7 @@ void ldsan_host_image_unregister(ldsan_image *img) {
   for (ldsan_image **p = &images; *p; p = &(*p)->next)
     if (*p == img) { *p = img->next; break; }
   pthread_mutex_unlock(&images_mu);
-  drain(img, NULL);
+  drain(img, NULL, 1);
   img->backend->free_shared(img->backend->mem.ctx, img->channel);
   free(img->name);
   free(img);

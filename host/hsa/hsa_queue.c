@@ -99,6 +99,12 @@ static void watch_dispatch(hsa_kernel_dispatch_packet_t *p) {
     t->info.grid_size[i] = groups(grid[i], wg[i]);
     t->info.block_size[i] = wg[i];
   }
+  /* The records this dispatch writes carry its implicit-argument pointer,
+   * which lies inside its kernel-argument segment. */
+  if (k.kernarg_size) {  /* unknown size: every record (0, 0) */
+    t->info.args_begin = (uint64_t)(uintptr_t)p->kernarg_address;
+    t->info.args_end = t->info.args_begin + k.kernarg_size;
+  }
   t->program = p->completion_signal;
   if (ldsan_hsa.amd_signal_async_handler(t->ours, HSA_SIGNAL_CONDITION_LT, 1, dispatch_completed, t) !=
       HSA_STATUS_SUCCESS) {

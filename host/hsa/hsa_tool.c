@@ -70,6 +70,7 @@ static hsa_status_t scan_symbol(hsa_executable_t exec, hsa_agent_t agent, hsa_ex
     ldsan_hsa_kernel *k = &s->kernels[s->count];
     memset(k, 0, sizeof *k);
     ldsan_hsa.executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &k->kernel_object);
+    ldsan_hsa.executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &k->kernarg_size);
     size_t n = strlen(name);
     if (n > 3 && !strcmp(name + n - 3, ".kd")) name[n - 3] = 0;  /* code object v3+ names the descriptor */
     k->name = name;

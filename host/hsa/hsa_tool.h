@@ -77,6 +77,7 @@ hsa_status_t ldsan_hsa_executable_destroy(hsa_executable_t executable);
 /* What ldsan knows about one kernel it watches. */
 typedef struct ldsan_hsa_kernel {
   uint64_t kernel_object;        /* the kernel descriptor's device address */
+  uint32_t kernarg_size;         /* bytes of its kernel-argument segment, hidden arguments included */
   char *name;                    /* symbol name without ".kd" */
   struct ldsan_image *image;     /* the code object's registration */
 } ldsan_hsa_kernel;
