@@ -1,0 +1,76 @@
+# test/gpu/: libhsa-double.so, a test double of the ROCm HSA runtime (ROCr),
+# so that HSA tools code (host/hsa/) can be tested without a GPU, and its
+# self-test (test/gpu.list).
+#   make gpu-double        build/test/gpu/libhsa-double.so (soname libhsa-double.so)
+#   make gpu-double-tests  + libhsa-double-asan.so, libdummy_tool.so, two code
+#                          objects from ldsan-cc and the self-test (ASan+UBSan, and plain)
+# The double is C++17 over ROCm 5.2's headers (hsa_api_trace.h needs C++ and,
+# without AMD_INTERNAL_BUILD, includes "inc/hsa_ext_amd.h").
+.PHONY: gpu-double gpu-double-tests
+
+GPU_T          := $(BUILD)/test/gpu
+HSAD_SRCS      := $(wildcard test/gpu/hsa_double/*.cpp)
+HSAD_OBJS      := $(HSAD_SRCS:test/gpu/hsa_double/%.cpp=$(BUILD)/obj/test/gpu/hsa_double/%.o)
+HSAD_ASAN_OBJS := $(HSAD_SRCS:test/gpu/hsa_double/%.cpp=$(BUILD)/obj/test/gpu/hsa_double_asan/%.o)
+HSA_INCLUDE    := -DAMD_INTERNAL_BUILD -I/usr/include/hsa
+HSAD_CXXFLAGS  := -O2 -g -std=c++17 -Wall -Wextra -fPIC -fvisibility=hidden -pthread $(HSA_INCLUDE)
+HSAD_LIB       := $(GPU_T)/libhsa-double.so
+HSAD_ASAN_LIB  := $(GPU_T)/libhsa-double-asan.so
+GPU_TOOL       := $(GPU_T)/libdummy_tool.so
+GPU_COS        := $(GPU_T)/static_lds.gfx90a.co $(GPU_T)/static_lds.gfx942.co
+GPU_SELFTESTS  := $(GPU_T)/double_selftest $(GPU_T)/double_selftest_plain
+LDSAN_CC_DEPS  := $(BUILD)/bin/ldsan-cc $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc $(BUILD)/lib/ldsan-rt.bc $(INSTRUMENT_SO)
+
+gpu-double: $(HSAD_LIB)
+gpu-double-tests: $(HSAD_LIB) $(HSAD_ASAN_LIB) $(GPU_TOOL) $(GPU_COS) $(GPU_SELFTESTS)
+TEST_TARGETS += gpu-double-tests
+
+$(BUILD)/obj/test/gpu/hsa_double/%.o: test/gpu/hsa_double/%.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(HSAD_CXXFLAGS) -MMD -MP -c $< -o $@
+
+# -fno-sanitize=enum: the HSA API passes extension values through base enum
+# types (HSA_AMD_AGENT_INFO_* as hsa_agent_info_t, ...), outside the C++ range
+# of those enums; ROCr and its callers rely on it.
+HSAD_SAN_FLAGS := $(SAN_FLAGS) -fno-sanitize=enum
+
+$(BUILD)/obj/test/gpu/hsa_double_asan/%.o: test/gpu/hsa_double/%.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(HSAD_CXXFLAGS) $(HSAD_SAN_FLAGS) -MMD -MP -c $< -o $@
+
+HSAD_EXPORTS   := -Wl,--version-script=test/gpu/hsa_double/exports.map
+
+$(HSAD_LIB): $(HSAD_OBJS) test/gpu/hsa_double/exports.map
+	@mkdir -p $(@D)
+	$(CLANGXX) -shared -Wl,-soname,libhsa-double.so -Wl,-z,defs $(HSAD_EXPORTS) -pthread $(HSAD_OBJS) -ldl -o $@
+
+# Sanitizer runtime symbols come from the (sanitized) executable.
+$(HSAD_ASAN_LIB): $(HSAD_ASAN_OBJS) test/gpu/hsa_double/exports.map
+	@mkdir -p $(@D)
+	$(CLANGXX) -shared $(HSAD_SAN_FLAGS) -Wl,-soname,libhsa-double-asan.so $(HSAD_EXPORTS) -pthread $(HSAD_ASAN_OBJS) -ldl -o $@
+
+$(GPU_TOOL): test/gpu/dummy_tool.cpp test/gpu/dummy_tool.h
+	@mkdir -p $(@D)
+	$(CLANGXX) $(HSAD_CXXFLAGS) -Itest/gpu -shared -Wl,-z,defs $< -o $@
+
+# $(GPU_T)/<name>.<arch>.co: test/compile/<name>.hip built by ldsan-cc for <arch>:xnack+.
+GPU_ARCHS := gfx90a gfx942
+define gpu_code_object
+$$(GPU_T)/%.$(1).co: test/compile/%.hip test/compile/mini_hip.inc $$(LDSAN_CC_DEPS)
+	@mkdir -p $$(@D)
+	$$(BUILD)/bin/ldsan-cc --offload-arch=$(1):xnack+ --offload-device-only --no-gpu-bundle-output -O2 \
+	  -nogpuinc -nogpulib -c $$< -o $$@
+endef
+$(foreach arch,$(GPU_ARCHS),$(eval $(call gpu_code_object,$(arch))))
+
+GPU_SELFTEST_DEPS := test/gpu/double_selftest.c test/gpu/dummy_tool.h test/gpu/hsa_double/hsa_double.h include/ldsan/abi.h
+GPU_SELFTEST_INC  := -Iinclude -Itest/gpu -Itest/gpu/hsa_double
+
+$(GPU_T)/double_selftest: $(GPU_SELFTEST_DEPS) $(HSAD_ASAN_LIB)
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $(GPU_SELFTEST_INC) $< -L$(GPU_T) -lhsa-double-asan \
+	  -Wl,-rpath,'$$ORIGIN' -ldl -pthread -o $@
+
+$(GPU_T)/double_selftest_plain: $(GPU_SELFTEST_DEPS) $(HSAD_LIB)
+	$(CLANG) $(HOST_CFLAGS) $(GPU_SELFTEST_INC) $< -L$(GPU_T) -lhsa-double -Wl,-rpath,'$$ORIGIN' -ldl -pthread -o $@
+
+-include $(HSAD_OBJS:.o=.d) $(HSAD_ASAN_OBJS:.o=.d)
