@@ -86,6 +86,21 @@ void ldsan_flags_set_defaults(void) {
   flags_ready = 1;
 }
 
+/* Heap-held option values are freed; the others need nothing. */
+static void release_bool(ldsan_flag_bool *f) { (void)f; }
+static void release_int(ldsan_flag_int *f) { (void)f; }
+static void release_color(ldsan_flag_color *f) { (void)f; }
+static void release_format(ldsan_flag_format *f) { (void)f; }
+static void release_path(ldsan_flag_path *f) { free(*f); *f = NULL; }
+static void release_string(ldsan_flag_string *f) { free(*f); *f = NULL; }
+
+void ldsan_flags_release(void) {
+#define LDSAN_FLAG(type, name, default_value, description) release_##type(&flags.name);
+#include "flags.inc"
+#undef LDSAN_FLAG
+  flags_ready = 0;
+}
+
 const ldsan_flags *ldsan_flags_get(void) {
   if (!flags_ready) ldsan_flags_set_defaults();
   return &flags;

@@ -94,7 +94,7 @@ static ldsan_dispatch_info with_backend(const ldsan_image *img, const ldsan_disp
   ldsan_dispatch_info info;
   if (d) info = *d;
   else memset(&info, 0, sizeof info);
-  if (!d) info.device = img->backend->device;
+  info.device = img->backend->device;  /* only the backend knows which device it is */
   if (!info.device_name) info.device_name = img->backend->device_name;
   if (!info.symbolize) {
     info.symbolize = img->backend->symbolize;
@@ -154,4 +154,10 @@ void ldsan_host_image_unregister(ldsan_image *img) {
   img->backend->free_shared(img->backend->mem.ctx, img->channel);
   free(img->name);
   free(img);
+}
+
+void ldsan_host_shutdown(void) {
+  ldsan_host_drain_all();
+  ldsan_log_close();
+  ldsan_flags_release();
 }

@@ -33,6 +33,8 @@ typedef enum ldsan_options_source { LDSAN_FROM_LDSAN_OPTIONS, LDSAN_FROM_ASAN_OP
 const ldsan_flags *ldsan_flags_get(void);
 /* Resets every option to its default. */
 void ldsan_flags_set_defaults(void);
+/* Frees the options' heap memory (library unload); defaults come back on next use. */
+void ldsan_flags_release(void);
 /* Applies an LDSAN_OPTIONS string over the current options. Messages go to
  * `out`: "ldsan: warning:" (unknown option) or "ldsan: error:" (malformed:
  * bad value, no value, unterminated quote; the option keeps its value).

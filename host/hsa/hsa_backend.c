@@ -169,3 +169,12 @@ ldsan_hsa_agent *ldsan_hsa_agent_of(hsa_agent_t agent) {
     if (agents[i].agent.handle == agent.handle) return &agents[i];
   return NULL;
 }
+
+void ldsan_hsa_agents_release(void) {
+  pthread_mutex_lock(&bounce_mu);
+  if (bounce) ldsan_hsa.amd_memory_pool_free(bounce);
+  bounce = NULL;
+  pthread_mutex_unlock(&bounce_mu);
+  agent_count = 0;
+  have_system_pool = 0;
+}

@@ -168,3 +168,19 @@ hsa_status_t ldsan_hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_
   pthread_mutex_unlock(&mu);
   return st;
 }
+
+void ldsan_hsa_queues_release(void) {
+  pthread_mutex_lock(&mu);
+  while (queues) {
+    ldsan_queue *q = queues;
+    queues = q->next;
+    free(q);
+  }
+  while (free_list) {
+    tracked *t = free_list;
+    free_list = t->next_free;
+    ldsan_hsa.signal_destroy(t->ours);
+    free(t);
+  }
+  pthread_mutex_unlock(&mu);
+}

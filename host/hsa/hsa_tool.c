@@ -172,7 +172,17 @@ int ldsan_hsa_tool_start(const ldsan_hsa_api *runtime) {
   return 0;
 }
 
-void ldsan_hsa_tool_stop(void) { unwatch(NULL); }
+void ldsan_hsa_tool_stop(void) {
+  unwatch(NULL);
+  pthread_rwlock_wrlock(&watch_mu);
+  free(watch);
+  watch = NULL;
+  pthread_rwlock_unlock(&watch_mu);
+  /* ROCr unloads its tools (dlclose) after OnUnload: nothing may stay behind. */
+  ldsan_hsa_queues_release();
+  ldsan_hsa_agents_release();
+  ldsan_host_shutdown();
+}
 
 /* Linked into a program by ldsan-cc, this library must be a tool before the
  * HIP runtime's hsa_init: ROCr newer than 5.2 finds HSA_AMD_TOOL_PRIORITY by

@@ -95,10 +95,15 @@ typedef struct ldsan_hsa_agent {
 int ldsan_hsa_agents_init(void);
 /* The agent record of `agent`, or NULL if it is not a GPU agent ldsan knows. */
 ldsan_hsa_agent *ldsan_hsa_agent_of(hsa_agent_t agent);
+/* Frees the bounce buffer and forgets the agents (OnUnload). */
+void ldsan_hsa_agents_release(void);
 
 /* ---- hsa_queue.c: dispatches and queue errors ------------------------------- */
 hsa_status_t ldsan_hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
                                     ldsan_hsa_queue_error_cb callback, void *data, uint32_t private_segment_size,
                                     uint32_t group_segment_size, hsa_queue_t **queue);
+/* Frees the queue records and completion signals (OnUnload: the runtime calls
+ * no queue callback after it). */
+void ldsan_hsa_queues_release(void);
 
 #endif /* LDSAN_HSA_TOOL_H */

@@ -155,6 +155,11 @@ int ldsan_host_device_error(const ldsan_backend *backend);
  * stops the program, does not return (ldsan_host_die). */
 void ldsan_host_drain_all(void);
 
+/* The library is being unloaded (an HSA tool's OnUnload): drains every image,
+ * then frees what the library holds (options, log file). Images must already be
+ * unregistered by their backend. */
+void ldsan_host_shutdown(void);
+
 /* ASan's Die(): the first caller flushes the report stream and ends the process
  * with exit status `exitcode` (abort() under abort_on_error); every later caller,
  * from any thread, blocks forever. Never returns. */

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# ldsan on a GPU, without a GPU: runs one scenario of tool_scenarios (a
+# CLR-like HSA program) over the HSA test double with ldsan's tools library
+# loaded as ROCr loads it, on real code objects built by ldsan-cc for gfx90a
+# and gfx942, and checks the output line by line.
+# Usage: gpu_tool.sh <scenario>
+set -u
+cd "$(dirname "$0")/../.."
+B="${BUILD:-build}"
+T="$B/test/gpu"
+scenario="$1"
+tool="$B/lib/asan/libldsan-host.so"   # the ASan+UBSan build: the host pieces run sanitized
+co90=$T/static_lds.gfx90a.co
+co42=$T/static_lds.gfx942.co
+dyn90=$T/dynamic_lds.gfx90a.co
+fail=0
+out=""
+rc=0
+# run [env...] -- args: runs the scenario program, keeps its output and status.
+run() {
+  local envs=()
+  while [[ $# -gt 0 && "$1" != "--" ]]; do envs+=("$1"); shift; done
+  shift
+  out="$(env LDSAN_OPTIONS="${LDSAN_OPTIONS:-color=never}" HSA_TOOLS_LIB="$tool" "${envs[@]}" \
+         "$T/tool_scenarios" "$scenario" "$@" 2>&1)"
+  rc=$?
+  echo "$out"
+  echo "---- exit status $rc"
+}
+has() { grep -qF -- "$1" <<<"$out" || { echo "FAIL: output lacks: $1"; fail=1; }; }
+lacks() { ! grep -qF -- "$1" <<<"$out" || { echo "FAIL: output has: $1"; fail=1; }; }
+count() { local n; n=$(grep -cF -- "$1" <<<"$out"); [[ $n -eq $2 ]] || { echo "FAIL: '$1' appears $n times, expected $2"; fail=1; }; }
+status() { [[ $rc -eq $1 ]] || { echo "FAIL: exit status $rc, expected $1"; fail=1; }; }
+# before A B: the first line with A comes before the first line with B.
+before() {
+  local a b; a=$(grep -nF -- "$1" <<<"$out" | head -1 | cut -d: -f1); b=$(grep -nF -- "$2" <<<"$out" | head -1 | cut -d: -f1)
+  [[ -n "$a" && -n "$b" && $a -lt $b ]] || { echo "FAIL: '$1' (line ${a:-none}) is not before '$2' (line ${b:-none})"; fail=1; }
+}
+headline="ERROR: AddressSanitizer: lds-buffer-overflow"
+
+case "$scenario" in
+completed)  # halt_on_error=0: the dispatch completes; its reports come before the program sees it complete
+  LDSAN_OPTIONS=color=never:halt_on_error=0 run -- "$co90"
+  count "$headline" 1
+  has "on amdgpu device 0 (gfx90a"
+  has "in kernel static_lds(int*, int)"
+  has "LDS variable 'tile' of size 256"
+  has "workgroup (1,0,0)"
+  before "$headline" "test: dispatch 1 completed"
+  has "test: exiting normally"
+  lacks "ABORTING"
+  status 0 ;;
+trap)       # default options: the device traps after its report; ldsan's report, then exit 1, not CLR's abort
+  run -- "$co90"
+  count "$headline" 1
+  has "ABORTING"
+  lacks "CLR-like: Callback"
+  lacks "test: dispatch 1 completed"
+  status 1 ;;
+exitcode)   # exitcode= is honoured on the GPU path too
+  LDSAN_OPTIONS=color=never:exitcode=42 run -- "$co90"
+  count "$headline" 1
+  status 42 ;;
+foreign-trap)  # a trap that is not ldsan's: ldsan stays silent, the runtime's handler runs
+  run -- "$co90"
+  lacks "AddressSanitizer"
+  has "CLR-like: Callback: Queue"
+  [[ $rc -ne 0 ]] || { echo "FAIL: exit status 0 after a queue error"; fail=1; } ;;
+clean)      # dispatches without reports on two agents: nothing printed, normal exit
+  run HSA_DOUBLE_AGENTS=gfx90a:xnack+,gfx942:xnack+ -- "$co90" "$co42"
+  lacks "AddressSanitizer"
+  lacks "ldsan:"
+  has "test: exiting normally"
+  status 0 ;;
+two-code-objects)  # two code objects on one agent: each report names its own kernel and variable
+  LDSAN_OPTIONS=color=never:halt_on_error=0 run -- "$co90" "$dyn90"
+  count "$headline" 2
+  has "in kernel static_lds(int*, int)"
+  has "in kernel dynamic_lds(float*)"
+  has "LDS variable 'count' of size 4"
+  before "in kernel static_lds(int*, int)" "test: dispatch 1 completed"
+  before "in kernel dynamic_lds(float*)" "test: dispatch 2 completed"
+  status 0 ;;
+two-agents)  # gfx90a and gfx942 agents, each with its own code object
+  LDSAN_OPTIONS=color=never:halt_on_error=0 run HSA_DOUBLE_AGENTS=gfx90a:xnack+,gfx942:xnack+ -- "$co90" "$co42"
+  count "$headline" 2
+  has "on amdgpu device 0 (gfx90a"
+  has "on amdgpu device 1 (gfx942"
+  status 0 ;;
+abi-mismatch)  # a code object from another ldsan: one clear line naming it, and it runs unchecked (a clean dispatch)
+  run SIM_STATE_ABI=99 -- "$co90"
+  has "ldsan: error:"
+  has "ldsan ABI version 99"
+  count "ldsan: error:" 1
+  lacks "$headline"
+  has "test: exiting normally"
+  status 0 ;;
+full-channel)  # 300 reports into a 256-slot channel: the rest are counted, none lost
+  LDSAN_OPTIONS=color=never:halt_on_error=0 run -- "$co90"
+  count "$headline" 1
+  has "44 more report"
+  status 0 ;;
+threads)    # four host threads, a queue each, ten dispatches each: 40 reports, each once, none lost
+  LDSAN_OPTIONS=color=never:halt_on_error=0:dedup=0 run -- "$co90"
+  count "$headline" 40
+  for t in 0 1 2 3; do for i in 0 1 2 3 4 5 6 7 8 9; do count "of workgroup ($((t * 100 + i)),0,0)" 1; done; done
+  lacks "lost"
+  lacks "dropped"
+  has "test: all dispatches completed"
+  status 0 ;;
+table-refused)  # an API table this build does not know: one line, and the program runs without ldsan
+  run HSA_DOUBLE_TABLE_MAJOR=7 -- "$co90"
+  has "ldsan: error: cannot attach to the HSA runtime: its API table has major version 7"
+  has "CLR-like: Callback"   # the trap is the runtime's business again
+  [[ $rc -ne 0 ]] || { echo "FAIL: exit status 0"; fail=1; } ;;
+linked)     # linked into the program (as ldsan-cc does), no HSA_TOOLS_LIB: ldsan is a tool all the same
+  out="$(env -u HSA_TOOLS_LIB LDSAN_OPTIONS=color=never:halt_on_error=0 "$T/tool_scenarios_linked" completed "$co90" 2>&1)"
+  rc=$?
+  echo "$out"; echo "---- exit status $rc"
+  count "$headline" 1
+  before "$headline" "test: dispatch 1 completed"
+  status 0 ;;
+*) echo "unknown scenario $scenario"; exit 2 ;;
+esac
+[[ $fail -eq 0 ]] && echo "ok: $scenario"
+exit $fail

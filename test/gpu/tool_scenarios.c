@@ -1,0 +1,170 @@
+/* ldsan GPU-path tests: a HIP-runtime-like program over the HSA test double.
+ * It does what CLR does with HSA — hsa_init, load the kernel's code object per
+ * agent, create queues with an error callback that aborts, write AQL kernel
+ * dispatch packets, ring the doorbell, wait on the completion signal — while
+ * the simulated GPU (sim_device.c) plays ldsan's device runtime. ldsan's tools
+ * library is loaded by the double as ROCr would (HSA_TOOLS_LIB, or linked in).
+ * Usage: tool_scenarios <scenario> <code object>... ; see gpu_tool.sh. Lines
+ * the test checks are printed to stderr, in order with the reports. */
+#define _GNU_SOURCE
+#include <hsa/hsa.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsa_double.h"
+#include "sim_device.h"
+
+#define QUEUE_SIZE 64u
+#define MAX_GPUS 4
+
+static hsa_agent_t gpus[MAX_GPUS];
+static int gpu_count;
+
+static void die_test(const char *what, hsa_status_t st) {
+  fprintf(stderr, "test: %s failed: status 0x%x\n", what, st);
+  exit(2);
+}
+
+static hsa_status_t add_gpu(hsa_agent_t agent, void *data) {
+  (void)data;
+  hsa_device_type_t type;
+  hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
+  if (type == HSA_DEVICE_TYPE_GPU && gpu_count < MAX_GPUS) gpus[gpu_count++] = agent;
+  return HSA_STATUS_SUCCESS;
+}
+
+/* What CLR's queue callback does: say so and abort the process. */
+static void clr_queue_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
+  (void)data;
+  const char *s = NULL;
+  hsa_status_string(status, &s);
+  fprintf(stderr, "CLR-like: Callback: Queue %p aborting with error : %s code: 0x%x\n", (void *)queue,
+          s ? s : "?", status);
+  abort();
+}
+
+static hsa_queue_t *make_queue(hsa_agent_t agent) {
+  hsa_queue_t *q = NULL;
+  hsa_status_t st = hsa_queue_create(agent, QUEUE_SIZE, HSA_QUEUE_TYPE_MULTI, clr_queue_error, NULL, UINT32_MAX,
+                                     UINT32_MAX, &q);
+  if (st != HSA_STATUS_SUCCESS) die_test("hsa_queue_create", st);
+  return q;
+}
+
+static uint64_t kernel_object(const sim_code_object *co, const char *kernel) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.kd", kernel);
+  hsa_executable_symbol_t sym;
+  hsa_agent_t agent = co->agent;
+  if (hsa_executable_get_symbol_by_name(co->executable, name, &agent, &sym) != HSA_STATUS_SUCCESS)
+    die_test("hsa_executable_get_symbol_by_name", HSA_STATUS_ERROR_INVALID_SYMBOL_NAME);
+  uint64_t ko = 0;
+  hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &ko);
+  return ko;
+}
+
+/* Dispatches `ko` (grid x workgroups of 256) on q and waits for it, as
+ * hipLaunchKernel + hipDeviceSynchronize do. */
+static void dispatch_and_wait(hsa_queue_t *q, uint64_t ko, uint32_t groups, uint32_t arg0) {
+  hsa_signal_t done;
+  if (hsa_signal_create(1, 0, NULL, &done) != HSA_STATUS_SUCCESS) die_test("hsa_signal_create", HSA_STATUS_ERROR);
+  uint32_t *kernarg = calloc(1, 512);
+  kernarg[0] = arg0;  /* the simulated kernel's first argument (sim_plan.workgroup = SIM_FROM_ARG) */
+  uint64_t index = hsa_queue_add_write_index_relaxed(q, 1);
+  hsa_kernel_dispatch_packet_t *p =
+      (hsa_kernel_dispatch_packet_t *)q->base_address + (index % q->size);
+  memset((char *)p + 4, 0, sizeof *p - 4);
+  p->workgroup_size_x = 256;
+  p->workgroup_size_y = p->workgroup_size_z = 1;
+  p->grid_size_x = 256 * groups;
+  p->grid_size_y = p->grid_size_z = 1;
+  p->kernel_object = ko;
+  p->kernarg_address = kernarg;
+  p->completion_signal = done;
+  uint16_t header = (HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
+                    (1 << HSA_PACKET_HEADER_BARRIER) |
+                    (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                    (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
+  uint32_t setup = 1u << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+  __atomic_store_n((uint32_t *)p, header | (setup << 16), __ATOMIC_RELEASE);
+  hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
+  while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) >= 1) {}
+  hsa_signal_destroy(done);
+  free(kernarg);
+}
+
+/* One report plan for `kernel` of co. */
+static sim_plan plan_for(const sim_code_object *co, const char *kernel, const char *var, uint32_t reports,
+                         uint32_t workgroup) {
+  sim_plan p = {co, kernel, var, reports, workgroup, 64, 0};
+  return p;
+}
+
+typedef struct thread_job { const sim_code_object *co; uint64_t ko; int thread; int dispatches; } thread_job;
+
+static void *thread_main(void *arg) {
+  thread_job *j = arg;
+  hsa_queue_t *q = make_queue(j->co->agent);
+  for (int i = 0; i < j->dispatches; i++) {
+    /* Which workgroup reports is the dispatch's argument: dispatches run concurrently. */
+    dispatch_and_wait(q, j->ko, 1, (uint32_t)(j->thread * 100 + i));
+  }
+  hsa_queue_destroy(q);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) { fprintf(stderr, "usage: %s <scenario> <code object>...\n", argv[0]); return 2; }
+  const char *scenario = argv[1];
+  hsa_status_t st = hsa_init();
+  if (st != HSA_STATUS_SUCCESS) die_test("hsa_init", st);
+  sim_install();
+  hsa_iterate_agents(add_gpu, NULL);
+  int objects = argc - 2;
+  sim_code_object co[4];
+  for (int i = 0; i < objects && i < 4; i++) {
+    /* Code object i goes to GPU i when there are several GPUs, else to GPU 0. */
+    hsa_agent_t agent = gpus[gpu_count > 1 ? i % gpu_count : 0];
+    if (sim_load(&co[i], argv[2 + i], agent) != 0) return 2;
+  }
+  fprintf(stderr, "test: loaded %d code object(s) on %d GPU agent(s)\n", objects, gpu_count);
+
+  if (!strcmp(scenario, "threads")) {
+    /* Four host threads, each with its own queue, ten dispatches each, one report each. */
+    uint64_t ko = kernel_object(&co[0], "_Z10static_ldsPii");
+    sim_plan p = plan_for(&co[0], "_Z10static_ldsPii", "tile", 1, SIM_FROM_ARG);
+    sim_set_plan(ko, &p);
+    pthread_t t[4];
+    thread_job jobs[4];
+    for (int i = 0; i < 4; i++) {
+      jobs[i] = (thread_job){&co[0], ko, i, 10};
+      pthread_create(&t[i], NULL, thread_main, &jobs[i]);
+    }
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    fprintf(stderr, "test: all dispatches completed\n");
+  } else {
+    hsa_queue_t *q[MAX_GPUS];
+    for (int g = 0; g < gpu_count; g++) q[g] = make_queue(gpus[g]);
+    for (int i = 0; i < objects; i++) {
+      const char *kernel = strstr(argv[2 + i], "dynamic") ? "_Z11dynamic_ldsPf" : "_Z10static_ldsPii";
+      const char *var = strstr(argv[2 + i], "dynamic") ? "count" : "tile";
+      uint64_t ko = kernel_object(&co[i], kernel);
+      sim_plan p = plan_for(&co[i], kernel, var, 3, 1);
+      if (!strcmp(scenario, "full-channel")) p.reports = 300;
+      /* A code object ldsan refused runs unchecked: here a clean dispatch. */
+      if (!strcmp(scenario, "clean") || !strcmp(scenario, "abi-mismatch")) p.reports = 0;
+      if (!strcmp(scenario, "foreign-trap")) { p.reports = 0; p.fault = 1; }
+      sim_set_plan(ko, &p);
+      int g = gpu_count > 1 ? i % gpu_count : 0;
+      dispatch_and_wait(q[g], ko, 4, 0);
+      fprintf(stderr, "test: dispatch %d completed\n", i + 1);
+    }
+    for (int g = 0; g < gpu_count; g++) hsa_queue_destroy(q[g]);
+  }
+  for (int i = 0; i < objects; i++) hsa_executable_destroy(co[i].executable);
+  hsa_shut_down();
+  fprintf(stderr, "test: exiting normally\n");
+  return 0;
+}
