@@ -13,3 +13,14 @@ instrument: $(INSTRUMENT_SO)
 $(INSTRUMENT_SO): $(INSTRUMENT_SRCS) $(INSTRUMENT_HDRS)
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(INSTRUMENT_CXXFLAGS) -shared -o $@ $(INSTRUMENT_SRCS)
+
+# Its compiler-side tests (test/instrument/*.ll, *.hip) run under LLVM's lit
+# (test/instrument/lit.cfg.py); desc-dump prints the descriptor blobs they check.
+.PHONY: instrument-tests
+INSTRUMENT_DESC_DUMP := $(BUILD)/test/instrument/desc-dump
+instrument-tests: $(INSTRUMENT_SO) $(INSTRUMENT_DESC_DUMP)
+TEST_TARGETS += instrument-tests
+
+$(INSTRUMENT_DESC_DUMP): test/instrument/desc-dump.c include/ldsan/abi.h
+	@mkdir -p $(@D)
+	$(CLANG) -std=c11 $(WARN) -Werror -Iinclude -o $@ $<

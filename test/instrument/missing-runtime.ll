@@ -9,7 +9,7 @@
 ; RUN: LDSAN_RUNTIME=%t.garbage not opt -passes=ldsan-instrument %S/static.ll -o %t.bc 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=GARBAGE -DPATH=%t.garbage
 ; Default location, next to the plugin:
-; RUN: rm -rf %t.dir && mkdir -p %t.dir && cp "$PLUGIN" %t.dir/
+; RUN: rm -rf %t.dir && mkdir -p %t.dir && cp %plugin %t.dir/
 ; RUN: LDSAN_RUNTIME= not opt-noplugin -load-pass-plugin=%t.dir/ldsan-instrument.so -passes=ldsan-instrument %S/static.ll -o %t.bc 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=MISSING -DPATH=%t.dir/ldsan-rt.bc
 ; RUN: llvm-as %S/stub-rt.ll -o %t.dir/ldsan-rt.bc
