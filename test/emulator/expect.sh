@@ -14,6 +14,7 @@
 #   // EXPECT-EXIT: n                 exact exit status (default: 0 clean, non-zero with a report)
 #   // EXPECT-STDOUT: text / EXPECT-STDERR: text   substrings of the program's output
 #   // EXPECT-REPORTS: n              number of full reports printed
+#   // EXPECT-ABSENT: text            text printed neither on stdout nor on stderr
 #   // CFLAGS: ...                    extra compile flags;  // ENV: VAR=value   run environment
 #   // EXPECT-FIBERS: kernel          this kernel runs as fibers (every other kernel must get
 #                                     work-item loops; the retarget tool says which and why)
@@ -114,6 +115,10 @@ run_and_check() {
   v=$(field EXPECT-REPORTS); [[ -n "$v" ]] && check "reports" "$(grep -cE '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")" "$v" eq
   v=$(field EXPECT-STDOUT); [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
   v=$(field EXPECT-STDERR); [[ -n "$v" ]] && check "stderr" "$(cat "$tmp/err")" "$v" substr
+  v=$(field EXPECT-ABSENT)
+  if [[ -n "$v" ]] && grep -qF -- "$v" "$tmp/out" "$tmp/err"; then
+    echo "FAIL ${label}absent: '$v' was printed"; fails=$((fails + 1))
+  elif [[ -n "$v" ]]; then echo "ok   ${label}absent: $v"; fi
   if [[ $fails -gt 0 && -z "${shown:-}" ]]; then
     shown=1
     echo "---- program stdout ($label) ----"; cat "$tmp/out"
