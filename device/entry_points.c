@@ -80,3 +80,14 @@ LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_poison_memory_region)(uint64_t addr, uint
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_unpoison_memory_region)(uint64_t addr, uint64_t size) {
   __ldsan_unpoison(addr, size);
 }
+
+/* The plugin's sized reports (entry_points.def): one access of `size` bytes at
+ * addr that the inline check found bad; the record says the access's real size. */
+#define LDSAN_DEFINE_REPORT_SIZED(op, is_write)                                                  \
+  LDSAN_ENTRY_FN void __ldsan_report_##op##_sized(uint64_t addr, uint64_t size) {                \
+    __ldsan_report_access(addr, size, WRITE_FLAG(is_write), PC);                                 \
+  }                                                                                              \
+  LDSAN_ENTRY_FN void __ldsan_report_##op##_sized_noabort(uint64_t addr, uint64_t size) {        \
+    __ldsan_report_access(addr, size, WRITE_FLAG(is_write) | LDSAN_ACCESS_NOABORT, PC);          \
+  }
+LDSAN_ACCESS_OPS(LDSAN_DEFINE_REPORT_SIZED)

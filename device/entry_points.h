@@ -70,4 +70,10 @@ void LDSAN_ENTRY(__asan_before_dynamic_init)(uint64_t module_name);
 void LDSAN_ENTRY(__asan_after_dynamic_init)(void);
 void LDSAN_ENTRY(__asan_handle_no_return)(void);
 
+/* The plugin's sized reports of LDS accesses checked byte by byte upstream. */
+#define LDSAN_DECLARE_REPORT_SIZED(op, is_write)                                 \
+  void __ldsan_report_##op##_sized(uint64_t addr, uint64_t size);                \
+  void __ldsan_report_##op##_sized_noabort(uint64_t addr, uint64_t size);
+LDSAN_ACCESS_OPS(LDSAN_DECLARE_REPORT_SIZED)
+
 #endif /* LDSAN_DEVICE_ENTRY_POINTS_H */

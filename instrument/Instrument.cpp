@@ -11,6 +11,7 @@
 #include "Diag.h"
 #include "LdsPlan.h"
 #include "Runtime.h"
+#include "SizedReports.h"
 
 #include "ldsan/abi.h"
 
@@ -335,6 +336,8 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
                  "aliasing them, and ldsan bounds only the first; use one "
                  "extern __shared__ array per kernel");
   }
+
+  sizeByteReports(X);
 
   std::string Reason;
   if (!linkRuntime(X, std::move(RT), Reason)) {

@@ -1,7 +1,8 @@
 // Bug: a 255-bin LDS histogram indexed by an unsigned char: the one input byte
-// equal to 255 makes an LDS atomic add one past the last bin.
+// equal to 255 makes an LDS atomic add one past the last bin. The 4-byte atomic
+// is reported with its real size (upstream checks atomics byte by byte).
 // EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: WRITE of size
+// EXPECT-ACCESS: WRITE of size 4
 // EXPECT-WORKITEM: (77,0,0)
 // EXPECT-WORKGROUP: (2,0,0)
 // EXPECT-KERNEL: byte_histogram
