@@ -21,9 +21,9 @@ EMU_RETARGET := $(BUILD)/bin/ldsan-emu-retarget
 EMU_CORE_LINK := $(EMU_CORE_LIB) $(EMU_HOST_LIB) -lpthread -lm
 
 EMU_RT_SRC := $(wildcard emulator/retarget/*.c)
-# Work-item loop formation needs LLVM's C++ transform utilities (no C API).
-EMU_RT_CXX := emulator/retarget/retarget_wiloop.cpp
-EMU_RT_CXX_OBJ := $(BUILD)/obj/retarget/retarget_wiloop.o
+# Work-item loop formation and debug info need LLVM's C++ API (no C API for them).
+EMU_RT_CXX := $(wildcard emulator/retarget/*.cpp)
+EMU_RT_CXX_OBJ := $(EMU_RT_CXX:emulator/retarget/%.cpp=$(BUILD)/obj/retarget/%.o)
 EMU_RT_CXXFLAGS := $(patsubst -I%,-isystem %,$(shell $(LLVM_CONFIG) --cxxflags)) -fno-rtti -O2 -g -Wall -Wextra
 EMU_CORE_SRC := $(wildcard emulator/core/*.c)
 EMU_CORE_OBJ := $(EMU_CORE_SRC:emulator/core/%.c=$(BUILD)/obj/emucore/%.o) $(BUILD)/obj/emucore/core_fiber.o
@@ -31,7 +31,7 @@ EMU_CORE_OBJ := $(EMU_CORE_SRC:emulator/core/%.c=$(BUILD)/obj/emucore/%.o) $(BUI
 .PHONY: emulator-core emucore-tests bench-core
 emulator-core: $(EMU_RETARGET) $(EMU_CORE_LIB)
 
-$(EMU_RT_CXX_OBJ): $(EMU_RT_CXX) emulator/retarget/retarget.h emulator/core/emu_tls.h
+$(BUILD)/obj/retarget/%.o: emulator/retarget/%.cpp emulator/retarget/retarget.h emulator/core/emu_tls.h emulator/emu.h
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(EMU_RT_CXXFLAGS) -c $< -o $@
 

@@ -163,6 +163,15 @@ void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory 
                         const ldsan_dispatch_info *dispatch, FILE *out,
                         const ldsan_report_extra *extra);
 
+/* ---- symbolize.c: the external symbolizer (ldsan_symbolize_module) ---------- */
+/* Tests: stops the symbolizer, empties the cache (frames returned before become
+ * invalid), forgets an earlier failure (the next failure warns again) and sets
+ * the answer timeout in ms (<= 0: the default, 30 s). The next lookup starts the
+ * symbolizer the options name then. */
+void ldsan_symbolizer_reset(int timeout_ms);
+/* Process id of the running symbolizer, 0 if none (tests). */
+long ldsan_symbolizer_pid(void);
+
 /* ---- drain.c -------------------------------------------------------------- */
 void ldsan_report_lock(void);
 void ldsan_report_unlock(void);

@@ -111,48 +111,30 @@ const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_devi
   return c.bug;
 }
 
-/* Whether s[0..n) is "file:line" or "file:line:col" (no spaces in the file). */
-static int is_source_location(const char *s, size_t n) {
-  int groups = 0;
-  while (n > 0 && groups < 2) {
-    size_t digits = 0;
-    while (digits < n && s[n - 1 - digits] >= '0' && s[n - 1 - digits] <= '9') digits++;
-    if (!digits || digits == n || s[n - 1 - digits] != ':') break;
-    n -= digits + 1;
-    groups++;
-  }
-  if (!groups || !n) return 0;
-  for (size_t i = 0; i < n; i++)
-    if (s[i] == ' ') return 0;
-  return 1;
-}
-
-static void copy_n(char *dst, size_t len, const char *src, size_t n) {
-  snprintf(dst, len, "%.*s", (int)(n < len ? n : len - 1), src);
+/* "file:line:col" (or "file:line", "file") of frame f into buf; "" without a file. */
+static void format_source(char *buf, size_t len, const ldsan_frame *f) {
+  if (!f->file) { buf[0] = 0; return; }
+  if (f->line && f->column) snprintf(buf, len, "%s:%u:%u", f->file, f->line, f->column);
+  else if (f->line) snprintf(buf, len, "%s:%u", f->file, f->line);
+  else snprintf(buf, len, "%s", f->file);
 }
 
 void ldsan_report_ctx_symbolize(report_ctx *c) {
-  c->sym[0] = c->function[0] = c->source[0] = 0;
+  c->nframes = 0;
+  c->function = NULL;
+  c->source[0] = 0;
   const ldsan_dispatch_info *di = c->dispatch;
-  if (!c->r->pc || !di || !di->symbolize || !ldsan_flags_get()->symbolize) return;
-  if (di->symbolize(di->symbolize_ctx, c->r->pc, c->sym, sizeof c->sym) != 0) { c->sym[0] = 0; return; }
-  c->sym[sizeof c->sym - 1] = 0;
-  const char *s = c->sym;
-  size_t n = strlen(s);
-  const char *at = NULL;
-  for (const char *p = strstr(s, " at "); p; p = strstr(p + 1, " at ")) at = p;
-  const char *space = strrchr(s, ' ');
-  if (at && is_source_location(at + 4, strlen(at + 4))) {
-    copy_n(c->function, sizeof c->function, s, (size_t)(at - s));
-    copy_n(c->source, sizeof c->source, at + 4, strlen(at + 4));
-  } else if (space && is_source_location(space + 1, strlen(space + 1))) {
-    copy_n(c->function, sizeof c->function, s, (size_t)(space - s));
-    copy_n(c->source, sizeof c->source, space + 1, strlen(space + 1));
-  } else if (is_source_location(s, n)) {
-    copy_n(c->source, sizeof c->source, s, n);
-  } else {
-    copy_n(c->function, sizeof c->function, s, n);
+  if (!c->r->pc || !di || !di->symbolize) return;
+  int n = di->symbolize(di->symbolize_ctx, c->r->pc, c->frames, LDSAN_MAX_FRAMES);
+  c->nframes = n < 0 ? 0 : n > LDSAN_MAX_FRAMES ? LDSAN_MAX_FRAMES : n;
+  if (c->nframes && !ldsan_flags_get()->symbolize) {  /* bare pc: where the code is, nothing more */
+    ldsan_frame bare = {NULL, NULL, 0, 0, c->frames[0].module, c->frames[0].module_offset};
+    c->frames[0] = bare;
+    c->nframes = bare.module ? 1 : 0;
   }
+  if (!c->nframes) return;
+  c->function = c->frames[0].function;
+  format_source(c->source, sizeof c->source, &c->frames[0]);
 }
 
 static void device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
@@ -166,9 +148,22 @@ static void ids(FILE *out, const ldsan_report_record *r) {
           r->workgroup_id[2]);
 }
 
-static void frame(FILE *out, const report_ctx *c) {
-  if (!c->r->pc) { fprintf(out, "    #0 <pc unknown> in kernel %s\n", c->kernel); return; }
-  fprintf(out, "    #0 0x%llx in %s\n", (unsigned long long)c->r->pc, c->sym[0] ? c->sym : "<unknown>");
+/* ASan's frame form "    #N 0x<pc> in <function> <file>:<line>:<col>": with
+ * no source, "(<module>+0x<offset>)" instead; with no function, no "in". */
+static void frames(FILE *out, const report_ctx *c) {
+  unsigned long long pc = (unsigned long long)c->r->pc;
+  if (!pc) { fprintf(out, "    #0 <pc unknown> in kernel %s\n", c->kernel); return; }
+  if (!c->nframes) { fprintf(out, "    #0 0x%llx  (<unknown module>)\n", pc); return; }
+  for (int i = 0; i < c->nframes; i++) {
+    const ldsan_frame *f = &c->frames[i];
+    char source[512];
+    format_source(source, sizeof source, f);
+    fprintf(out, "    #%d 0x%llx ", i, pc);
+    if (f->function) fprintf(out, "in %s", f->function);
+    if (source[0]) fprintf(out, " %s\n", source);
+    else if (f->module) fprintf(out, " (%s+0x%llx)\n", f->module, (unsigned long long)f->module_offset);
+    else fprintf(out, "%s\n", f->function ? "" : " (<unknown module>)");
+  }
 }
 
 /* "'tile' of size 256 (k1(int*, int)::tile, declared at mini.hip:12)" */
@@ -297,12 +292,16 @@ static void print_layout(FILE *out, ldsan_decorator d, const report_ctx *c) {
   }
 }
 
-/* ASan's form: "SUMMARY: AddressSanitizer: <bug> <file:line:col> in <function>". */
+/* ASan's form: "SUMMARY: AddressSanitizer: <bug> <file:line:col> in <function>"
+ * from frame 0 ("(<module>+0x<offset>)" without a source line; the kernel when
+ * the function is unknown). */
 static void print_summary(FILE *out, const report_ctx *c) {
   if (!ldsan_flags_get()->print_summary) return;
   fprintf(out, "SUMMARY: AddressSanitizer: %s ", c->bug);
   if (c->source[0]) fprintf(out, "%s ", c->source);
-  fprintf(out, "in %s\n", c->function[0] ? c->function : c->kernel);
+  else if (c->nframes && c->frames[0].module)
+    fprintf(out, "(%s+0x%llx) ", c->frames[0].module, (unsigned long long)c->frames[0].module_offset);
+  fprintf(out, "in %s\n", c->function ? c->function : c->kernel);
 }
 
 /* "63 more work-items (31 in this workgroup, 32 in 1 other workgroup) made the same ..." */
@@ -337,7 +336,7 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
     fprintf(out, "(first bad byte 0x%llx) ", (unsigned long long)r->address);
   ids(out, r);
   fprintf(out, " in kernel %s%s\n", c->kernel, ldsan_deco_end(d));
-  frame(out, c);
+  frames(out, c);
   if (extra && extra->same_lanes) print_folded(out, c, extra);
   if (r->flags & LDSAN_ACCESS_NOABORT) fprintf(out, "    (recoverable check: the lane continued)\n");
   fputc('\n', out);
@@ -374,7 +373,7 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   fprintf(out, "  by ");
   ids(out, r);
   fputc('\n', out);
-  frame(out, c);
+  frames(out, c);
   switch (r->kind) {
   case LDSAN_REPORT_POOL_EXHAUSTED:
     fprintf(out, "HINT: every workgroup in flight holds one block; the built-in pool holds %u MiB. Launch fewer "

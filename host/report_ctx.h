@@ -19,17 +19,17 @@ typedef struct report_ctx {
   const char *bug;
   int kernel_known;          /* kernel holds a name (else "<unknown kernel>") */
   char kernel[512];
-  /* Filled by ldsan_report_ctx_symbolize (option symbolize, dispatch->symbolize): */
-  char sym[512];             /* what the symbolizer said for the pc, "" nothing */
-  char function[512];        /* its function part, "" unknown */
-  char source[512];          /* its "file:line:col" part, "" unknown */
+  /* Filled by ldsan_report_ctx_symbolize (dispatch->symbolize, option symbolize): */
+  ldsan_frame frames[LDSAN_MAX_FRAMES];  /* the pc's frames, innermost first */
+  int nframes;               /* 0: nothing known about the pc */
+  const char *function;      /* frames[0].function, NULL unknown */
+  char source[512];          /* frames[0] as "file:line:col" ("file:line", "file"), "" unknown */
 } report_ctx;
 
 void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_device_memory *mem,
                            const ldsan_dispatch_info *dispatch);
-/* Asks the symbolizer about the record's pc once; splits its answer
- * ("function at file:line:col", "function file:line:col", "file:line:col" or
- * "function") into c->function and c->source. */
+/* Asks the backend's symbolizer about the record's pc once; fills c->frames,
+ * c->function and c->source (option symbolize=0: frames[0]'s module only). */
 void ldsan_report_ctx_symbolize(report_ctx *c);
 void ldsan_report_ctx_free(report_ctx *c);
 

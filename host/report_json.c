@@ -108,7 +108,7 @@ void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_
   if (r->pc) json_hex(out, r->pc);
   else fputs("null", out);
   fputs(",\"function\":", out);
-  json_str(out, c->function[0] ? c->function : NULL);
+  json_str(out, c->function);
   fputs(",\"location\":", out);
   json_str(out, c->source[0] ? c->source : NULL);
   fputs(",\"device\":", out);

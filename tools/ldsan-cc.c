@@ -30,6 +30,7 @@ struct options {
   int nogpuinc;               /* -nogpuinc: no HIP headers */
   int verbose;                /* -v / -### : show what we run */
   int no_link;                /* -c, -S, -E, -M, -MM, -fsyntax-only, --offload-device-only: no executable */
+  int has_debug_option;       /* any -g option (-g, -g0, -gline-tables-only, -gdwarf-5, ...) */
 };
 
 /* Prints one error line and exits 2 (bad usage or missing dependency). */
@@ -118,11 +119,25 @@ static int is_input(char **argv, int i) {
   return (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) && !(i > 1 && takes_value(argv[i - 1]));
 }
 
+/* Whether `a` says how much debug info to emit: -g, -g0..-g3, -ggdb*, -gline-tables-only,
+ * -gmlt, -gdwarf*, ... but not -gpulibc, -gz* (compression) or -gno-<feature>. */
+static int is_debug_option(const char *a) {
+  if (strcmp(a, "--debug") == 0) return 1;
+  if (strncmp(a, "-g", 2) != 0) return 0;
+  static const char *const not_level[] = {"-gpu", "-gz", "-gno-", "-gcolumn-info", "-gembed-source",
+                                          "-ginline-line-tables", "-gsimple-template-names", "-gstrict-dwarf",
+                                          "-gpubnames", "-ggnu-pubnames", "-gcodeview-"};
+  for (size_t k = 0; k < sizeof not_level / sizeof *not_level; k++)
+    if (strncmp(a, not_level[k], strlen(not_level[k])) == 0) return 0;
+  return 1;
+}
+
 /* First pass over the user's arguments: records what they ask for. */
 static void scan_args(struct options *o, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--emulate") == 0) o->emulate = 1;
+    else if (is_debug_option(a)) o->has_debug_option = 1;
     else if (strncmp(a, "--offload-arch=", 15) == 0) { o->has_arch = 1; check_arch(a + 15); }
     else if (strncmp(a, "--cuda-gpu-arch=", 16) == 0) { o->has_arch = 1; check_arch(a + 16); }
     else if ((strcmp(a, "--offload-arch") == 0 || strcmp(a, "--cuda-gpu-arch") == 0) && i + 1 < argc) {
@@ -152,6 +167,7 @@ static void usage(FILE *out) {
           "  Compiles HIP with device AddressSanitizer and ldsan's LDS checking.\n"
           "  Default target --offload-arch=" DEFAULT_ARCH " (any xnack+ target may be given).\n"
           "  --emulate   build a host executable whose kernels run on the CPU emulator\n"
+          "  Without a -g option, adds -gline-tables-only (reports name source lines; -g0: none).\n"
           "  Environment: LDSAN_CLANG (default " DEFAULT_CLANG "), LDSAN_ROOT (ldsan build dir)\n");
 }
 
@@ -172,6 +188,17 @@ static void pushf(struct argv_builder *b, const char *fmt, const char *x) {
   push(b, buf);
 }
 
+/* Line tables unless the user chose: reports then name the source line of a
+ * bad access (compute-sanitizer users are told -lineinfo for the same). With
+ * line tables only, clang leaves out the mangled names of inlined functions
+ * unless -fdebug-info-for-profiling: it keeps them, so frames read
+ * "block_sum(float const*, float*)", not "block_sum". */
+static void push_default_debug(struct argv_builder *b, const struct options *o) {
+  if (o->has_debug_option || !(o->has_hip_input || o->has_source_input)) return;
+  push(b, "-gline-tables-only");
+  push(b, "-fdebug-info-for-profiling");
+}
+
 /* Hands the command to the emulator driver, with ldsan-cc's own location. */
 static void exec_emulate(struct options *o, int argc, char **argv) {
   char driver[PATH_MAX + 32], self[PATH_MAX + 32];
@@ -181,6 +208,7 @@ static void exec_emulate(struct options *o, int argc, char **argv) {
     die("the CPU emulator driver '%s' is missing; run 'make' in the ldsan tree%s", driver, "");
   struct argv_builder b = {0};
   push(&b, driver);
+  push_default_debug(&b, o);  /* its compiles see them as the user's */
   for (int i = 1; i < argc; i++)
     if (strcmp(argv[i], "--emulate") != 0) push(&b, argv[i]);
   setenv("LDSAN_CC", self, 1);
@@ -235,6 +263,7 @@ int main(int argc, char **argv) {
   /* Debian's device libs with an empty asanrtl.bc: ldsan's runtime replaces ROCm's. */
   if (!o.nogpulib) pushf(&b, "--rocm-device-lib-path=%s", bitcode_dir);
   pushf(&b, "-fpass-plugin=%s", plugin);
+  push_default_debug(&b, &o);
   /* An executable gets ldsan's HSA tools library as a dependency: it makes itself
    * a tool of the HIP runtime's HSA (host/hsa/hsa_tool.c), so LDS reports print
    * on a GPU with no environment variable. */

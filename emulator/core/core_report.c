@@ -1,14 +1,20 @@
 /* ldsan emulator core: the emulator as a backend of the host library.
  * Memory is this process's memory, so reads and writes are byte loops and
- * shared memory is the heap. Every image with ldsan's runtime is registered
+ * shared memory is the heap. A device pc is an x86-64 return address in the
+ * retargeted device code linked into the program: the object it is in and its
+ * ELF address there go to the host's symbolizer, which reads the line tables
+ * the retarget tool kept. Every image with ldsan's runtime is registered
  * with the host library when it loads (ABI check, its own report channel,
  * option flags), and each dispatch ends in ldsan_host_dispatch_done, which
  * prints the reports and ends the process if one of them must stop it: the
  * same path the HSA tools library takes on a GPU. The shadow is host ASan's
  * when the program has it, else the host library maps it. */
+#include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../include/ldsan/abi.h"
 #include "../../include/ldsan/host.h"
@@ -57,6 +63,41 @@ static void emu_free_shared(void *ctx, void *p) {
   free(p);
 }
 
+/* Frames of the functions the retarget tool made (__ldsan_emu_entry.<kernel>,
+ * __ldsan_emu_group.<kernel>: the kernel is inlined into them) say nothing
+ * the kernel's own frame does not. */
+static int emu_made(const ldsan_frame *f) { return f->function && !strncmp(f->function, "__ldsan_emu_", 12); }
+
+static int emu_symbolize(void *ctx, uint64_t pc, ldsan_frame *frames, int max_frames) {
+  (void)ctx;
+  Dl_info info;
+  struct link_map *lm = NULL;
+  if (max_frames <= 0 || !dladdr1((void *)(uintptr_t)pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return 0;
+  const char *module = lm->l_name;
+  static char exe[4096];  /* the report mutex is held: one caller at a time */
+  if (!module || !*module) {  /* the executable: its path, not argv[0] */
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return 0;
+    exe[n] = 0;
+    module = exe;
+  }
+  /* The ELF address (pc - load bias: right for PIE and non-PIE alike). The
+   * pc is a return address: the call is the byte before it. */
+  uint64_t address = pc - (uint64_t)lm->l_addr;
+  int n = ldsan_symbolize_module(module, address - 1, frames, max_frames), kept = 0;
+  for (int i = 0; i < n; i++) {
+    if (emu_made(&frames[i])) continue;
+    frames[i].module_offset = address;
+    frames[kept++] = frames[i];
+  }
+  if (n > 0 && !kept) {  /* nothing but the retarget tool's functions (-g0): the module alone */
+    ldsan_frame bare = {NULL, NULL, 0, 0, frames[0].module, address};
+    frames[0] = bare;
+    kept = 1;
+  }
+  return kept;
+}
+
 static const ldsan_backend emu_backend = {
     .device_name = "cpu-emulator",
     .device = 0,
@@ -64,6 +105,7 @@ static const ldsan_backend emu_backend = {
     .write = emu_write,
     .alloc_shared = emu_alloc_shared,
     .free_shared = emu_free_shared,
+    .symbolize = emu_symbolize,
 };
 
 ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img) {

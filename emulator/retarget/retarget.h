@@ -95,4 +95,14 @@ void rt_wiloop_prepare(LLVMModuleRef m);
 /* Builds the group function of one fiber entry, or returns NULL and fills why. */
 LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_name, rt_wiloop *out);
 
+/* retarget_debug.cpp: line tables through retargeting (see there). */
+/* Gives the trampoline `entry` of `kernel` an artificial DISubprogram in the
+ * kernel's compile unit and its call of the kernel a location in it, so the
+ * kernel's line tables survive inlining into it. Nothing without debug info. */
+void rt_debug_trampoline(LLVMValueRef entry, LLVMValueRef kernel, LLVMValueRef call);
+/* `fn` was built from copies of `from`'s instructions: gives it its own
+ * artificial DISubprogram like `from`'s, moves every location's outermost scope
+ * there and drops variable locations (no debug info: drops the locations). */
+void rt_debug_move(LLVMValueRef fn, LLVMValueRef from);
+
 #endif /* LDSAN_EMU_RETARGET_H */

@@ -208,6 +208,7 @@ static LLVMValueRef rt_trampoline(rt_ctx *c, const rt_kernel *k) {
   LLVMValueRef t = LLVMAddFunction(c->mod, name, fty);
   LLVMSetLinkage(t, LLVMInternalLinkage);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, t, "entry"));
+  LLVMSetCurrentDebugLocation2(c->b, NULL);  /* not the last rewritten instruction's */
   if (k->has_kernel_id)
     LLVMBuildStore(c->b, LLVMConstInt(c->i32, k->kernel_id, 0), rt_tls_field(c, LDSAN_EMU_TLS_LDS_KERNEL_ID));
   unsigned n = LLVMCountParams(k->fn);
@@ -225,8 +226,9 @@ static LLVMValueRef rt_trampoline(rt_ctx *c, const rt_kernel *k) {
       LLVMSetAlignment(args[i], 1);
     }
   }
-  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(k->fn), k->fn, args, n, "");
+  LLVMValueRef call = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(k->fn), k->fn, args, n, "");
   LLVMBuildRetVoid(c->b);
+  rt_debug_trampoline(t, k->fn, call);
   free(args);
   return t;
 }
@@ -302,6 +304,7 @@ void rt_build_image(rt_ctx *c) {
   LLVMValueRef ctor = LLVMAddFunction(c->mod, "__ldsan_emu_ctor", vfty);
   LLVMSetLinkage(ctor, LLVMInternalLinkage);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, ctor, "entry"));
+  LLVMSetCurrentDebugLocation2(c->b, NULL);
   LLVMTypeRef rfty = LLVMFunctionType(c->voidt, &c->ptr, 1, 0);
   LLVMBuildCall2(c->b, rfty, rt_get_fn(c, "__ldsan_emu_register_image", rfty), &img, 1, "");
   for (unsigned i = 0; i < c->ctor_count; i++) LLVMBuildCall2(c->b, vfty, c->ctors[i], NULL, 0, "");

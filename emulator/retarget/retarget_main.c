@@ -1,6 +1,6 @@
 /* ldsan-emu-retarget: turns the lowered, runtime-linked amdgcn device bitcode
  * of one HIP TU into an x86-64 ELF object that the ldsan CPU emulator core runs.
- *   usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2]
+ *   usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]
  * Steps: record kernels; swap triple/data layout (allocas stay addrspace 5,
  * globals addrspace 1, both 64-bit no-op address spaces on x86; LDS pointers
  * stay 32-bit offsets); lower intrinsics; lower LDS; fix symbols; add the
@@ -8,7 +8,8 @@
  * a barrier); give each kernel work-item loops where it can
  * (retarget_wiloop.cpp; LDSAN_EMU_VERBOSE=1 says which and why not); optimize
  * again; emit. Any unsupported construct is reported with the function using
- * it and the tool exits 1. */
+ * it and the tool exits 1. Debug info the input has is kept (line tables are
+ * what turns a report's pc into a source line; retarget_debug.cpp) unless -g0. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,13 +130,13 @@ static int run_passes(rt_ctx *c, LLVMTargetMachineRef tm, const char *passes) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g]\n");
+  fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   const char *in = NULL, *out = NULL, *ll = NULL, *opt = "default<O2>";
-  int keep_debug = 0;
+  int keep_debug = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
     else if (!strcmp(argv[i], "--emit-ll") && i + 1 < argc) ll = argv[++i];
@@ -143,7 +144,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "-O1")) opt = "default<O1>";
     else if (!strcmp(argv[i], "-O2")) opt = "default<O2>";
     else if (!strcmp(argv[i], "-O3")) opt = "default<O3>";
-    else if (!strcmp(argv[i], "-g")) keep_debug = 1;
+    else if (!strcmp(argv[i], "-g0")) keep_debug = 0;
+    else if (!strcmp(argv[i], "-g")) keep_debug = 1;  /* the default; accepted as before */
     else if (argv[i][0] == '-' || in) usage();
     else in = argv[i];
   }
@@ -189,8 +191,6 @@ int main(int argc, char **argv) {
   }
   LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, RT_TRIPLE, "x86-64", "", LLVMCodeGenLevelDefault,
                                                     LLVMRelocPIC, LLVMCodeModelDefault);
-  /* amdgcn debug info (DWARF address classes) is dropped unless -g: its x86
-   * emission is untested. */
   if (!keep_debug) LLVMStripModuleDebugInfo(c.mod);
 
   rt_collect_kernels(&c);

@@ -28,7 +28,12 @@
 // Kernels that cannot be formed keep running as fibers; the reason is
 // returned (barrier reached from a function that stayed out of line, s_sleep
 // in kernel code, dynamic allocas, indirect calls that may reach a barrier,
-// more than kMaxRegions regions, debug info).
+// more than kMaxRegions regions).
+//
+// Cloned instructions keep their source locations; the group function gets
+// its own artificial DISubprogram and the locations move to it
+// (retarget_debug.cpp), so reports from work-item loops name the source line.
+// Instructions made here have no location. Variable locations are dropped.
 #include <cstdio>
 #include <cstdlib>
 
@@ -176,6 +181,7 @@ public:
       return nullptr;
     }
     Function *g = build(groupName);
+    rt_debug_move(wrap(g), wrap(w_));
     std::string err;
     raw_string_ostream os(err);
     bool broken = verifyFunction(*g, &os);
@@ -204,7 +210,6 @@ public:
 private:
   // ---- eligibility ----------------------------------------------------------
   bool eligible() {
-    if (f_.getSubprogram()) return reject("it was built with debug info (-g)");
     SyncReach reach;
     unsigned barriers = 0;
     for (Instruction &i : instructions(f_)) {

@@ -22,9 +22,46 @@ typedef struct ldsan_device_memory {
   int (*read)(void *ctx, uint64_t addr, void *dst, size_t n);
 } ldsan_device_memory;
 
-/* Optional: turns a device pc into "function at file:line"; returns 0 and
- * fills buf on success. NULL means pcs are printed as bare addresses. */
-typedef int (*ldsan_symbolizer)(void *ctx, uint64_t pc, char *buf, size_t len);
+/* One frame of a symbolized pc: where the code is (module) and, when debug
+ * info says, the source it came from. A pc in inlined code has several frames
+ * (the same pc), innermost first, as llvm-symbolizer --inlining gives them. */
+typedef struct ldsan_frame {
+  const char *function;      /* demangled function name, NULL unknown */
+  const char *file;          /* source file as compiled (relative names stay relative), NULL unknown */
+  uint32_t line, column;     /* 0 unknown */
+  const char *module;        /* file the code is in (executable, code object), NULL unknown */
+  uint64_t module_offset;    /* the pc's address in `module`, printed "(module+0x...)" when
+                                there is no source line */
+} ldsan_frame;
+
+/* Most frames a report prints for one pc. */
+#define LDSAN_MAX_FRAMES 16
+
+/* Optional backend callback: what is at device pc `pc` (a record's pc: the
+ * return address of the call into the device runtime, so the backend looks up
+ * the call, e.g. pc - 1). Fills frames[0..n) and returns n (0: nothing known,
+ * the pc prints bare). Strings must stay valid until the report is printed
+ * (ldsan_symbolize_module's do until exit). Called with the report mutex held,
+ * also under option symbolize=0 (the host then keeps only frames[0].module and
+ * module_offset; ldsan_symbolize_module runs nothing then). NULL: bare pcs. */
+typedef int (*ldsan_symbolizer)(void *ctx, uint64_t pc, ldsan_frame *frames, int max_frames);
+
+/* Symbolizes `address` in the ELF file `module` (an executable, a shared
+ * object, a code object written to a file) with the external symbolizer
+ * (llvm-symbolizer-22, else llvm-symbolizer on PATH, or option
+ * external_symbolizer_path; one long-lived child process, answers cached per
+ * (module, address)). `address` is an ELF virtual address as the file's
+ * symbols and line tables use (for a loaded object: pc - load bias); it is
+ * looked up as given, so pass a return address minus 1. Fills frames[0..n),
+ * innermost first, and returns n >= 1: every frame has module = `module`'s
+ * cached copy and module_offset = address (a caller that looked up pc - 1
+ * sets it back to the pc's offset for display); function/file/line/column are set
+ * where debug info (or the symbol table, for the function) says. When the
+ * symbolizer cannot run (one "ldsan: warning:" line per process) or option
+ * symbolize=0, the one frame has only module and module_offset. Returns 0 for
+ * a NULL/empty module or max_frames <= 0. Strings stay valid until exit.
+ * Thread-safe; never blocks longer than the symbolizer's answer timeout (30 s). */
+int ldsan_symbolize_module(const char *module, uint64_t address, ldsan_frame *frames, int max_frames);
 
 /* What the host knows about the dispatch the records came from. */
 typedef struct ldsan_dispatch_info {

@@ -9,6 +9,9 @@
 // EXPECT-VAR: bins
 // EXPECT-LOCATION: 0 bytes after
 // EXPECT-EXIT: 1
+// Built with -g0 (no line tables): the frame is the bare pc in the executable.
+// CFLAGS: -g0
+// EXPECT-FRAME: bare
 #include "common.h"
 
 #define NBINS 255  // BUG: a byte has 256 values

@@ -9,6 +9,9 @@
 // EXPECT-VAR: name
 // EXPECT-LOCATION: 0 bytes after
 // EXPECT-EXIT: 1
+// Run with symbolize=0: the frame is the bare pc in the executable.
+// ENV: LDSAN_OPTIONS=color=never:symbolize=0
+// EXPECT-FRAME: bare
 #include "common.h"
 
 #define STRIDE 16

@@ -12,6 +12,7 @@
 // EXPECT-REPORTS: 2
 // EXPECT-EXIT: 0
 // EXPECT-STDOUT: bug_continue: both launches returned hipSuccess
+// EXPECT-FRAME: in pad_copy(int const*, int*) test/emulator/bug_continue.hip:21:10
 #include "common.h"
 
 __global__ void pad_copy(const int *in, int *out) {

@@ -7,6 +7,9 @@
 // EXPECT-KERNEL: shift_right
 // EXPECT-LOCATION: 0 bytes after the end of dynamic LDS of size 256
 // EXPECT-EXIT: 1
+// Built at -O0: the frame names the source line as at -O2.
+// CFLAGS: -O0
+// EXPECT-FRAME: in shift_right(float const*, float*) test/emulator/bug_dynamic_overrun.hip:18:22
 #include "common.h"
 
 __global__ void shift_right(const float *in, float *out) {

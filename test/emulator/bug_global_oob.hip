@@ -7,6 +7,7 @@
 // EXPECT-WORKGROUP: (1,0,0)
 // EXPECT-KERNEL: scale
 // EXPECT-EXIT: 1
+// EXPECT-FRAME: in scale(float*, int) test/emulator/bug_global_oob.hip:18:20
 #include "common.h"
 
 __global__ void scale(float *p, int n) {

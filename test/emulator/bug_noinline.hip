@@ -1,5 +1,7 @@
 // Bug: LDS reached through a non-inlined device function, which clears one
-// element too many of a workgroup-wide table.
+// element too many of a workgroup-wide table. The device compile inlines it
+// anyway (its bitcode has no clear_counts left): two frames, the function's
+// line and the kernel's call.
 // EXPECT: lds-buffer-overflow
 // EXPECT-ACCESS: WRITE of size 4
 // EXPECT-WORKITEM: (31,0,0)
@@ -7,6 +9,8 @@
 // EXPECT-KERNEL: count_keys
 // EXPECT-VAR: counts
 // EXPECT-LOCATION: 0 bytes after
+// EXPECT-FRAME: in clear_counts(int) test/emulator/bug_noinline.hip:21:29
+// EXPECT-FRAME: in count_keys(int const*, unsigned int*) test/emulator/bug_noinline.hip:26:3
 // EXPECT-EXIT: 1
 #include "common.h"
 

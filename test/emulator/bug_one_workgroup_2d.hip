@@ -10,6 +10,7 @@
 // EXPECT-VAR: tile
 // EXPECT-LOCATION: 0 bytes after
 // EXPECT-EXIT: 1
+// EXPECT-FRAME: in blur(float const*, float*, int) test/emulator/bug_one_workgroup_2d.hip:23:66
 #include "common.h"
 
 #define T 16

@@ -7,6 +7,7 @@
 // EXPECT-KERNEL: fill_both
 // EXPECT-VAR: a
 // EXPECT-LOCATION: 0 bytes after
+// EXPECT-FRAME: in fill_both(int*) test/emulator/bug_overflow_next.hip:18:8
 // EXPECT-EXIT: 1
 #include "common.h"
 

@@ -8,6 +8,7 @@
 // EXPECT-VAR: s
 // EXPECT-LOCATION: 0 bytes after
 // EXPECT-EXIT: 1
+// EXPECT-FRAME: in smooth(float const*, float*, int) test/emulator/bug_read_halo.hip:22
 #include "common.h"
 
 #define B 128

@@ -7,6 +7,9 @@
 // EXPECT-WORKGROUP: (0,0,0)
 // EXPECT-KERNEL: left_neighbour
 // EXPECT-EXIT: 1
+// Built with full debug info (-g) instead of the default line tables.
+// CFLAGS: -g
+// EXPECT-FRAME: in left_neighbour(float const*, float*) test/emulator/bug_underflow.hip:20:12
 #include "common.h"
 
 __global__ void left_neighbour(const float *in, float *out) {

@@ -15,6 +15,10 @@
 #   // EXPECT-STDOUT: text / EXPECT-STDERR: text   substrings of the program's output
 #   // EXPECT-REPORTS: n              number of full reports printed
 #   // EXPECT-ABSENT: text            text printed neither on stdout nor on stderr
+#   // EXPECT-FRAME: in f(int*) test/emulator/x.hip:17    frame #k of the first report (the k-th
+#                                     EXPECT-FRAME line) after its pc: exactly this, or this and
+#                                     ":<column>"; as many frames as EXPECT-FRAME lines.
+#                                     "bare": the pc alone, "(<the executable>+0x<offset>)"
 #   // CFLAGS: ...                    extra compile flags;  // ENV: VAR=value   run environment
 #   // EXPECT-FIBERS: kernel          this kernel runs as fibers (every other kernel must get
 #                                     work-item loops; the retarget tool says which and why)
@@ -37,7 +41,7 @@ read -r -a cflags <<<"$(field CFLAGS)"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 exe="$tmp/$(basename "$prog" .hip)"
 
-if ! LDSAN_EMU_VERBOSE=1 "$cc" --emulate -O2 -g ${cflags[@]+"${cflags[@]}"} -I"$(dirname "$prog")" "$prog" -o "$exe" \
+if ! LDSAN_EMU_VERBOSE=1 "$cc" --emulate -O2 ${cflags[@]+"${cflags[@]}"} -I"$(dirname "$prog")" "$prog" -o "$exe" \
      2>"$tmp/cc.err"; then
   if [[ "$want_bug" == "build-error" ]]; then
     v=$(field EXPECT-STDERR)
@@ -57,6 +61,8 @@ check() {  # check <what> <got> <want> <mode: eq|prefix|substr>
   local ok=1
   case "$4" in
     eq) [[ "$2" == "$3" ]] || ok=0 ;;
+    frame) [[ "$2" == "$3" || ( "$2" == "$3:"* && "${2#"$3:"}" =~ ^[0-9]+$ ) ]] || ok=0 ;;
+    bare) [[ "$2" =~ ^\ \(.*\+0x[0-9a-f]+\)$ && "$2" == " ($3+0x"* ]] || ok=0 ;;
     prefix) [[ "$2" == "$3"* ]] || ok=0 ;;
     substr) [[ "$2" == *"$3"* ]] || ok=0 ;;
   esac
@@ -71,6 +77,8 @@ got_fibers=$(sed -nE "s/^ldsan-emu-retarget: kernel '([^']*)': fibers, because .
 check "kernels on fibers" "${got_fibers:-none}" "${want_fibers:-none}" eq
 if [[ -n "$got_fibers" ]]; then grep "': fibers, because" "$tmp/cc.err"; fi
 
+want_frames=()
+while IFS= read -r f; do want_frames+=("$f"); done < <(sed -nE 's|^[[:space:]]*// EXPECT-FRAME:[[:space:]]*(.*[^[:space:]])[[:space:]]*$|\1|p' "$prog")
 envs=()
 while IFS= read -r e; do [[ -n "$e" ]] && envs+=("$e"); done < <(sed -n 's|^[[:space:]]*// ENV:[[:space:]]*||p' "$prog")
 
@@ -106,6 +114,16 @@ run_and_check() {
     v=$(field EXPECT-KERNEL);    [[ -n "$v" ]] && check "kernel" "$kernel" "$v" prefix
     v=$(field EXPECT-VAR);       [[ -n "$v" ]] && check "variable" "$var" "$v" eq
     v=$(field EXPECT-LOCATION);  [[ -n "$v" ]] && check "location" "$describe" "$v" substr
+    if [[ ${#want_frames[@]} -gt 0 ]]; then  # the first report's frames, each without its pc
+      got_frames=()
+      while IFS= read -r f; do got_frames+=("$f"); done < <(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" |
+        awk '/^    #[0-9]+ /{print; seen=1; next} seen{exit}' | sed -E 's/^    #[0-9]+ 0x[0-9a-f]+ //')
+      check "frames" "${#got_frames[@]}" "${#want_frames[@]}" eq
+      for k in "${!want_frames[@]}"; do
+        if [[ "${want_frames[$k]}" == bare ]]; then check "frame #$k" "${got_frames[$k]:-}" "$exe" bare
+        else check "frame #$k" "${got_frames[$k]:-}" "${want_frames[$k]}" frame; fi
+      done
+    fi
     summary=$(grep -m1 '^SUMMARY: AddressSanitizer: ' "$tmp/err")
     check "summary" "$summary" "SUMMARY: AddressSanitizer: $want_bug" prefix
     v=$(field EXPECT-EXIT)

@@ -26,7 +26,7 @@ static void test_static_overflow(void) {
   snprintf(line, sizeof line, "\nWRITE of size 4 at 0x%llx thread (work-item) (64,0,0) lane 0 of workgroup (3,1,0) in kernel k1(int*, int)\n",
            (unsigned long long)(MINI_BLOCK + 288));
   CHECK_HAS(out, line);
-  CHECK_HAS(out, "    #0 0x7f0000001234 in <unknown>\n");
+  CHECK_HAS(out, "    #0 0x7f0000001234  (<unknown module>)\n");  /* no symbolizer */
   CHECK_HAS(out, "is located 0 bytes after LDS variable 'tile' of size 256 (k1(int*, int)::tile, declared at mini.hip:12)\n");
   CHECK_HAS(out, "  in the LDS of kernel k1(int*, int): LDS offset 288, variable at LDS offset 32..288\n");
   CHECK_HAS(out, "LDS layout of k1(int*, int) (block 0x20000, static 448 bytes, dynamic 0 bytes):\n");
@@ -186,11 +186,17 @@ static void test_global_memory(void) {
   CHECK_STREQ(ldsan_host_bug_name(&r), "lds-use-after-workgroup-exit");
 }
 
-/* Answers for pc 0x7f0000001234 with *ctx (a string), else fails. */
-static int fake_symbolize(void *ctx, uint64_t pc, char *buf, size_t len) {
-  if (pc != 0x7f0000001234ull) return -1;
-  snprintf(buf, len, "%s", ctx ? (const char *)ctx : "k1(int*, int) at mini.hip:20:13");
-  return 0;
+/* What the fake symbolizer says for pc 0x7f0000001234 (nothing for other pcs). */
+typedef struct fake_answer { int n; ldsan_frame f[4]; } fake_answer;
+#define FAKE_MODULE "/opt/app/k.co"
+static const fake_answer default_answer = {1, {{"k1(int*, int)", "mini.hip", 20, 13, FAKE_MODULE, 0x1234}}};
+
+static int fake_symbolize(void *ctx, uint64_t pc, ldsan_frame *frames, int max_frames) {
+  const fake_answer *a = ctx ? ctx : &default_answer;
+  if (pc != 0x7f0000001234ull) return 0;
+  int n = a->n < max_frames ? a->n : max_frames;
+  memcpy(frames, a->f, (size_t)n * sizeof *frames);
+  return n;
 }
 
 static void test_symbolizer_and_range(void) {
@@ -200,7 +206,7 @@ static void test_symbolizer_and_range(void) {
   r.flags |= LDSAN_ACCESS_RANGE;
   r.access_address = MINI_BLOCK + 256;
   char *out = report(&r, &di);
-  CHECK_HAS(out, "    #0 0x7f0000001234 in k1(int*, int) at mini.hip:20:13\n");
+  CHECK_HAS(out, "\n    #0 0x7f0000001234 in k1(int*, int) mini.hip:20:13\n\n");
   CHECK_HAS(out, "WRITE of size 64 at 0x20100 (first bad byte 0x20120) thread");
   /* ASan's SUMMARY form: bug, file:line:col, function. */
   CHECK_HAS(out, "\nSUMMARY: AddressSanitizer: lds-buffer-overflow mini.hip:20:13 in k1(int*, int)\n");
@@ -212,40 +218,61 @@ static void test_symbolizer_and_range(void) {
   free(out);
 }
 
-/* The symbolizer's answer in each form it may take, and options symbolize and print_summary. */
+/* Each shape of answer: the frame lines and the SUMMARY; options symbolize and print_summary. */
 static void test_summary_forms(void) {
-  static const struct { const char *said, *summary; } forms[] = {
-      {"helper(int) at dir/mini.hip:31:7", "lds-buffer-overflow dir/mini.hip:31:7 in helper(int)"},
-      {"helper(int) dir/mini.hip:31:7", "lds-buffer-overflow dir/mini.hip:31:7 in helper(int)"},
-      {"helper(int) at mini.hip:31", "lds-buffer-overflow mini.hip:31 in helper(int)"},
-      {"mini.hip:31:7", "lds-buffer-overflow mini.hip:31:7 in k1(int*, int)"},
-      {"helper(int)", "lds-buffer-overflow in helper(int)"},
-      {"operator() at :12", "lds-buffer-overflow in operator() at :12"},  /* no file: not a location */
+  static const struct { fake_answer a; const char *frames, *summary; } forms[] = {
+      {{2, {{"helper(int)", "dir/mini.hip", 31, 7, FAKE_MODULE, 0x1234}, {"k1(int*, int)", "mini.hip", 40, 5, FAKE_MODULE, 0x1234}}},
+       "    #0 0x7f0000001234 in helper(int) dir/mini.hip:31:7\n    #1 0x7f0000001234 in k1(int*, int) mini.hip:40:5\n",
+       "lds-buffer-overflow dir/mini.hip:31:7 in helper(int)"},
+      {{1, {{"helper(int)", "mini.hip", 31, 0, FAKE_MODULE, 0x1234}}},
+       "    #0 0x7f0000001234 in helper(int) mini.hip:31\n", "lds-buffer-overflow mini.hip:31 in helper(int)"},
+      {{1, {{"helper(int)", "mini.hip", 0, 0, NULL, 0}}},
+       "    #0 0x7f0000001234 in helper(int) mini.hip\n", "lds-buffer-overflow mini.hip in helper(int)"},
+      {{1, {{NULL, "mini.hip", 31, 7, FAKE_MODULE, 0x1234}}},
+       "    #0 0x7f0000001234  mini.hip:31:7\n", "lds-buffer-overflow mini.hip:31:7 in k1(int*, int)"},
+      {{1, {{"helper(int)", NULL, 0, 0, FAKE_MODULE, 0x1234}}},
+       "    #0 0x7f0000001234 in helper(int) (/opt/app/k.co+0x1234)\n",
+       "lds-buffer-overflow (/opt/app/k.co+0x1234) in helper(int)"},
+      {{1, {{NULL, NULL, 0, 0, FAKE_MODULE, 0x1234}}},
+       "    #0 0x7f0000001234  (/opt/app/k.co+0x1234)\n", "lds-buffer-overflow (/opt/app/k.co+0x1234) in k1(int*, int)"},
+      {{1, {{"helper(int)", NULL, 0, 0, NULL, 0}}},
+       "    #0 0x7f0000001234 in helper(int)\n", "lds-buffer-overflow in helper(int)"},
+      {{0, {{NULL, NULL, 0, 0, NULL, 0}}},
+       "    #0 0x7f0000001234  (<unknown module>)\n", "lds-buffer-overflow in k1(int*, int)"},
   };
   ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
   for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
     ldsan_dispatch_info di = mini_dispatch;
     di.symbolize = fake_symbolize;
-    di.symbolize_ctx = (void *)forms[i].said;
+    di.symbolize_ctx = (void *)&forms[i].a;
     char *out = report(&r, &di);
-    char line[256];
-    snprintf(line, sizeof line, "    #0 0x7f0000001234 in %s\n", forms[i].said);
+    char line[512];
+    snprintf(line, sizeof line, " in kernel k1(int*, int)\n%s\n", forms[i].frames);  /* every frame, nothing more */
     CHECK_HAS(out, line);
     snprintf(line, sizeof line, "\nSUMMARY: AddressSanitizer: %s\n", forms[i].summary);
     CHECK_HAS(out, line);
     free(out);
   }
+  /* symbolize=0: the module and offset only, whatever the backend knows. */
   ldsan_dispatch_info di = mini_dispatch;
   di.symbolize = fake_symbolize;
+  di.symbolize_ctx = (void *)&forms[0].a;
   ldsan_flags_parse("symbolize=0", stderr);
   char *out = report(&r, &di);
-  CHECK_HAS(out, "    #0 0x7f0000001234 in <unknown>\n");
+  CHECK_HAS(out, " in kernel k1(int*, int)\n    #0 0x7f0000001234  (/opt/app/k.co+0x1234)\n\n");
+  CHECK_HAS(out, "\nSUMMARY: AddressSanitizer: lds-buffer-overflow (/opt/app/k.co+0x1234) in k1(int*, int)\n");
+  CHECK_LACKS(out, "helper");
+  free(out);
+  di.symbolize_ctx = (void *)&forms[6].a;  /* ... and nothing without a module */
+  out = report(&r, &di);
+  CHECK_HAS(out, " in kernel k1(int*, int)\n    #0 0x7f0000001234  (<unknown module>)\n\n");
   CHECK_HAS(out, "\nSUMMARY: AddressSanitizer: lds-buffer-overflow in k1(int*, int)\n");
   free(out);
+  di.symbolize_ctx = NULL;
   ldsan_flags_parse("symbolize=1:print_summary=0", stderr);
   out = report(&r, &di);
   CHECK_LACKS(out, "SUMMARY");
-  CHECK_HAS(out, "    #0 0x7f0000001234 in k1(int*, int) at mini.hip:20:13\n");
+  CHECK_HAS(out, "    #0 0x7f0000001234 in k1(int*, int) mini.hip:20:13\n");
   char line[64];
   snprintf(line, sizeof line, "\n==%ld==ABORTING\n", (long)getpid());
   CHECK_HAS(out, line);
@@ -253,6 +280,7 @@ static void test_summary_forms(void) {
   r.kind = LDSAN_REPORT_POOL_EXHAUSTED;
   out = report(&r, &di);
   CHECK_HAS(out, "HINT: every workgroup in flight");
+  CHECK_HAS(out, "\n    #0 0x7f0000001234 in k1(int*, int) mini.hip:20:13\nHINT: ");
   CHECK_LACKS(out, "SUMMARY");
   free(out);
   ldsan_flags_parse("print_summary=1", stderr);
@@ -323,6 +351,24 @@ static void test_json(void) {
   if (nl) nl[1] = 0;
   CHECK_JSON_REPORT(out, &o);
   free(out);
+
+  /* Inlined frames: function and location are frame 0's (the innermost);
+   * with symbolize=0 both are null, the pc stays. */
+  static const fake_answer inlined = {2, {{"helper(int)", "dir/mini.hip", 31, 7, FAKE_MODULE, 0x1234},
+                                          {"k1(int*, int)", "mini.hip", 40, 5, FAKE_MODULE, 0x1234}}};
+  di.symbolize_ctx = (void *)&inlined;
+  for (int bare = 0; bare < 2; bare++) {
+    ldsan_flags_parse(bare ? "symbolize=0" : "symbolize=1", stderr);
+    out = report(&r, &di);
+    strchr(out, '\n')[1] = 0;
+    CHECK_JSON_REPORT(out, &o);
+    CHECK_STREQ(json_raw(&o, "function"), bare ? "null" : "\"helper(int)\"");
+    CHECK_STREQ(json_raw(&o, "location"), bare ? "null" : "\"dir/mini.hip:31:7\"");
+    CHECK_STREQ(json_raw(&o, "pc"), "\"0x7f0000001234\"");
+    free(out);
+  }
+  ldsan_flags_parse("symbolize=1", stderr);
+  di.symbolize_ctx = NULL;
 
   /* Underflow: a negative offset from the variable; the header: no variable. */
   r = mini_record(16, 2, 0, LDSAN_SHADOW_LDS_REDZONE);
