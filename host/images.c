@@ -158,6 +158,7 @@ void ldsan_host_image_unregister(ldsan_image *img) {
 
 void ldsan_host_shutdown(void) {
   ldsan_host_drain_all();
+  ldsan_symbolizer_reset(0);  /* stops the symbolizer process, frees its cache */
   ldsan_log_close();
   ldsan_flags_release();
 }

@@ -148,6 +148,8 @@ static hsa_status_t visit_agent(hsa_agent_t agent, void *data) {
       .write = agent_write,
       .alloc_shared = agent_alloc_shared,
       .free_shared = agent_free_shared,
+      .symbolize = ldsan_hsa_symbolize,
+      .symbolize_ctx = a,
   };
   gpu_handles[agent_count++] = agent;
   return HSA_STATUS_SUCCESS;

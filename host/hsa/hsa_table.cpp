@@ -9,6 +9,7 @@
 #include <hsa/hsa_api_trace.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <cstdio>
 #include <type_traits>
 
@@ -28,7 +29,22 @@ bool loaded;  // OnLoad ran and installed the wrappers (ROCr may call it again)
 // Bytes a table must have for ldsan to use the entry at `offset`.
 constexpr uint32_t needs(size_t offset) { return static_cast<uint32_t>(offset + sizeof(void *)); }
 
-constexpr uint32_t kCoreNeeded = needs(offsetof(CoreApiTable, hsa_executable_iterate_agent_symbols_fn));
+constexpr size_t max_of(std::initializer_list<size_t> v) {
+  size_t m = 0;
+  for (size_t x : v) m = x > m ? x : m;
+  return m;
+}
+// Bytes of the core table up to the last entry ldsan uses (copy_runtime's list).
+constexpr uint32_t kCoreNeeded = needs(max_of({
+    offsetof(CoreApiTable, hsa_iterate_agents_fn), offsetof(CoreApiTable, hsa_agent_get_info_fn),
+    offsetof(CoreApiTable, hsa_agent_iterate_isas_fn), offsetof(CoreApiTable, hsa_isa_get_info_alt_fn),
+    offsetof(CoreApiTable, hsa_queue_create_fn), offsetof(CoreApiTable, hsa_memory_copy_fn),
+    offsetof(CoreApiTable, hsa_system_get_major_extension_table_fn), offsetof(CoreApiTable, hsa_signal_create_fn),
+    offsetof(CoreApiTable, hsa_signal_destroy_fn), offsetof(CoreApiTable, hsa_signal_store_relaxed_fn),
+    offsetof(CoreApiTable, hsa_signal_subtract_screlease_fn), offsetof(CoreApiTable, hsa_executable_freeze_fn),
+    offsetof(CoreApiTable, hsa_executable_destroy_fn),
+    offsetof(CoreApiTable, hsa_executable_iterate_agent_symbols_fn),
+    offsetof(CoreApiTable, hsa_executable_symbol_get_info_fn)}));
 constexpr uint32_t kAmdNeeded = needs(offsetof(AmdExtTable, hsa_amd_queue_intercept_register_fn));
 
 // Says why the table cannot be used, or returns nullptr.
@@ -67,6 +83,7 @@ void copy_runtime(const HsaApiTable *t, ldsan_hsa_api *api) {
   api->isa_get_info_alt = c->hsa_isa_get_info_alt_fn;
   api->queue_create = c->hsa_queue_create_fn;
   api->memory_copy = c->hsa_memory_copy_fn;
+  api->system_get_major_extension_table = c->hsa_system_get_major_extension_table_fn;
   api->signal_create = c->hsa_signal_create_fn;
   api->signal_destroy = c->hsa_signal_destroy_fn;
   api->signal_store_relaxed = c->hsa_signal_store_relaxed_fn;

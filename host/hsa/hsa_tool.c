@@ -91,9 +91,11 @@ static void watch_agent(hsa_executable_t exec, ldsan_hsa_agent *a) {
   symbol_scan s = {0};
   ldsan_hsa.executable_iterate_agent_symbols(exec, a->agent, scan_symbol, &s);
   if (!s.state_addr) { free_kernels(s.kernels, s.count); return; }
-  char name[128];
-  snprintf(name, sizeof name, "the code object of HSA executable 0x%llx on %s (agent %d)",
-           (unsigned long long)exec.handle, a->name, a->index);
+  char uri[512] = {0}, name[640];
+  ldsan_hsa_symbols_add(exec, a, uri, sizeof uri);
+  if (uri[0]) snprintf(name, sizeof name, "code object %s on %s (agent %d)", uri, a->name, a->index);
+  else snprintf(name, sizeof name, "the code object of HSA executable 0x%llx on %s (agent %d)",
+                (unsigned long long)exec.handle, a->name, a->index);
   ldsan_image *img = ldsan_host_image_register(&a->backend, name, s.state_addr);
   if (!img) { free_kernels(s.kernels, s.count); return; }
   for (size_t i = 0; i < s.count; i++) s.kernels[i].image = img;
@@ -143,6 +145,7 @@ static void unwatch(const hsa_executable_t *exec) {
 
 hsa_status_t ldsan_hsa_executable_destroy(hsa_executable_t exec) {
   unwatch(&exec);
+  ldsan_hsa_symbols_remove(&exec);
   return ldsan_hsa.executable_destroy(exec);
 }
 
@@ -174,6 +177,7 @@ int ldsan_hsa_tool_start(const ldsan_hsa_api *runtime) {
 
 void ldsan_hsa_tool_stop(void) {
   unwatch(NULL);
+  ldsan_hsa_symbols_remove(NULL);
   pthread_rwlock_wrlock(&watch_mu);
   free(watch);
   watch = NULL;

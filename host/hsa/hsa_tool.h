@@ -30,6 +30,8 @@ typedef struct ldsan_hsa_api {
                                ldsan_hsa_queue_error_cb callback, void *data, uint32_t private_segment_size,
                                uint32_t group_segment_size, hsa_queue_t **queue);
   hsa_status_t (*memory_copy)(void *dst, const void *src, size_t size);
+  hsa_status_t (*system_get_major_extension_table)(uint16_t extension, uint16_t version_major, size_t table_length,
+                                                   void *table);
   hsa_status_t (*signal_create)(hsa_signal_value_t initial_value, uint32_t num_consumers,
                                 const hsa_agent_t *consumers, hsa_signal_t *signal);
   hsa_status_t (*signal_destroy)(hsa_signal_t signal);
@@ -97,6 +99,16 @@ int ldsan_hsa_agents_init(void);
 ldsan_hsa_agent *ldsan_hsa_agent_of(hsa_agent_t agent);
 /* Frees the bounce buffer and forgets the agents (OnUnload). */
 void ldsan_hsa_agents_release(void);
+
+/* ---- hsa_symbolize.c: device pcs to source lines ----------------------------- */
+/* Remembers the code objects of `exec` loaded on agent `a` (load range, and the
+ * ELF image written to a file llvm-symbolizer can read) and writes into name
+ * (len bytes) what to call the code object in messages (its loader URI). */
+void ldsan_hsa_symbols_add(hsa_executable_t exec, ldsan_hsa_agent *a, char *name, size_t len);
+/* Forgets the code objects of `exec` (all when exec is NULL) and removes their files. */
+void ldsan_hsa_symbols_remove(const hsa_executable_t *exec);
+/* The backend symbolizer of a GPU agent (ctx: its ldsan_hsa_agent). */
+int ldsan_hsa_symbolize(void *ctx, uint64_t pc, ldsan_frame *frames, int max_frames);
 
 /* ---- hsa_queue.c: dispatches and queue errors ------------------------------- */
 hsa_status_t ldsan_hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,

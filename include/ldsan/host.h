@@ -193,7 +193,7 @@ int ldsan_host_device_error(const ldsan_backend *backend);
 void ldsan_host_drain_all(void);
 
 /* The library is being unloaded (an HSA tool's OnUnload): drains every image,
- * then frees what the library holds (options, log file). Images must already be
+ * then frees what the library holds (options, log file, symbolizer). Images must already be
  * unregistered by their backend. */
 void ldsan_host_shutdown(void);
 

@@ -49,6 +49,17 @@ completed)  # halt_on_error=0: the dispatch completes; its reports come before t
   before "$headline" "test: dispatch 1 completed"
   has "test: exiting normally"
   lacks "ABORTING"
+  # The device pc symbolized in the loaded code object (ldsan-cc adds line tables).
+  grep -qE '^    #0 0x[0-9a-f]+ in static_lds\(int\*, int\) test/compile/static_lds.hip:[0-9]+:[0-9]+$' <<<"$out" \
+    || { echo "FAIL: no symbolized frame #0 in static_lds(int*, int) at a line of test/compile/static_lds.hip"; fail=1; }
+  grep -qE '^SUMMARY: AddressSanitizer: lds-buffer-overflow test/compile/static_lds.hip:[0-9]+:[0-9]+ in static_lds' <<<"$out" \
+    || { echo "FAIL: SUMMARY without the source line"; fail=1; }
+  status 0 ;;
+no-symbolize)  # symbolize=0: the frame is the bare pc in its code object, named by the loader's URI
+  LDSAN_OPTIONS=color=never:halt_on_error=0:symbolize=0 run -- "$co90"
+  count "$headline" 1
+  ! grep -qE '^    #0 0x[0-9a-f]+ in ' <<<"$out" || { echo "FAIL: symbolize=0 still names a function"; fail=1; }
+  grep -qE '^    #0 0x[0-9a-f]+ +\(memory://' <<<"$out" || { echo "FAIL: frame #0 is not a bare pc with its module"; fail=1; }
   status 0 ;;
 trap)       # default options: the device traps after its report; ldsan's report, then exit 1, not CLR's abort
   run -- "$co90"
