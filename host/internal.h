@@ -176,6 +176,11 @@ long ldsan_symbolizer_pid(void);
 void ldsan_report_lock(void);
 void ldsan_report_unlock(void);
 
+/* ---- launch_site.c ------------------------------------------------------------ */
+/* Prints where the dispatch was launched (its launch_pcs, runtime frames
+ * dropped), headed by the kernel's name; nothing when unknown. */
+void ldsan_print_launch_site(FILE *out, const ldsan_dispatch_info *d, const char *kernel);
+
 /* ---- die.c: one death per process ------------------------------------------ */
 /* Claims the right to end the process: 1 for the first caller (and again for
  * the same thread), 0 if another thread already did. */

@@ -339,6 +339,7 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
   frames(out, c);
   if (extra && extra->same_lanes) print_folded(out, c, extra);
   if (r->flags & LDSAN_ACCESS_NOABORT) fprintf(out, "    (recoverable check: the lane continued)\n");
+  ldsan_print_launch_site(out, c->dispatch, c->kernel);
   fputc('\n', out);
   describe_address(out, d, c);
   fputc('\n', out);

@@ -20,6 +20,7 @@
 #define EMU_PACKET_SIZE 64u                 /* hsa_kernel_dispatch_packet, bytes */
 #define EMU_DEFAULT_STACK (64u << 10)       /* fiber stack, bytes (LDSAN_EMU_STACK_KB) */
 #define EMU_GUARD 4096u                     /* guard page below each fiber stack */
+#define LDSAN_EMU_LAUNCH_FRAMES 32u         /* host frames kept of a launch (LDSAN_MAX_LAUNCH_FRAMES) */
 
 enum emu_fiber_state { EMU_READY, EMU_WAIT, EMU_EXIT_WAIT, EMU_DONE };
 
@@ -43,6 +44,8 @@ typedef struct emu_dispatch {
   pthread_mutex_t lock;             /* guards the trap fields */
   int trapped;
   uint32_t trap_group[3], trap_item[3];
+  uint64_t launch_pcs[LDSAN_EMU_LAUNCH_FRAMES];  /* the launching host stack, for reports */
+  uint32_t launch_depth;
   _Alignas(64) uint8_t implicitarg[EMU_IMPLICIT_SIZE];
   _Alignas(64) uint8_t packet[EMU_PACKET_SIZE];
 } emu_dispatch;

@@ -9,12 +9,9 @@
  * prints the reports and ends the process if one of them must stop it: the
  * same path the HSA tools library takes on a GPU. The shadow is host ASan's
  * when the program has it, else the host library maps it. */
-#include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../../include/ldsan/abi.h"
 #include "../../include/ldsan/host.h"
@@ -70,28 +67,11 @@ static int emu_made(const ldsan_frame *f) { return f->function && !strncmp(f->fu
 
 static int emu_symbolize(void *ctx, uint64_t pc, ldsan_frame *frames, int max_frames) {
   (void)ctx;
-  Dl_info info;
-  struct link_map *lm = NULL;
-  if (max_frames <= 0 || !dladdr1((void *)(uintptr_t)pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return 0;
-  const char *module = lm->l_name;
-  static char exe[4096];  /* the report mutex is held: one caller at a time */
-  if (!module || !*module) {  /* the executable: its path, not argv[0] */
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return 0;
-    exe[n] = 0;
-    module = exe;
-  }
-  /* The ELF address (pc - load bias: right for PIE and non-PIE alike). The
-   * pc is a return address: the call is the byte before it. */
-  uint64_t address = pc - (uint64_t)lm->l_addr;
-  int n = ldsan_symbolize_module(module, address - 1, frames, max_frames), kept = 0;
-  for (int i = 0; i < n; i++) {
-    if (emu_made(&frames[i])) continue;
-    frames[i].module_offset = address;
-    frames[kept++] = frames[i];
-  }
+  int n = ldsan_symbolize_host_pc(pc, frames, max_frames), kept = 0;
+  for (int i = 0; i < n; i++)
+    if (!emu_made(&frames[i])) frames[kept++] = frames[i];
   if (n > 0 && !kept) {  /* nothing but the retarget tool's functions (-g0): the module alone */
-    ldsan_frame bare = {NULL, NULL, 0, 0, frames[0].module, address};
+    ldsan_frame bare = {NULL, NULL, 0, 0, frames[0].module, frames[0].module_offset};
     frames[0] = bare;
     kept = 1;
   }
@@ -133,6 +113,8 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
       /* Records carry the implicit-argument pointer: this dispatch's own block. */
       .args_begin = (uint64_t)(uintptr_t)d->implicitarg,
       .args_end = (uint64_t)(uintptr_t)d->implicitarg + EMU_IMPLICIT_SIZE,
+      .launch_pcs = d->launch_pcs,
+      .launch_depth = d->launch_depth,
   };
   /* Prints the reports; does not return if one of them stops the program. */
   return ldsan_host_dispatch_done(host, &info);

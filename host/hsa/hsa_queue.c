@@ -11,6 +11,7 @@
  * Threading: submit runs on the submitting thread, handlers and error callbacks
  * on the runtime's threads; the free list of completion signals has a lock. */
 #define _GNU_SOURCE
+#include <execinfo.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ typedef struct tracked {
   ldsan_image *image;
   ldsan_dispatch_info info;
   char kernel[256];
+  uint64_t launch[LDSAN_MAX_LAUNCH_FRAMES];  /* the submitting thread's stack */
 } tracked;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -105,6 +107,13 @@ static void watch_dispatch(hsa_kernel_dispatch_packet_t *p) {
     t->info.args_begin = (uint64_t)(uintptr_t)p->kernarg_address;
     t->info.args_end = t->info.args_begin + k.kernarg_size;
   }
+  /* The intercept handler runs on the thread that rings the doorbell: with the
+   * HIP runtime's direct dispatch, the thread that launched the kernel. */
+  void *stack[LDSAN_MAX_LAUNCH_FRAMES];
+  int depth = backtrace(stack, (int)LDSAN_MAX_LAUNCH_FRAMES);
+  for (int i = 0; i < depth; i++) t->launch[i] = (uint64_t)(uintptr_t)stack[i];
+  t->info.launch_pcs = t->launch;
+  t->info.launch_depth = depth > 0 ? (uint32_t)depth : 0;
   t->program = p->completion_signal;
   if (ldsan_hsa.amd_signal_async_handler(t->ours, HSA_SIGNAL_CONDITION_LT, 1, dispatch_completed, t) !=
       HSA_STATUS_SUCCESS) {

@@ -63,6 +63,12 @@ typedef int (*ldsan_symbolizer)(void *ctx, uint64_t pc, ldsan_frame *frames, int
  * Thread-safe; never blocks longer than the symbolizer's answer timeout (30 s). */
 int ldsan_symbolize_module(const char *module, uint64_t address, ldsan_frame *frames, int max_frames);
 
+/* Symbolizes a return address `pc` of this process's own code (the
+ * executable or a shared object loaded in it): finds the object and its load
+ * bias, then ldsan_symbolize_module on the call before pc. module_offset is the
+ * pc's. Returns the number of frames, 0 if pc is in no loaded object. */
+int ldsan_symbolize_host_pc(uint64_t pc, ldsan_frame *frames, int max_frames);
+
 /* What the host knows about the dispatch the records came from. */
 typedef struct ldsan_dispatch_info {
   const char *kernel_name;   /* symbol name as launched, or NULL */
@@ -79,7 +85,15 @@ typedef struct ldsan_dispatch_info {
   /* 1: no dispatch can be running any more (queue error, exit): slots still
    * WRITING belong to lanes that died mid-record and are counted as lost. */
   int final;
+  /* Where the dispatch was launched: the launching host thread's return
+   * addresses, innermost first (backtrace(3) at the launch), or none. Reports
+   * print them after dropping the frames of the HIP/HSA runtimes and ldsan. */
+  const uint64_t *launch_pcs;
+  uint32_t launch_depth;
 } ldsan_dispatch_info;
+
+/* Most launch frames a backend records (and a report prints). */
+#define LDSAN_MAX_LAUNCH_FRAMES 32
 
 /* Reads the options once (idempotent): ASAN_OPTIONS (only the options ASan
  * shares with ldsan), then LDSAN_OPTIONS over them. An unknown option is a

@@ -7,7 +7,8 @@
 // EXPECT-KERNEL: fill_both
 // EXPECT-VAR: a
 // EXPECT-LOCATION: 0 bytes after
-// EXPECT-FRAME: in fill_both(int*) test/emulator/bug_overflow_next.hip:18:8
+// EXPECT-FRAME: in fill_both(int*) test/emulator/bug_overflow_next.hip:19:8
+// EXPECT-LAUNCH: in main test/emulator/bug_overflow_next.hip:28
 // EXPECT-EXIT: 1
 #include "common.h"
 

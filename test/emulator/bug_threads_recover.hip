@@ -11,6 +11,7 @@
 // EXPECT-REPORTS: 40
 // EXPECT-EXIT: 0
 // EXPECT-STDOUT: bug_threads_recover: 40 launches done
+// EXPECT-LAUNCH: in launcher(void*) test/emulator/bug_threads_recover.hip:34
 // ENV: LDSAN_OPTIONS=halt_on_error=0
 // ENV: ASAN_OPTIONS=detect_leaks=0
 #include <pthread.h>

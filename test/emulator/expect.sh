@@ -15,6 +15,7 @@
 #   // EXPECT-STDOUT: text / EXPECT-STDERR: text   substrings of the program's output
 #   // EXPECT-REPORTS: n              number of full reports printed
 #   // EXPECT-ABSENT: text            text printed neither on stdout nor on stderr
+#   // EXPECT-LAUNCH: in main f.hip:N first frame of "kernel ... launched by host code here:"
 #   // EXPECT-FRAME: in f(int*) test/emulator/x.hip:17    frame #k of the first report (the k-th
 #                                     EXPECT-FRAME line) after its pc: exactly this, or this and
 #                                     ":<column>"; as many frames as EXPECT-FRAME lines.
@@ -23,7 +24,8 @@
 #   // EXPECT-FIBERS: kernel          this kernel runs as fibers (every other kernel must get
 #                                     work-item loops; the retarget tool says which and why)
 # The program runs twice, with work-item loops and with LDSAN_EMU_FIBERS=1, and every
-# expectation must hold both times: the two schedulers must agree.
+# expectation must hold both times: the two schedulers must agree. A bug program
+# runs a third time with report_format=json, whose first report must agree too.
 # Usage: test/emulator/expect.sh prog.hip   (from the repo root; BUILD= selects the build dir)
 # Exits 0 when every expectation holds, 1 otherwise (printing got/want for each).
 set -u
@@ -130,6 +132,11 @@ run_and_check() {
     if [[ -n "$v" ]]; then check "exit status" "$rc" "$v" eq
     elif [[ $rc -eq 0 ]]; then echo "FAIL ${label}exit status: 0, want non-zero"; fails=$((fails + 1)); fi
   fi
+  v=$(field EXPECT-LAUNCH)
+  if [[ -n "$v" ]]; then  # the first frame of where the host launched the reported dispatch
+    launch=$(sed -n '/ launched by host code here:$/{n;p;q}' "$tmp/err" | sed -E 's/^ *#0 0x[0-9a-f]+ //')
+    check "launch" "$launch" "$v" frame
+  fi
   v=$(field EXPECT-REPORTS); [[ -n "$v" ]] && check "reports" "$(grep -cE '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")" "$v" eq
   v=$(field EXPECT-STDOUT); [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
   v=$(field EXPECT-STDERR); [[ -n "$v" ]] && check "stderr" "$(cat "$tmp/err")" "$v" substr
@@ -145,6 +152,40 @@ run_and_check() {
 }
 run_and_check "[work-item loops]" LDSAN_EMU_FIBERS=0
 run_and_check "[fibers]" LDSAN_EMU_FIBERS=1
+
+# The same first report as JSON (report_format=json, README "JSON reports"):
+# every field the text report was checked on must say the same.
+if [[ "$want_bug" != "no-report" && "$want_bug" != "build-error" ]]; then
+  label="[json] "
+  json_envs=()
+  has_opts=0
+  for e in ${envs[@]+"${envs[@]}"}; do
+    if [[ "$e" == LDSAN_OPTIONS=* ]]; then json_envs+=("$e:report_format=json"); has_opts=1; else json_envs+=("$e"); fi
+  done
+  [[ $has_opts -eq 1 ]] || json_envs+=("LDSAN_OPTIONS=color=never:report_format=json")
+  env ${json_envs[@]+"${json_envs[@]}"} timeout -k 5 120 "$exe" >"$tmp/out" 2>"$tmp/err"
+  first=$(grep -m1 '^{' "$tmp/err")
+  got=$(python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["ldsan_report"] == 1
+t = r["threads"][0]
+print("\x1f".join([r["type"], r["kernel"] or "", r["variable"] or "", "(%d,%d,%d)" % tuple(r["workgroup"]),
+                 "(%d,%d,%d)" % tuple(t), "%s of size %d" % ((r["access"] or "").upper(), r["size"]),
+                 r["location"] or "null"]))' "$first" 2>&1) || got="unparsable JSON: ${first:-no JSON line} ($got)"
+  IFS=$'\x1f' read -r j_type j_kernel j_var j_group j_item j_access j_location <<<"$got"
+  check "type" "$j_type" "$want_bug" eq
+  v=$(field EXPECT-KERNEL);    [[ -n "$v" ]] && check "kernel" "$j_kernel" "$v" prefix
+  v=$(field EXPECT-VAR);       [[ -n "$v" ]] && check "variable" "$j_var" "$v" eq
+  v=$(field EXPECT-WORKGROUP); [[ -n "$v" ]] && check "workgroup" "$j_group" "$v" eq
+  v=$(field EXPECT-WORKITEM);  [[ -n "$v" ]] && check "work-item" "$j_item" "$v" eq
+  v=$(field EXPECT-ACCESS);    [[ -n "$v" ]] && check "access" "$j_access" "$v" prefix
+  # A symbolized first frame is the JSON location, file:line:col.
+  if [[ ${#want_frames[@]} -gt 0 && "${want_frames[0]}" != bare* ]]; then
+    want_loc=$(sed -E 's/^in [^ ]*(\([^)]*\))? //; s/^.* ([^ ]+:[0-9]+(:[0-9]+)?)$/\1/' <<<"${want_frames[0]}")
+    check "location" "$j_location" "$want_loc" prefix
+  fi
+fi
 
 if [[ $fails -gt 0 ]]; then
   echo "expect.sh: $prog: $fails expectation(s) failed"

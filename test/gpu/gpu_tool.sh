@@ -54,6 +54,11 @@ completed)  # halt_on_error=0: the dispatch completes; its reports come before t
     || { echo "FAIL: no symbolized frame #0 in static_lds(int*, int) at a line of test/compile/static_lds.hip"; fail=1; }
   grep -qE '^SUMMARY: AddressSanitizer: lds-buffer-overflow test/compile/static_lds.hip:[0-9]+:[0-9]+ in static_lds' <<<"$out" \
     || { echo "FAIL: SUMMARY without the source line"; fail=1; }
+  # Where the host launched it: the doorbell store of the CLR-like program, the
+  # runtime's (the double's) and ldsan's own frames dropped.
+  has "kernel static_lds(int*, int) launched by host code here:"
+  grep -A1 'launched by host code here:' <<<"$out" | grep -qE '^    #0 0x[0-9a-f]+ in dispatch_and_wait test/gpu/tool_scenarios.c:[0-9]+' \
+    || { echo "FAIL: the launch stack does not start at dispatch_and_wait"; fail=1; }
   status 0 ;;
 no-symbolize)  # symbolize=0: the frame is the bare pc in its code object, named by the loader's URI
   LDSAN_OPTIONS=color=never:halt_on_error=0:symbolize=0 run -- "$co90"
