@@ -102,6 +102,8 @@ two-agents)  # gfx90a and gfx942 agents, each with its own code object
   count "$headline" 2
   has "on amdgpu device 0 (gfx90a"
   has "on amdgpu device 1 (gfx942"
+  # Both code objects' pcs symbolize to the source (gfx90a and gfx942 line tables).
+  count "in static_lds(int*, int) test/compile/static_lds.hip" 2  # the simulated pc may have line 0
   status 0 ;;
 abi-mismatch)  # a code object from another ldsan: one clear line naming it, and it runs unchecked (a clean dispatch)
   run SIM_STATE_ABI=99 -- "$co90"
