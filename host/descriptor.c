@@ -69,10 +69,11 @@ const char *ldsan_var_name(const ldsan_desc *d, int i, char *buf, size_t len) {
   const char *ir = ldsan_desc_string(d, d->vars[i].name);
   if (!ir || !*ir) { snprintf(buf, len, "<unnamed #%d>", i); return buf; }
   ldsan_demangle(ir, buf, len);
-  /* "k1(int*, int)::tile" -> "tile": the function is already in the report. */
+  /* "k1(int*, int)::tile" -> "tile": the function is already in the report.
+   * A name ending in "::" (garbage) stays whole: never an empty name. */
   const char *last = NULL;
   for (const char *p = strstr(buf, "::"); p; p = strstr(p + 2, "::")) last = p + 2;
-  if (last && !strpbrk(last, "()<>")) memmove(buf, last, strlen(last) + 1);
+  if (last && *last && !strpbrk(last, "()<>")) memmove(buf, last, strlen(last) + 1);
   return buf;
 }
 
