@@ -31,6 +31,7 @@ include tools/tools.mk
 include host/host.mk
 include emulator/core.mk
 include emulator/hip.mk
+include emulator/asan.mk
 include test/fuzz/fuzz.mk
 include test/gpu/gpu.mk
 

@@ -168,7 +168,8 @@ static void usage(FILE *out) {
           "  Default target --offload-arch=" DEFAULT_ARCH " (any xnack+ target may be given).\n"
           "  --emulate   build a host executable whose kernels run on the CPU emulator\n"
           "  Without a -g option, adds -gline-tables-only (reports name source lines; -g0: none).\n"
-          "  Environment: LDSAN_CLANG (default " DEFAULT_CLANG "), LDSAN_ROOT (ldsan build dir)\n");
+          "  Environment: LDSAN_CLANG (default " DEFAULT_CLANG "), LDSAN_ROOT (ldsan build dir),\n"
+          "  LDSAN_EMU_SANITIZED=1 (--emulate links the ASan+UBSan build of the emulator: make emulator-asan)\n");
 }
 
 /* Appends to a growing argv. */
@@ -199,9 +200,28 @@ static void push_default_debug(struct argv_builder *b, const struct options *o) 
   push(b, "-fdebug-info-for-profiling");
 }
 
+/* LDSAN_EMU_SANITIZED=1 (any value but empty or 0): --emulate builds from the
+ * ASan+UBSan build root <build>/asan (emulator/asan.mk), whose drivers, emulator
+ * core, HIP layer and host library are sanitized. A no-op when this ldsan-cc
+ * already runs from that root (it holds the file "sanitized"). */
+static void use_sanitized_root(struct options *o) {
+  const char *v = getenv("LDSAN_EMU_SANITIZED");
+  char path[PATH_MAX + 32];
+  if (!v || !*v || strcmp(v, "0") == 0) return;
+  snprintf(path, sizeof path, "%s/sanitized", o->build_root);
+  if (exists(path)) return;
+  snprintf(path, sizeof path, "%s/asan/sanitized", o->build_root);
+  if (!exists(path))
+    die("LDSAN_EMU_SANITIZED is set, but the sanitized emulator build '%s/asan' is missing; run 'make "
+        "emulator-asan' in the ldsan tree%s", o->build_root, "");
+  snprintf(path, sizeof path, "%s/asan", o->build_root);
+  snprintf(o->build_root, sizeof o->build_root, "%s", path);
+}
+
 /* Hands the command to the emulator driver, with ldsan-cc's own location. */
 static void exec_emulate(struct options *o, int argc, char **argv) {
   char driver[PATH_MAX + 32], self[PATH_MAX + 32];
+  use_sanitized_root(o);
   snprintf(driver, sizeof driver, "%s/libexec/ldsan-cc-emulate", o->build_root);
   snprintf(self, sizeof self, "%s/bin/ldsan-cc", o->build_root);
   if (!exists(driver))

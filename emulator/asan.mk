@@ -1,0 +1,87 @@
+# emulator/asan.mk: the ASan+UBSan build root $(BUILD)/asan, laid out like
+# $(BUILD) (bin/, lib/, libexec/) so the drivers find everything relative to it:
+#   bin/ldsan-cc, libexec/ldsan-cc-emulate       the drivers, built with $(SAN_FLAGS)
+#                                                (no leak check: tools/asan_driver_options.c)
+#   lib/libldsan-emu-core.a, libldsan-emu-hip.a  emulator core and HIP layer, $(SAN_FLAGS)
+#   lib/libldsan-host.a  -> ../../lib/libldsan-host-asan.a   (host/host.mk)
+#   lib/libldsan-host.so -> ../../lib/asan/libldsan-host.so
+#   bin/ldsan-emu-retarget, lib/ldsan-instrument.so, lib/ldsan-rt.bc,
+#   lib/amdgcn-bitcode   -> the plain build's (compile-time tools, not host code)
+#   sanitized            marker: ldsan-cc knows it runs from this root
+# `LDSAN_EMU_SANITIZED=1 ldsan-cc --emulate ...` (or $(BUILD)/asan/bin/ldsan-cc)
+# links these into the program, which is host-ASan-built anyway; ASan's runtime
+# carries UBSan's handlers, so the link line needs nothing more.
+# Fibers: the core does not announce its fiber switches to ASan
+# (__sanitizer_start_switch_fiber). Seen so far: with fibers, a trapping
+# work-item's noreturn call (ldsan_emu_trap_current) runs on a fiber stack ASan
+# does not know, and ASan prints "WARNING: ASan is ignoring requested
+# __asan_handle_no_return ... False positive error reports may follow" once;
+# no false report followed in the tests (test/sanitized.list). Work-item loops
+# run on the worker threads' own stacks and print nothing.
+#   make emulator-asan         the build root
+#   make emulator-asan-tests   + $(BUILD)/emucore/asan/<test>: test/emucore's programs on it
+.PHONY: emulator-asan emulator-asan-tests
+
+EMU_ASAN         := $(BUILD)/asan
+EMU_ASAN_CORE    := $(EMU_ASAN)/lib/libldsan-emu-core.a
+EMU_ASAN_HIP     := $(EMU_ASAN)/lib/libldsan-emu-hip.a
+EMU_ASAN_CORE_OBJ := $(EMU_CORE_SRC:emulator/core/%.c=$(BUILD)/obj/emucore-asan/%.o)
+EMU_ASAN_HIP_OBJ := $(EMU_HIP_SRCS:emulator/hip/%.c=$(BUILD)/obj/emulator/hip-asan/%.o)
+# name in $(EMU_ASAN) -> what it points at, relative to $(EMU_ASAN)/<dir>
+EMU_ASAN_LINKS   := bin/ldsan-emu-retarget:../../bin/ldsan-emu-retarget \
+                    lib/ldsan-instrument.so:../../lib/ldsan-instrument.so \
+                    lib/ldsan-rt.bc:../../lib/ldsan-rt.bc \
+                    lib/amdgcn-bitcode:../../lib/amdgcn-bitcode \
+                    lib/libldsan-host.a:../../lib/libldsan-host-asan.a \
+                    lib/libldsan-host.so:../../lib/asan/libldsan-host.so
+
+# The core's own tests (test/emucore), linked with the sanitized core and host library.
+EMU_ASAN_TESTS   := $(EMU_TESTS:%=$(EMU_T)/asan/%)
+
+emulator-asan: $(EMU_ASAN)/bin/ldsan-cc $(EMU_ASAN)/libexec/ldsan-cc-emulate $(EMU_ASAN_CORE) $(EMU_ASAN_HIP) \
+               $(EMU_ASAN)/sanitized
+emulator-asan-tests: emulator-asan $(EMU_ASAN_TESTS)
+TEST_TARGETS += emulator-asan-tests
+
+# emulator/asan_ignorelist.txt: functions that touch poisoned device memory on purpose.
+EMU_ASAN_FLAGS   := $(SAN_FLAGS) -fsanitize-ignorelist=emulator/asan_ignorelist.txt
+
+$(BUILD)/obj/emucore-asan/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h \
+                               emulator/asan_ignorelist.txt
+	@mkdir -p $(@D)
+	$(CLANG) $(EMU_CFLAGS) $(EMU_ASAN_FLAGS) -fPIC -c $< -o $@
+
+# The fiber switch is assembly: the plain object (nothing to instrument).
+$(EMU_ASAN_CORE): $(EMU_ASAN_CORE_OBJ) $(BUILD)/obj/emucore/core_fiber.o
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/obj/emulator/hip-asan/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h emulator/asan_ignorelist.txt
+	@mkdir -p $(@D)
+	$(CLANG) $(EMU_HIP_CFLAGS) $(EMU_ASAN_FLAGS) -c $< -o $@
+
+$(EMU_ASAN_HIP): $(EMU_ASAN_HIP_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(EMU_T)/asan/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_ASAN_CORE) $(HOST_ASAN_LIB)
+	@mkdir -p $(@D)
+	$(CLANG) $(EMU_CFLAGS) $(SAN_FLAGS) $< $(EMU_T)/$*.dev.o $(EMU_ASAN_CORE) $(HOST_ASAN_LIB) -lpthread -lm -o $@
+
+# The drivers never free (one-shot processes): no leak report at exit
+# (tools/asan_driver_options.c); every other check is on.
+$(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/asan_driver_options.c
+	@mkdir -p $(@D)
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^
+
+$(EMU_ASAN)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c tools/asan_driver_options.c
+	@mkdir -p $(@D)
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' \
+	  -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -o $@ $^
+
+# The links (made even before their targets exist; `make` builds those too).
+$(EMU_ASAN)/sanitized: emulator/asan.mk | $(HOST_ASAN_LIB) $(HSA_TOOL_ASAN_LIB) $(EMU_RETARGET) $(INSTRUMENT_SO) \
+                       $(BUILD)/lib/ldsan-rt.bc $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
+	@mkdir -p $(EMU_ASAN)/bin $(EMU_ASAN)/lib $(EMU_ASAN)/libexec
+	@for l in $(EMU_ASAN_LINKS); do ln -sfn "$${l#*:}" "$(EMU_ASAN)/$${l%%:*}"; done
+	echo "ldsan ASan+UBSan build root: see emulator/asan.mk" > $@
