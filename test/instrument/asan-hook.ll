@@ -1,7 +1,9 @@
 ; The after-pass hook: when AddressSanitizerPass runs (here in opt; in clang's
 ; device cc1 the same way), ldsan instruments the module right after it.
-; RUN: LDSAN_RUNTIME=%S/stub-rt.ll opt -passes=asan %s -S | FileCheck %s
-; RUN: opt-noplugin -passes=asan %s -S | FileCheck %s --check-prefix=PLAIN
+; The module comes from stdin: its ModuleID and source_filename are then
+; "<stdin>", not a path that may contain "ldsan" (PLAIN-NOT below).
+; RUN: LDSAN_RUNTIME=%S/stub-rt.ll opt -passes=asan -S < %s | FileCheck %s
+; RUN: opt-noplugin -passes=asan -S < %s | FileCheck %s --check-prefix=PLAIN
 
 target datalayout = "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
 target triple = "amdgcn-amd-amdhsa"
