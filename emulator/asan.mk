@@ -43,11 +43,9 @@ emulator-asan: $(EMU_ASAN)/bin/ldsan-cc $(EMU_ASAN)/libexec/ldsan-cc-emulate $(E
 emulator-asan-tests: emulator-asan $(EMU_ASAN_TESTS)
 TEST_TARGETS += emulator-asan-tests
 
-# emulator/asan_ignorelist.txt: functions that touch poisoned device memory on purpose.
-EMU_ASAN_FLAGS   := $(SAN_FLAGS) -fsanitize-ignorelist=emulator/asan_ignorelist.txt
+EMU_ASAN_FLAGS   := $(SAN_FLAGS)
 
-$(BUILD)/obj/emucore-asan/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h \
-                               emulator/asan_ignorelist.txt
+$(BUILD)/obj/emucore-asan/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h
 	@mkdir -p $(@D)
 	$(CLANG) $(EMU_CFLAGS) $(EMU_ASAN_FLAGS) -fPIC -c $< -o $@
 
@@ -56,7 +54,7 @@ $(EMU_ASAN_CORE): $(EMU_ASAN_CORE_OBJ) $(BUILD)/obj/emucore/core_fiber.o
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/obj/emulator/hip-asan/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h emulator/asan_ignorelist.txt
+$(BUILD)/obj/emulator/hip-asan/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h
 	@mkdir -p $(@D)
 	$(CLANG) $(EMU_HIP_CFLAGS) $(EMU_ASAN_FLAGS) -c $< -o $@
 
