@@ -82,10 +82,10 @@ $(GPU_T)/double_selftest_plain: $(GPU_SELFTEST_DEPS) $(HSAD_LIB)
 # as ldsan-cc does for a HIP program.
 GPU_SCENARIO_SRCS := test/gpu/tool_scenarios.c test/gpu/sim_device.c
 GPU_SCENARIO_DEPS := $(GPU_SCENARIO_SRCS) test/gpu/sim_device.h test/gpu/hsa_double/hsa_double.h include/ldsan/abi.h
-GPU_SCENARIOS     := $(GPU_T)/tool_scenarios $(GPU_T)/tool_scenarios_linked
+GPU_SCENARIOS     := $(GPU_T)/tool_scenarios $(GPU_T)/tool_scenarios_linked $(GPU_T)/tool_scenarios_plain
 GPU_TOOL_COS      := $(GPU_COS) $(GPU_T)/dynamic_lds.gfx90a.co
 
-gpu-tool-tests: $(GPU_SCENARIOS) $(GPU_TOOL_COS) $(HSA_TOOL_ASAN_LIB)
+gpu-tool-tests: $(GPU_SCENARIOS) $(GPU_TOOL_COS) $(HSA_TOOL_ASAN_LIB) $(HSA_TOOL_LIB)
 TEST_TARGETS += gpu-tool-tests
 .PHONY: gpu-tool-tests
 
@@ -97,3 +97,9 @@ $(GPU_T)/tool_scenarios_linked: $(GPU_SCENARIO_DEPS) $(HSAD_ASAN_LIB) $(HSA_TOOL
 	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $(GPU_SELFTEST_INC) $(GPU_SCENARIO_SRCS) -L$(GPU_T) -lhsa-double-asan \
 	  -Wl,--push-state,--no-as-needed $(HSA_TOOL_ASAN_LIB) -Wl,--pop-state \
 	  -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,$(abspath $(dir $(HSA_TOOL_ASAN_LIB))) -ldl -pthread -o $@
+
+# tool_scenarios_plain: no host ASan anywhere (program, double, ldsan's plain
+# libldsan-host.so): the device shadow is then the one ldsan maps itself.
+$(GPU_T)/tool_scenarios_plain: $(GPU_SCENARIO_DEPS) $(HSAD_LIB)
+	$(CLANG) $(HOST_CFLAGS) $(GPU_SELFTEST_INC) $(GPU_SCENARIO_SRCS) -L$(GPU_T) -lhsa-double \
+	  -Wl,-rpath,'$$ORIGIN' -ldl -pthread -o $@

@@ -131,6 +131,17 @@ table-refused)  # an API table this build does not know: one line, and the progr
   has "ldsan: error: cannot attach to the HSA runtime: its API table has major version 7"
   has "CLR-like: Callback"   # the trap is the runtime's business again
   [[ $rc -ne 0 ]] || { echo "FAIL: exit status 0"; fail=1; } ;;
+no-host-asan)  # program, runtime and ldsan without host ASan: ldsan maps the shadow the device writes
+  out="$(env LDSAN_OPTIONS=color=never:halt_on_error=0 HSA_TOOLS_LIB="$B/lib/libldsan-host.so" \
+         "$T/tool_scenarios_plain" completed "$co90" 2>&1)"
+  rc=$?
+  echo "$out"; echo "---- exit status $rc"
+  nm "$T/tool_scenarios_plain" | grep -q __asan_init && { echo "FAIL: tool_scenarios_plain has host ASan"; fail=1; }
+  count "$headline" 1
+  has "LDS variable 'tile' of size 256"
+  before "$headline" "test: dispatch 1 completed"
+  has "test: exiting normally"
+  status 0 ;;
 linked)     # linked into the program (as ldsan-cc does), no HSA_TOOLS_LIB: ldsan is a tool all the same
   out="$(env -u HSA_TOOLS_LIB LDSAN_OPTIONS=color=never:halt_on_error=0 "$T/tool_scenarios_linked" completed "$co90" 2>&1)"
   rc=$?
