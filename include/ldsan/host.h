@@ -196,10 +196,11 @@ ldsan_report_channel *ldsan_host_image_channel(const ldsan_image *image);
 int ldsan_host_dispatch_done(ldsan_image *image, const ldsan_dispatch_info *dispatch);
 
 /* The device of `backend` stopped a queue (a trap, a memory fault): drains every
- * image on that device. If any report was found (printed, lost or dropped), the
- * device error was ldsan's: does not return (ldsan_host_die). Returns 0 when
- * ldsan has nothing to say, so the caller goes on with the runtime's own
- * handling of the error. */
+ * image on that device (a final drain: half-written records count as lost). If
+ * what it found stops the program (an aborting report under halt_on_error, or
+ * lost/dropped ones), the trap was ldsan's: does not return (ldsan_host_die).
+ * Otherwise returns how many reports it found (0: ldsan has nothing to say), and
+ * the caller goes on with the runtime's own handling of the error. */
 int ldsan_host_device_error(const ldsan_backend *backend);
 
 /* Drains every registered image (at exit, on unload). If a report found there
