@@ -98,9 +98,9 @@ std::vector<uint8_t> ldsan::buildDescriptor(const LdsPlan &Plan,
     R.flags = (V.Dynamic ? LDSAN_VAR_DYNAMIC : 0) |
               (KP.Items[I].Indirect ? LDSAN_VAR_INDIRECT : 0);
     if (V.Dynamic) {
-      // Sized at launch; upstream gives every dynamic variable its own copy,
-      // the k-th (in record order) at static_size + k * alignTo(dynamic size,
-      // max_align). The record holds where the first one starts.
+      // Sized at launch. The plugin merged every dynamic variable into one
+      // before lowering (Instrument.cpp, mergeDynamicLds), so all of them
+      // start at static_size, aliased as on hardware: one record each.
       R.offset = StaticSize;
       R.size = 0;
       R.redzone = 0;

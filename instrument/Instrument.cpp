@@ -292,32 +292,106 @@ static void rewriteKernelCalls(Module &X, Function &K, GlobalVariable *Desc) {
   }
 }
 
-/// Names the dynamic variables of KP, for a warning.
-static std::string dynamicNames(const LdsPlan &Plan, const KernelPlan &KP) {
-  std::string S;
-  for (const LdsItem &It : KP.Items)
-    if (Plan.Vars[It.Var].Dynamic)
-      S += (S.empty() ? "@" : ", @") + Plan.Vars[It.Var].Name;
-  return S;
+/// All extern __shared__ arrays of a kernel share one address on hardware
+/// (the start of its dynamic LDS), but upstream amdgpu-sw-lower-lds gives each
+/// dynamic variable its own copy, the k-th at static size + k * alignTo(dynamic
+/// size, alignment): a program writing through one and reading through another
+/// would read the wrong memory, and everything after the first copy lies past
+/// the dynamic block ldsan bounds. (No upstream LLVM issue found for this as of
+/// LLVM 22; #84742 states the intended rule, "all zero-sized LDS variables
+/// alias".) So before lowering, every use of another dynamic variable of the
+/// module becomes a use of the first one (Plan order), aligned as the most
+/// aligned of them: they all mean "the dynamic LDS" in every kernel, and the
+/// lowering then sees one dynamic variable. The descriptor still gets one
+/// record per dynamic variable the kernel reached, all at the same offset, so
+/// reports and layouts name them (an access is attributed to the first record).
+static void mergeDynamicLds(Module &X, const LdsPlan &Plan) {
+  GlobalVariable *First = nullptr;
+  SmallVector<GlobalVariable *, 4> Others;
+  for (const LdsVar &V : Plan.Vars) {
+    if (!V.Dynamic)
+      continue;
+    GlobalVariable *GV = X.getNamedGlobal(V.Name);
+    if (!GV)
+      continue;
+    if (!First)
+      First = GV;
+    else
+      Others.push_back(GV);
+  }
+  if (!First || Others.empty())
+    return;
+  const DataLayout &DL = X.getDataLayout();
+  Align A = First->getPointerAlignment(DL);
+  for (GlobalVariable *GV : Others) {
+    A = std::max(A, GV->getPointerAlignment(DL));
+    GV->replaceAllUsesWith(First);
+    GV->eraseFromParent();
+  }
+  First->setAlignment(A);
 }
 
-/// The whole transformation on X. Warns only if Final (X is the real module).
+/// Maps the items of Orig (the plan before mergeDynamicLds) to the md items
+/// of the kernel as lowered (planned as Lowered): static variables to their
+/// own item, every dynamic variable to the one merged dynamic item.
+static bool expandMdItems(const LdsPlan &Orig, const KernelPlan &OrigKP,
+                          const LdsPlan &Lowered, const KernelPlan &LoweredKP,
+                          ArrayRef<MdItem> Md, SmallVectorImpl<MdItem> &Out,
+                          Failure &F) {
+  Out.assign(1, Md[0]);
+  for (const LdsItem &It : OrigKP.Items) {
+    const LdsVar &V = Orig.Vars[It.Var];
+    int Found = -1;
+    for (unsigned J = 0; J < LoweredKP.Items.size() && Found < 0; ++J) {
+      const LdsVar &L = Lowered.Vars[LoweredKP.Items[J].Var];
+      if (V.Dynamic ? L.Dynamic : L.Name == V.Name)
+        Found = J;
+    }
+    if (Found < 0) {
+      F = {"after merging the dynamic LDS variables, @" + V.Name +
+               " has no item in the LDS lowering's metadata",
+           OrigKP.Name, FixUpstream};
+      return false;
+    }
+    Out.push_back(Md[Found + 1]);
+  }
+  return true;
+}
+
+/// The whole transformation on X; Plan is X's plan before mergeDynamicLds.
 static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
-                      std::unique_ptr<Module> RT, bool Final, Failure &F) {
+                      std::unique_ptr<Module> RT, Failure &F) {
+  mergeDynamicLds(X, Plan);
+  LdsPlan Lowered = planLdsLowering(X);
+  bool Same = Lowered.Problem.empty() &&
+              Lowered.Kernels.size() == Plan.Kernels.size();
+  for (unsigned I = 0; Same && I < Plan.Kernels.size(); ++I)
+    Same = Lowered.Kernels[I].Name == Plan.Kernels[I].Name;
+  if (!Same) {
+    F = {"merging the dynamic LDS variables changed which kernels get lowered",
+         "", "report this ldsan bug"};
+    return false;
+  }
+
   if (!runUpstreamLowering(X, PB, F))
     return false;
   if (TestUnexpectedMd)
     reshapeMdForTest(X);
-  if (!checkNoSurpriseKernels(X, Plan, F))
+  if (!checkNoSurpriseKernels(X, Lowered, F))
     return false;
 
   std::vector<SmallVector<MdItem, 8>> Items(Plan.Kernels.size());
-  for (unsigned I = 0; I < Plan.Kernels.size(); ++I)
-    if (!readMdItems(X, Plan, Plan.Kernels[I], Items[I], F))
+  for (unsigned I = 0; I < Plan.Kernels.size(); ++I) {
+    SmallVector<MdItem, 8> Md;
+    if (!readMdItems(X, Lowered, Lowered.Kernels[I], Md, F) ||
+        !expandMdItems(Plan, Plan.Kernels[I], Lowered, Lowered.Kernels[I], Md,
+                       Items[I], F))
       return false;
+  }
 
   for (unsigned I = 0; I < Plan.Kernels.size(); ++I) {
-    const KernelPlan &KP = Plan.Kernels[I];
+    KernelPlan KP = Plan.Kernels[I];
+    KP.MaxAlign = Lowered.Kernels[I].MaxAlign;
     Function *K = X.getFunction(KP.Name);
     uint32_t Flags = 0;
     if (KP.NumDynamic)
@@ -327,14 +401,6 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     std::vector<uint8_t> Blob = buildDescriptor(Plan, KP, Items[I], Flags);
     GlobalVariable *Desc = emitDescriptor(X, KP.Name, Blob);
     rewriteKernelCalls(X, *K, Desc);
-    if (Final && KP.NumDynamic > 1)
-      reportWarning(
-          X, "kernel " + KP.Name + " reaches " +
-                 std::to_string(KP.NumDynamic) + " dynamic LDS variables (" +
-                 dynamicNames(Plan, KP) +
-                 "); the upstream lowering gives each its own copy instead of "
-                 "aliasing them, and ldsan bounds only the first; use one "
-                 "extern __shared__ array per kernel");
   }
 
   sizeByteReports(X);
@@ -402,7 +468,7 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
       Known.insert(ST);
     std::unique_ptr<Module> Clone = CloneModule(M);
     Failure F;
-    if (!transform(*Clone, Plan, PB, CloneModule(*RT), /*Final=*/false, F)) {
+    if (!transform(*Clone, Plan, PB, CloneModule(*RT), F)) {
       reportError(M, F.message());
       return false;
     }
@@ -413,7 +479,7 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
   }
 
   Failure F;
-  if (!transform(M, Plan, PB, std::move(RT), /*Final=*/true, F))
+  if (!transform(M, Plan, PB, std::move(RT), F))
     reportError(M, F.message() + " (the module is partly instrumented)");
   return true;
 }
