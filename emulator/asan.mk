@@ -31,6 +31,7 @@ EMU_ASAN_HIP_OBJ := $(EMU_HIP_SRCS:emulator/hip/%.c=$(BUILD)/obj/emulator/hip-as
 EMU_ASAN_LINKS   := bin/ldsan-emu-retarget:../../bin/ldsan-emu-retarget \
                     lib/ldsan-instrument.so:../../lib/ldsan-instrument.so \
                     lib/ldsan-rt.bc:../../lib/ldsan-rt.bc \
+                    lib/ldsan.cfg:../../lib/ldsan.cfg \
                     lib/amdgcn-bitcode:../../lib/amdgcn-bitcode \
                     lib/libldsan-host.a:../../lib/libldsan-host-asan.a \
                     lib/libldsan-host.so:../../lib/asan/libldsan-host.so
@@ -70,7 +71,7 @@ $(EMU_T)/asan/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_
 # (tools/asan_driver_options.c); every other check is on.
 $(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/asan_driver_options.c
 	@mkdir -p $(@D)
-	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $^
 
 $(EMU_ASAN)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c tools/asan_driver_options.c
 	@mkdir -p $(@D)
@@ -79,7 +80,7 @@ $(EMU_ASAN)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c tools/asan_driver_op
 
 # The links (made even before their targets exist; `make` builds those too).
 $(EMU_ASAN)/sanitized: emulator/asan.mk | $(HOST_ASAN_LIB) $(HSA_TOOL_ASAN_LIB) $(EMU_RETARGET) $(INSTRUMENT_SO) \
-                       $(BUILD)/lib/ldsan-rt.bc $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
+                       $(BUILD)/lib/ldsan-rt.bc $(BUILD)/lib/ldsan.cfg $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
 	@mkdir -p $(EMU_ASAN)/bin $(EMU_ASAN)/lib $(EMU_ASAN)/libexec
 	@for l in $(EMU_ASAN_LINKS); do ln -sfn "$${l#*:}" "$(EMU_ASAN)/$${l%%:*}"; done
 	echo "ldsan ASan+UBSan build root: see emulator/asan.mk" > $@

@@ -7,6 +7,11 @@
  * -fsanitize=address, pointing each __hip_fatbin_<cuid> the host objects
  * reference at a placeholder (the device code registers itself instead).
  * With -c, each HIP input becomes one relocatable object (host + device).
+ * Other inputs as clang++ takes them: C/C++ sources compiled for the host (with
+ * host ASan), objects, static and shared libraries (.so.N too) linked; the real
+ * HIP runtime (libamdhip64.so*, -lamdhip64) is left out, the emulated one
+ * replaces it. -E, -M, -MM, --version, -dumpversion, -print-* go to ldsan-cc
+ * itself: their answer does not depend on where the kernels run.
  * Environment: LDSAN_CC (ldsan-cc), LDSAN_ROOT (build dir), LDSAN_CLANG, LDSAN_CLANGXX,
  * LDSAN_NM, LDSAN_EMU_VERBOSE=1 (print commands), LDSAN_EMU_KEEP_TEMPS=1.
  * Single-threaded; runs each step as a child process. */
@@ -199,6 +204,28 @@ static int takes_value(const char *a) {
   return 0;
 }
 
+/* A linker input by name: .o, .a, .so, .so.N[.M...], .lo. */
+static int is_object(const char *a) {
+  if (ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so") || ends_with(a, ".lo")) return 1;
+  const char *so = strstr(a, ".so.");
+  if (!so) return 0;
+  for (const char *p = so + 3; *p; p++)
+    if (!(*p == '.' || (*p >= '0' && *p <= '9'))) return 0;
+  return 1;
+}
+
+/* The real HIP runtime, which would shadow the emulated one. */
+static int is_real_hip_runtime(const char *a) {
+  return strcmp(a, "-lamdhip64") == 0 || strncmp(base_name(a), "libamdhip64.so", 14) == 0;
+}
+
+/* Arguments answered without building anything: passed to ldsan-cc as they are. */
+static int is_passthrough(const char *a) {
+  return !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") || !strcmp(a, "--version") ||
+         !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpfullversion") || !strcmp(a, "-dumpmachine") ||
+         !strncmp(a, "-print-", 7) || !strncmp(a, "--print-", 8);
+}
+
 /* Arguments that only matter when linking. */
 static int link_only(const char *a) {
   return strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0 || strncmp(a, "-Wl,", 4) == 0 ||
@@ -258,6 +285,17 @@ int main(int argc, char **argv) {
   if (!clangxx || !*clangxx) clangxx = LDSAN_DEFAULT_CLANGXX;
   if (!nm || !*nm) nm = LDSAN_DEFAULT_NM;
 
+  for (int i = 1; i < argc; i++) {
+    if (!is_passthrough(argv[i])) continue;
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args) die("out of memory");
+    args[0] = (char *)cc;
+    for (int k = 1; k < argc; k++) args[k] = argv[k];
+    fflush(stdout);
+    execvp(cc, args);
+    die("cannot run '%s': %s", cc, strerror(errno));
+  }
+
   /* Split the command line: inputs, -o, -c, compile flags, link flags. */
   input *inputs = calloc((size_t)argc, sizeof *inputs);
   int ninputs = 0, compile_only = 0, lang_hip = 0;
@@ -280,6 +318,8 @@ int main(int argc, char **argv) {
                strcmp(a, "--cuda-device-only") == 0 || strcmp(a, "--cuda-host-only") == 0 ||
                strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-shared") == 0) {
       die("'%s' is not supported with --emulate (it builds executables and objects only)", a);
+    } else if (strcmp(a, "--hip-link") == 0 || is_real_hip_runtime(a)) {
+      continue;  /* the emulated HIP runtime is linked instead */
     } else if (takes_value(a) && i + 1 < argc) {
       strvec *dst = link_only(a) ? &lflags : &cflags;
       push(dst, a);
@@ -287,6 +327,7 @@ int main(int argc, char **argv) {
     } else if (a[0] == '-' && a[1] != '\0') {
       push(link_only(a) ? &lflags : &cflags, a);
     } else {
+      if (!lang_hip && is_real_hip_runtime(a)) continue;
       inputs[ninputs].path = a;
       inputs[ninputs].hip = lang_hip || ends_with(a, ".hip") || ends_with(a, ".cu");
       ninputs++;
@@ -313,13 +354,13 @@ int main(int argc, char **argv) {
     const char *in = inputs[i].path;
     char *s = stem(in);
     if (!inputs[i].hip) {
-      if (ends_with(in, ".o") || ends_with(in, ".a") || ends_with(in, ".so")) {
+      if (is_object(in)) {
         push(&objects, in);
-      } else {  /* a host C/C++ source: compile it like the host part of a .hip */
+      } else {  /* a host C/C++ source: compile it like the host part of a .hip (C++ unless .c) */
         char *obj = compile_only ? (output ? xstrdup(output) : fmt("%s.o", s))
                                  : fmt("%s/%d-%s.o", ldsan_emu_tmpdir, i, s);
         strvec c = {0};
-        push(&c, clang);
+        push(&c, ends_with(in, ".c") ? clang : clangxx);
         push(&c, "-fsanitize=address");
         push_all(&c, &cflags);
         push(&c, "-c");
@@ -382,7 +423,22 @@ int main(int argc, char **argv) {
         push(&l, cflags.v[i]);
     push_all(&l, &objects);
     for (int i = 0; i < objects.n; i++)
-      if (ends_with(objects.v[i], ".o")) add_fatbin_defsyms(nm, objects.v[i], &l);
+      if (ends_with(objects.v[i], ".o") || ends_with(objects.v[i], ".a")) add_fatbin_defsyms(nm, objects.v[i], &l);
+    /* Static libraries named by -l: the first lib<name>.a in the -L directories. */
+    for (int i = 0; i < lflags.n; i++) {
+      const char *a = lflags.v[i];
+      if (strncmp(a, "-l", 2) != 0 || !a[2]) continue;
+      for (int k = 0; k < lflags.n; k++) {
+        const char *dir = strcmp(lflags.v[k], "-L") == 0 && k + 1 < lflags.n ? lflags.v[k + 1]
+                          : strncmp(lflags.v[k], "-L", 2) == 0 && lflags.v[k][2] ? lflags.v[k] + 2 : NULL;
+        if (!dir) continue;
+        char *lib = fmt("%s/lib%s.a", dir, a + 2);
+        int found = file_exists(lib);
+        if (found) add_fatbin_defsyms(nm, lib, &l);
+        free(lib);
+        if (found) break;
+      }
+    }
     push_all(&l, &lflags);
     push(&l, need(root, "lib/libldsan-emu-hip.a", "the emulated HIP runtime"));
     push(&l, need(root, "lib/libldsan-emu-core.a", "the emulator core"));

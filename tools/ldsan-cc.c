@@ -1,6 +1,11 @@
 /* ldsan-cc: compiler driver wrapper. `ldsan-cc app.hip -o app` behaves like
- * `clang-22 -x hip` with device AddressSanitizer on, the ldsan plugin loaded and
- * the flags Debian's ROCm 5.2 packages need. Every other argument passes through.
+ * hipcc: `clang++-22 --config=<build>/lib/ldsan.cfg` (device AddressSanitizer on,
+ * the ldsan plugin loaded and the flags Debian's ROCm 5.2 packages need; see
+ * tools/ldsan.cfg), each .hip/.cu input compiled as HIP, other sources as clang++
+ * compiles them (C++; .c as C), objects and libraries linked with --hip-link.
+ * ldsan-cc adds only what a configuration file cannot say: the default offload
+ * arch, default line tables, the HSA tools library of an executable, checks.
+ * Every other argument passes through.
  * `--emulate` hands the whole command to the CPU emulator's driver.
  * Single-threaded; execs clang (or the emulate driver) and never returns on success. */
 #define _GNU_SOURCE
@@ -13,7 +18,10 @@
 #include <unistd.h>
 
 #define DEFAULT_ARCH "gfx90a:xnack+"
-#define DEFAULT_CLANG "clang-22"
+#ifndef LDSAN_DEFAULT_CLANG
+#define LDSAN_DEFAULT_CLANG "clang++-22"
+#endif
+#define DEFAULT_CLANG LDSAN_DEFAULT_CLANG
 #define DEFAULT_ROCM_PATH "/usr"
 #define HIP_HEADER "/include/hip/hip_runtime.h"
 
@@ -26,6 +34,9 @@ struct options {
   int has_input;              /* any input file */
   int has_hip_input;          /* a .hip/.cu input, or -x hip */
   int has_source_input;       /* an input that is not an object or library */
+  int has_object_input;       /* an object, archive or shared library (.o, .a, .so, .so.N) */
+  int info_query;             /* --version, -dumpversion, -print-*: clang answers */
+  int preprocess_only;        /* -E, -M, -MM: no code generated */
   int nogpulib;               /* -nogpulib: no ROCm device libraries */
   int nogpuinc;               /* -nogpuinc: no HIP headers */
   int verbose;                /* -v / -### : show what we run */
@@ -52,6 +63,25 @@ static int ends_with(const char *s, const char *suffix) {
 }
 
 static int is_hip_source(const char *arg) { return ends_with(arg, ".hip") || ends_with(arg, ".cu"); }
+
+/* Whether a file name is a linker input: .o, .a, .so, .so.N[.M...] (versioned
+ * libraries such as libamdhip64.so.5.2.21153), .lo. */
+static int is_object(const char *arg) {
+  if (ends_with(arg, ".o") || ends_with(arg, ".a") || ends_with(arg, ".so") || ends_with(arg, ".lo") ||
+      ends_with(arg, ".obj"))
+    return 1;
+  const char *so = strstr(arg, ".so.");
+  if (!so) return 0;
+  for (const char *p = so + 3; *p; p++)
+    if (!(*p == '.' || (*p >= '0' && *p <= '9'))) return 0;
+  return 1;
+}
+
+/* Questions clang answers without compiling: --version, -dumpversion, -print-*. */
+static int is_info_query(const char *a) {
+  return !strcmp(a, "--version") || !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpfullversion") ||
+         !strcmp(a, "-dumpmachine") || !strncmp(a, "-print-", 7) || !strncmp(a, "--print-", 8);
+}
 
 /* Returns 1 when `name` is an executable on PATH or an existing path. */
 static int find_program(const char *name) {
@@ -134,6 +164,7 @@ static int is_debug_option(const char *a) {
 
 /* First pass over the user's arguments: records what they ask for. */
 static void scan_args(struct options *o, int argc, char **argv) {
+  const char *lang = "none";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--emulate") == 0) o->emulate = 1;
@@ -146,17 +177,23 @@ static void scan_args(struct options *o, int argc, char **argv) {
     else if (strcmp(a, "-nogpulib") == 0 || strcmp(a, "--no-gpu-lib") == 0) o->nogpulib = 1;
     else if (strcmp(a, "-nogpuinc") == 0 || strcmp(a, "--no-gpu-inc") == 0) o->nogpuinc = 1;
     else if (strcmp(a, "-v") == 0 || strcmp(a, "-###") == 0) o->verbose = 1;
-    else if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
-             !strcmp(a, "-fsyntax-only") || !strcmp(a, "--offload-device-only") || !strcmp(a, "--cuda-device-only"))
+    else if (!strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM")) o->no_link = o->preprocess_only = 1;
+    else if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only") ||
+             !strcmp(a, "--offload-device-only") || !strcmp(a, "--cuda-device-only"))
       o->no_link = 1;
+    else if (is_info_query(a)) o->info_query = 1;
     else if (strncmp(a, "--rocm-path=", 12) == 0) o->rocm_path = a + 12;
-    else if (strcmp(a, "-x") == 0 && i + 1 < argc) { if (strcmp(argv[++i], "hip") == 0) o->has_hip_input = 1; }
-    else if (strcmp(a, "-xhip") == 0) o->has_hip_input = 1;
+    else if (strcmp(a, "-x") == 0 && i + 1 < argc) lang = argv[++i];
+    else if (strncmp(a, "-x", 2) == 0 && a[2]) lang = a + 2;
     else if (takes_value(a)) i++; /* the next argument is this option's value, not an input */
     else if (is_input(argv, i)) {
       o->has_input = 1;
-      if (is_hip_source(a)) o->has_hip_input = 1;
-      else if (!(ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so"))) o->has_source_input = 1;
+      if (strcmp(lang, "none") != 0) {  /* -x <lang> names the language of what follows */
+        if (!strcmp(lang, "hip") || !strcmp(lang, "cuda")) o->has_hip_input = 1;
+        else o->has_source_input = 1;
+      } else if (is_hip_source(a)) o->has_hip_input = 1;
+      else if (is_object(a)) o->has_object_input = 1;
+      else o->has_source_input = 1;
     }
   }
 }
@@ -168,7 +205,7 @@ static void usage(FILE *out) {
           "  Default target --offload-arch=" DEFAULT_ARCH " (any xnack+ target may be given).\n"
           "  --emulate   build a host executable whose kernels run on the CPU emulator\n"
           "  Without a -g option, adds -gline-tables-only (reports name source lines; -g0: none).\n"
-          "  Environment: LDSAN_CLANG (default " DEFAULT_CLANG "), LDSAN_ROOT (ldsan build dir),\n"
+          "  Environment: LDSAN_CLANG (default " DEFAULT_CLANG "; clang-N means its clang++-N), LDSAN_ROOT (ldsan build dir),\n"
           "  LDSAN_EMU_SANITIZED=1 (--emulate links the ASan+UBSan build of the emulator: make emulator-asan)\n");
 }
 
@@ -195,7 +232,7 @@ static void pushf(struct argv_builder *b, const char *fmt, const char *x) {
  * unless -fdebug-info-for-profiling: it keeps them, so frames read
  * "block_sum(float const*, float*)", not "block_sum". */
 static void push_default_debug(struct argv_builder *b, const struct options *o) {
-  if (o->has_debug_option || !(o->has_hip_input || o->has_source_input)) return;
+  if (o->has_debug_option || o->preprocess_only || o->info_query || !(o->has_hip_input || o->has_source_input)) return;
   push(b, "-gline-tables-only");
   push(b, "-fdebug-info-for-profiling");
 }
@@ -237,9 +274,25 @@ static void exec_emulate(struct options *o, int argc, char **argv) {
   die("cannot run '%s': %s", driver, strerror(errno));
 }
 
+/* LDSAN_CLANG may name the C driver (clang, clang-22, /usr/bin/clang-22): use the
+ * matching C++ driver (clang++, clang++-22) beside it, as hipcc does, so the C++
+ * standard library is linked. Any other name is used as it is. */
+static const char *cxx_driver(const char *clang) {
+  const char *base = strrchr(clang, '/');
+  base = base ? base + 1 : clang;
+  if (strncmp(base, "clang", 5) != 0) return clang;
+  for (const char *p = base + 5; *p; p++)
+    if (!(p == base + 5 ? *p == '-' : (*p == '.' || (*p >= '0' && *p <= '9')))) return clang;
+  size_t n = strlen(clang), at = (size_t)(base - clang) + 5;
+  char *cxx = malloc(n + 3);
+  if (!cxx) return clang;
+  snprintf(cxx, n + 3, "%.*s++%s", (int)at, clang, clang + at);
+  return find_program(cxx) ? cxx : clang;
+}
+
 int main(int argc, char **argv) {
   struct options o = {0};
-  o.clang = getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG") ? getenv("LDSAN_CLANG") : DEFAULT_CLANG;
+  o.clang = getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG") ? cxx_driver(getenv("LDSAN_CLANG")) : DEFAULT_CLANG;
   o.rocm_path = DEFAULT_ROCM_PATH;
 
   for (int i = 1; i < argc; i++) {
@@ -249,12 +302,10 @@ int main(int argc, char **argv) {
   locate_build_root(&o);
   if (o.emulate) exec_emulate(&o, argc, argv);
 
-  if (!o.has_input && !o.verbose)
+  if (!o.has_input && !o.verbose && !o.info_query)
     die("no input files; usage: ldsan-cc app.hip -o app (see ldsan-cc --help)%s%s", "", "");
-  /* Linking objects is fine; compiling non-HIP sources alone is not what ldsan-cc is for. */
-  if (o.has_source_input && !o.has_hip_input)
-    die("no HIP input: ldsan-cc compiles HIP programs; name a .hip or .cu file, or put -x hip before the source%s%s",
-        "", "");
+  /* A C/C++ source without HIP is compiled as clang++ (hipcc) would: `ldsan-cc -c
+   * main.cpp` is the host half of a program whose kernels are in another file. */
 
   if (!find_program(o.clang))
     die("'%s' not found; run 'make deps' in the ldsan tree (or apt-get install clang-22), or set LDSAN_CLANG%s",
@@ -266,6 +317,9 @@ int main(int argc, char **argv) {
   snprintf(hip_header, sizeof hip_header, "%s" HIP_HEADER, o.rocm_path);
   if (!exists(plugin)) die("the ldsan plugin '%s' is missing; run 'make' in the ldsan tree%s", plugin, "");
   if (!exists(runtime)) die("the ldsan device runtime '%s' is missing; run 'make' in the ldsan tree%s", runtime, "");
+  char config[PATH_MAX + 64];
+  snprintf(config, sizeof config, "%s/lib/ldsan.cfg", o.build_root);
+  if (!exists(config)) die("the ldsan clang configuration '%s' is missing; run 'make' in the ldsan tree%s", config, "");
   if (!o.nogpulib && !exists(bitcode_dir))
     die("the device library directory '%s' is missing; run 'make' in the ldsan tree (it needs rocm-device-libs)%s",
         bitcode_dir, "");
@@ -275,21 +329,18 @@ int main(int argc, char **argv) {
 
   struct argv_builder b = {0};
   push(&b, o.clang);
-  if (!o.has_arch) push(&b, "--offload-arch=" DEFAULT_ARCH);
-  push(&b, "-fsanitize=address");
-  push(&b, "-mcode-object-version=5");        /* hidden_dynamic_lds_size lives in the COV5 implicit args */
-  push(&b, "-D__AMDGCN_WAVEFRONT_SIZE=64");   /* ROCm 5.2 headers expect it; clang 22 no longer defines it */
-  pushf(&b, "--rocm-path=%s", o.rocm_path);
-  /* Debian's device libs with an empty asanrtl.bc: ldsan's runtime replaces ROCm's. */
-  if (!o.nogpulib) pushf(&b, "--rocm-device-lib-path=%s", bitcode_dir);
-  pushf(&b, "-fpass-plugin=%s", plugin);
+  /* -fsanitize=address, -mcode-object-version=5, the ROCm paths, the plugin: tools/ldsan.cfg. */
+  pushf(&b, "--config=%s", config);
+  if (!o.has_arch && o.has_hip_input) push(&b, "--offload-arch=" DEFAULT_ARCH);
   push_default_debug(&b, &o);
   /* An executable gets ldsan's HSA tools library as a dependency: it makes itself
    * a tool of the HIP runtime's HSA (host/hsa/hsa_tool.c), so LDS reports print
    * on a GPU with no environment variable. */
   /* Before the inputs: no -x is in effect yet. */
-  if (!o.no_link && o.has_input) {
+  if (!o.no_link && o.has_input && !o.info_query) {
     char tool[PATH_MAX + 64];
+    /* Objects and libraries need the HIP runtime at the link, as hipcc's --hip-link gives it. */
+    if (o.has_object_input) push(&b, "--hip-link");
     snprintf(tool, sizeof tool, "%s/lib/libldsan-host.so", o.build_root);
     if (!exists(tool)) die("the ldsan HSA tools library '%s' is missing; run 'make' in the ldsan tree%s", tool, "");
     pushf(&b, "-Wl,-rpath,%s/lib", o.build_root);
@@ -297,15 +348,22 @@ int main(int argc, char **argv) {
     push(&b, tool);
     push(&b, "-Wl,--pop-state");
   }
-  /* Each .hip/.cu input is compiled as HIP; other inputs keep clang's usual rules
-   * (`-x none` after a HIP input, but only if another input follows: clang warns otherwise). */
+  /* Each .hip/.cu input is compiled as HIP and each .c as C (clang++ would take it
+   * for C++); other inputs keep clang's usual rules (`-x none` after, but only if
+   * another input follows: clang warns otherwise). A user's `-x <lang>` is kept. */
   int last_input = 0;
   for (int i = 1; i < argc; i++)
     if (is_input(argv, i)) last_input = i;
+  const char *lang = "none";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (is_input(argv, i) && is_hip_source(a)) {
-      push(&b, "-x"); push(&b, "hip"); push(&b, a);
+    if (strcmp(a, "-x") == 0 && i + 1 < argc) lang = argv[i + 1];
+    else if (strncmp(a, "-x", 2) == 0 && a[2] && !(i > 1 && takes_value(argv[i - 1]))) lang = a + 2;
+    const char *as = NULL;
+    if (is_input(argv, i) && strcmp(lang, "none") == 0)
+      as = is_hip_source(a) ? "hip" : ends_with(a, ".c") ? "c" : NULL;
+    if (as) {
+      push(&b, "-x"); push(&b, as); push(&b, a);
       if (i < last_input) { push(&b, "-x"); push(&b, "none"); }
     } else {
       push(&b, a);

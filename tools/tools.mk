@@ -1,10 +1,15 @@
 # tools/: the ldsan-cc driver and the device-library directory it points clang at.
 .PHONY: driver
-driver: $(BUILD)/bin/ldsan-cc $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
+driver: $(BUILD)/bin/ldsan-cc $(BUILD)/lib/ldsan.cfg $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
 
 $(BUILD)/bin/ldsan-cc: tools/ldsan-cc.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(HOST_CFLAGS) -o $@ $<
+	$(CLANG) $(HOST_CFLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $<
+
+# ldsan's clang flags as a clang configuration file (ldsan-cc passes --config=).
+$(BUILD)/lib/ldsan.cfg: tools/ldsan.cfg
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # Debian's ROCm device libraries, linked one by one, with asanrtl.bc replaced:
 # clang links asanrtl.bc (-mlink-bitcode-file) for -fsanitize=address, and ROCm

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# HIP programs built with ldsan-cc as hipcc users build them (issue #9): a .hip
+# with a templated kernel and std::vector host code (programs/reverse.hip) and a
+# host-only .cpp with main() (programs/main.cpp), built
+#   one      in one command
+#   objects  with -c for each file, then a link of the .o files
+#   static   with the .hip's object in a static library (ar rcs), linked with -L -l
+#   shared   (GPU only) the .hip as a -shared -fPIC library, linked with the .o of main.cpp
+# for the GPU (`gpu <how>`: the executable links, depends on libldsan-host.so and
+# libamdhip64, and carries a gfx90a:xnack+ code object with ldsan's descriptors)
+# and for the CPU emulator (`emulate <how>`: it runs and checks its own results;
+# `emulate-bug <how>`: an LDS overflow planted in the templated kernel is
+# reported naming the kernel and the variable).
+# `queries`: --version, -dumpversion, -print-*, -E, -M, -MM, -MD -MF answer as clang++ does.
+# `inputs`: a versioned libamdhip64.so.N.N.N on the link line, a C file, -x hip on a .cpp.
+# Usage: programs.sh gpu|emulate|emulate-bug one|objects|static|shared ; programs.sh queries|inputs
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="$root/${BUILD:-build}"
+cc="$build/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+src="$root/test/driver/programs"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep "$@" >/dev/null; }  # grep -q in a pipeline would end the writer early (pipefail)
+
+# build <how> <ldsan-cc flags...>: makes ./app from reverse.hip and main.cpp.
+build() {
+  local how="$1"; shift
+  case "$how" in
+    one)     "$cc" "$@" -O2 "$src/reverse.hip" "$src/main.cpp" -o app ;;
+    objects) "$cc" "$@" -O2 -c "$src/reverse.hip" -o reverse.o
+             "$cc" "$@" -O2 -c "$src/main.cpp" -o main.o
+             "$cc" "$@" main.o reverse.o -o app ;;
+    static)  "$cc" "$@" -O2 -c "$src/reverse.hip" -o reverse.o
+             "$cc" "$@" -O2 -c "$src/main.cpp" -o main.o
+             ar rcs libreverse.a reverse.o
+             "$cc" "$@" main.o -L. -lreverse -o app ;;
+    shared)  "$cc" "$@" -O2 -shared -fPIC "$src/reverse.hip" -o libreverse.so
+             "$cc" "$@" -O2 -c "$src/main.cpp" -o main.o
+             "$cc" "$@" main.o -L. -lreverse -Wl,-rpath,"$tmp" -o app ;;
+    *) echo "unknown build $how"; exit 2 ;;
+  esac
+  [[ -x app ]] || fail "$how: no executable"
+}
+
+# has_code_object <file>: its .hip_fatbin holds a gfx90a:xnack+ code object with ldsan's descriptors.
+has_code_object() {
+  local bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
+  llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$1" fatbin
+  [[ -s fatbin ]] || fail "$1 has no .hip_fatbin section"
+  "$bundler" --list --type=o --input=fatbin | has 'gfx90a:xnack+' || fail "$1: no gfx90a:xnack+ code object"
+  "$bundler" --unbundle --type=o --input=fatbin --targets=hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ --output=co
+  llvm-readelf-$v -S co | has '\.ldsan_lds_desc' || fail "$1: no .ldsan_lds_desc section in the code object"
+}
+
+case "$1" in
+  gpu)
+    build "$2"
+    dyn="$(llvm-readelf-$v -d app)"
+    grep -q 'NEEDED.*\[libldsan-host.so\]' <<<"$dyn" || fail "app does not depend on libldsan-host.so: $dyn"
+    grep -q 'NEEDED.*\[libamdhip64.so' <<<"$dyn" || fail "app does not depend on libamdhip64: $dyn"
+    grep -q 'NEEDED.*\[libstdc++.so' <<<"$dyn" || fail "app does not depend on libstdc++: $dyn"
+    nm -D --undefined-only app | has hipLaunchKernel || [[ "$2" == shared ]] || fail "app does not call hipLaunchKernel"
+    if [[ "$2" == shared ]]; then has_code_object libreverse.so; else has_code_object app; fi
+    echo "ok: gpu $2: executable with libldsan-host.so, libamdhip64 and a gfx90a:xnack+ code object"
+    ;;
+  emulate)
+    build "$2" --emulate
+    ./app >out 2>&1 || { cat out; fail "emulate $2: the program failed"; }
+    grep -q 'programs: PASSED' out || { cat out; fail "emulate $2: wrong results"; }
+    echo "ok: emulate $2: $(tail -n 1 out)"
+    ;;
+  emulate-bug)
+    build "$2" --emulate -DPLANT_LDS_BUG
+    if ./app >out 2>&1; then cat out; fail "emulate-bug $2: the planted overflow went unreported"; fi
+    for want in 'ERROR: AddressSanitizer: lds-buffer-overflow' \
+                'in kernel void block_reverse<float>(float\*, int)' \
+                "LDS variable 'tile' of size 1024" \
+                'reverse.hip:25:'; do
+      grep -q -- "$want" out || { cat out; fail "emulate-bug $2: report lacks /$want/"; }
+    done
+    echo "ok: emulate-bug $2: $(grep -m1 'ERROR:' out)"
+    ;;
+  queries)
+    for e in "" --emulate; do
+      "$cc" $e --version >out || fail "$e --version"
+      grep -q 'clang version' out || fail "$e --version: $(cat out)"
+      [[ "$("$cc" $e -dumpversion)" =~ ^[0-9]+\.[0-9] ]] || fail "$e -dumpversion"
+      [[ -d "$("$cc" $e -print-resource-dir)" ]] || fail "$e -print-resource-dir"
+      [[ -n "$("$cc" $e -print-prog-name=ld)" ]] || fail "$e -print-prog-name=ld"
+      "$cc" $e -print-search-dirs | has '^libraries:' || fail "$e -print-search-dirs"
+      "$cc" $e -E -I"$src" "$src/main.cpp" | has 'reverse_blocks' || fail "$e -E main.cpp"
+      "$cc" $e -E "$src/reverse.hip" | has 'block_reverse' || fail "$e -E reverse.hip"
+      "$cc" $e -M "$src/reverse.hip" | has 'reverse\.h' || fail "$e -M reverse.hip"
+      "$cc" $e -MM "$src/main.cpp" | has '^main.o: .*main.cpp' || fail "$e -MM main.cpp"
+      rm -f r.d; "$cc" $e -O1 -c -MD -MF r.d "$src/reverse.hip" -o r.o
+      grep -q 'reverse\.h' r.d || fail "$e -MD -MF: no dependency file"
+    done
+    # --version gives clang's own answer, with ldsan's configuration file named.
+    "$cc" --version | has "Configuration file: .*/lib/ldsan.cfg" || fail "--version does not name ldsan.cfg"
+    echo "ok: --version, -dumpversion, -print-*, -E, -M, -MM, -MD -MF (GPU and --emulate)"
+    ;;
+  inputs)
+    so="$(ls /usr/lib/x86_64-linux-gnu/libamdhip64.so.*.*.* 2>/dev/null | head -n 1)"
+    [[ -n "$so" ]] || { echo "no versioned libamdhip64.so.N.N.N installed"; exit 77; }
+    "$cc" -O2 -c "$src/reverse.hip" -o reverse.o
+    "$cc" -O2 "$src/main.cpp" reverse.o "$so" -o app
+    llvm-readelf-$v -d app | has 'NEEDED.*\[libamdhip64.so' || fail "versioned .so not linked"
+    "$cc" --emulate -O2 "$src/main.cpp" "$src/reverse.hip" "$so" -o app-emu
+    ./app-emu | has 'programs: PASSED' || fail "--emulate with a versioned libamdhip64 on the link line"
+    # A C file stays C (clang++ would take it for C++); a .cpp after -x hip is HIP.
+    printf '#include <stdlib.h>\nint c_helper(void) { int *p = malloc(sizeof *p); free(p); return 7; }\n' >helper.c
+    "$cc" -c helper.c -o helper.o 2>err || { cat err; fail "C file"; }
+    [[ ! -s err ]] || { cat err; fail "C file: warnings"; }
+    cp "$src/reverse.hip" reverse_as.cpp
+    "$cc" -O2 -I"$src" -x hip reverse_as.cpp -x none "$src/main.cpp" helper.o -o app-x
+    has_code_object app-x
+    cp reverse_as.cpp reverse_emu.cpp
+    "$cc" --emulate -O2 -I"$src" -x hip reverse_emu.cpp -x none "$src/main.cpp" -o app-x-emu
+    ./app-x-emu | has 'programs: PASSED' || fail "--emulate -x hip on a .cpp"
+    echo "ok: versioned $so, a C file, -x hip on a .cpp"
+    ;;
+  *) echo "unknown case $1"; exit 2 ;;
+esac
