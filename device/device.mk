@@ -43,3 +43,29 @@ $(BUILD)/test/unit/rt/%.o: device/%.c $(DEVICE_HDRS)
 $(BUILD)/test/unit/test_%: test/unit/test_%.c test/unit/unit.h $(UNIT_RT_OBJS)
 	@mkdir -p $(@D)
 	$(CLANG) $(UNIT_CFLAGS) $< $(UNIT_RT_OBJS) -o $@
+
+# ---- device-library fixes for ROCm 5.2 under clang 22 (device/devlibs/README.md)
+# Written into the device-library directory ldsan-cc points clang at
+# ($(BUILD)/lib/amdgcn-bitcode, made by tools/tools.mk): each
+# oclc_isa_version_<N>.bc becomes Debian's plus __oclc_daz_opt (the control
+# variable ROCm 5.2's ocml reads and clang 22 no longer links) with target N's
+# default; ldsan-hip-compat.h is the header ldsan-cc pre-includes.
+.PHONY: device-libs
+DEVLIB_DIR := $(BUILD)/lib/amdgcn-bitcode
+DEVLIB_ISA := $(patsubst $(ROCM_BITCODE)/%,$(DEVLIB_DIR)/%,$(wildcard $(ROCM_BITCODE)/oclc_isa_version_*.bc))
+runtime: device-libs
+device-libs: $(DEVLIB_ISA) $(DEVLIB_DIR)/ldsan-hip-compat.h
+
+# The directory's symlinks come from the asanrtl.bc rule: run after it, and
+# replace the symlink with a file. gfx6-gfx8 (three digits from 6 to 8) flush
+# f32 denormals by default, so ocml may assume they are zero there.
+$(DEVLIB_DIR)/oclc_isa_version_%.bc: $(ROCM_BITCODE)/oclc_isa_version_%.bc device/devlibs/oclc_daz_opt.ll.in \
+                                     $(DEVLIB_DIR)/asanrtl.bc device/device.mk
+	case $* in [678][0-9][0-9]) daz=1;; *) daz=0;; esac; \
+	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
+	{ $(LLVM_DIS) $< -o - | sed "s/^target datalayout = .*/$$layout/"; \
+	  sed "s/@DAZ@/$$daz/" device/devlibs/oclc_daz_opt.ll.in; } > $@.ll && \
+	rm -f $@ && llvm-as-$(LLVM_VERSION) $@.ll -o $@ && rm -f $@.ll
+
+$(DEVLIB_DIR)/ldsan-hip-compat.h: device/devlibs/ldsan-hip-compat.h $(DEVLIB_DIR)/asanrtl.bc
+	cp $< $@

@@ -117,8 +117,10 @@ EMU_API float __ldsan_emu_exp2_f32(float x) { return exp2f(x); }
 EMU_API float __ldsan_emu_log_f32(float x) { return log2f(x); }          /* v_log_f32 is log2 */
 EMU_API float __ldsan_emu_sin_f32(float x) { return sinf(x * 6.283185307f); } /* input in turns */
 EMU_API float __ldsan_emu_cos_f32(float x) { return cosf(x * 6.283185307f); }
-EMU_API float __ldsan_emu_fract_f32(float x) { return isinf(x) ? 0.0f : fminf(x - floorf(x), 0x1.fffffep-1f); }
-EMU_API double __ldsan_emu_fract_f64(double x) { return isinf(x) ? 0.0 : fmin(x - floor(x), 0x1.fffffffffffffp-1); }
+/* v_fract: x + -floor(x), at most the largest value below 1 (so -tiny gives
+ * 0x1.fffffep-1, not 1); NaN for NaN and for +-inf (inf - inf). */
+EMU_API float __ldsan_emu_fract_f32(float x) { return isfinite(x) ? fminf(x - floorf(x), 0x1.fffffep-1f) : x - x; }
+EMU_API double __ldsan_emu_fract_f64(double x) { return isfinite(x) ? fmin(x - floor(x), 0x1.fffffffffffffp-1) : x - x; }
 EMU_API float __ldsan_emu_frexp_mant_f32(float x) { int e; return isfinite(x) ? frexpf(x, &e) : x; }
 EMU_API double __ldsan_emu_frexp_mant_f64(double x) { int e; return isfinite(x) ? frexp(x, &e) : x; }
 EMU_API int32_t __ldsan_emu_frexp_exp_i32_f32(float x) { int e = 0; if (isfinite(x)) frexpf(x, &e); return e; }
@@ -147,4 +149,60 @@ EMU_API int __ldsan_emu_class_f64(double x, uint32_t mask) {
   uint64_t u;
   memcpy(&u, &x, 8);
   return emu_class(x, isnan(x) && !(u & (1ull << 51)), mask);
+}
+
+/* ---- half precision (v_*_f16) ----------------------------------------------
+ * Computed in float and rounded once to half: float holds every half exactly,
+ * and the float results are far more accurate than the f16 instructions'. */
+EMU_API _Float16 __ldsan_emu_rcp_f16(_Float16 x) { return (_Float16)(1.0f / (float)x); }
+EMU_API _Float16 __ldsan_emu_rsq_f16(_Float16 x) { return (_Float16)(1.0f / sqrtf((float)x)); }
+EMU_API _Float16 __ldsan_emu_sqrt_f16(_Float16 x) { return (_Float16)sqrtf((float)x); }
+EMU_API _Float16 __ldsan_emu_fract_f16(_Float16 x) {
+  float f = (float)x;
+  return isfinite(f) ? (_Float16)fminf(f - floorf(f), 0x1.ffcp-1f) : (_Float16)(f - f);
+}
+EMU_API _Float16 __ldsan_emu_frexp_mant_f16(_Float16 x) { int e; return isfinite((float)x) ? (_Float16)frexpf((float)x, &e) : x; }
+EMU_API int16_t __ldsan_emu_frexp_exp_i16_f16(_Float16 x) {
+  int e = 0;
+  if (isfinite((float)x)) frexpf((float)x, &e);
+  return (int16_t)e;
+}
+EMU_API int __ldsan_emu_class_f16(_Float16 x, uint32_t mask) {
+  uint16_t u;
+  memcpy(&u, &x, 2);
+  int neg = u >> 15, bit;
+  uint16_t mag = u & 0x7fff;
+  if (mag > 0x7c00) bit = (u & 0x200) ? 1 : 0;           /* qNaN : sNaN */
+  else if (mag == 0x7c00) bit = neg ? 2 : 9;
+  else if (mag >= 0x400) bit = neg ? 3 : 8;
+  else if (mag) bit = neg ? 4 : 7;
+  else bit = neg ? 5 : 6;
+  return (mask >> bit) & 1;
+}
+
+/* v_trig_preop_f64(x, segment): 53 bits of 2/pi for Payne-Hanek reduction.
+ * With 2/pi = 0.b1 b2 b3 ... (binary, 1201 bits kept by the hardware, later
+ * bits 0) and shift = 53 * segment (+ exponent(x) - 1077 when x's biased
+ * exponent exceeds 1077), the result is the integer b(shift+1)..b(shift+53)
+ * scaled by 2^(-53 - shift), or by 2^(-53 - shift + 128) when x's biased
+ * exponent is at least 1968 (the caller scales such x down by 2^-128). */
+static const uint64_t emu_two_over_pi[19] = { /* floor(2^1201 * 2/pi) << 15 */
+    0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull,
+    0xb7246e3a424dd2e0ull, 0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull,
+    0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full,
+    0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull,
+    0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b0000ull};
+static unsigned emu_two_over_pi_bit(uint32_t k) { /* b_k, k >= 1 */
+  if (k > 1201) return 0;
+  return (unsigned)(emu_two_over_pi[(k - 1) / 64] >> (63 - (k - 1) % 64)) & 1u;
+}
+EMU_API double __ldsan_emu_trig_preop_f64(double x, uint32_t segment) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  uint32_t exponent = (uint32_t)(u >> 52) & 0x7ff;
+  uint32_t shift = (segment & 31u) * 53u + (exponent > 1077 ? exponent - 1077 : 0);
+  uint64_t bits = 0;
+  for (uint32_t k = shift + 1; k <= shift + 53; k++) bits = bits << 1 | emu_two_over_pi_bit(k);
+  int scale = -53 - (int)shift + (exponent >= 1968 ? 128 : 0);
+  return ldexp((double)bits, scale);
 }

@@ -94,6 +94,14 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.fmed3.f32", H_CALL, 0},
     {"llvm.amdgcn.class.f32", H_CALL_BOOL, 0},
     {"llvm.amdgcn.class.f64", H_CALL_BOOL, 0},
+    {"llvm.amdgcn.rcp.f16", H_CALL, 0},
+    {"llvm.amdgcn.rsq.f16", H_CALL, 0},
+    {"llvm.amdgcn.sqrt.f16", H_CALL, 0},
+    {"llvm.amdgcn.fract.f16", H_CALL, 0},
+    {"llvm.amdgcn.frexp.mant.f16", H_CALL, 0},
+    {"llvm.amdgcn.frexp.exp.i16.f16", H_CALL, 0},
+    {"llvm.amdgcn.class.f16", H_CALL_BOOL, 0},
+    {"llvm.amdgcn.trig.preop.f64", H_CALL, 0},
 };
 
 static const rt_intrin *rt_lookup(const char *name) {

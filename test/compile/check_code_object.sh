@@ -3,7 +3,7 @@
 # linked device code object: no undefined symbols, ldsan's LDS descriptors
 # present, and every kernel descriptor requesting the inputs ldsan's runtime
 # reads (workgroup ids x/y/z, workitem ids x/y/z, kernarg/implicit-arg pointer).
-# Usage: check_code_object.sh <arch> <file.hip> [headers]
+# Usage: check_code_object.sh <arch> <file.hip> [headers]   (a "// CFLAGS:" line in the file adds flags)
 #   headers: compile with Debian's HIP headers and device libraries instead of
 #   -nogpuinc -nogpulib (only for targets those libraries know).
 set -euo pipefail
@@ -14,6 +14,9 @@ v="${LLVM_VERSION:-22}"
 source "$root/test/compile/code_object_lib.sh"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 if [[ "$mode" == headers ]]; then flags=(-DUSE_HIP_HEADERS); else flags=(-nogpuinc -nogpulib); fi
+# Extra flags from a "// CFLAGS: ..." line in the source (as test/emulator/expect.sh reads them).
+read -r -a extra <<<"$(sed -n 's|^[[:space:]]*// CFLAGS:[[:space:]]*||p' "$src" | tail -n 1)"
+flags+=(${extra[@]+"${extra[@]}"})
 fail() { echo "FAIL [$arch $(basename "$src")]: $*" >&2; exit 1; }
 
 "$cc" --offload-arch="$arch" --offload-device-only --no-gpu-bundle-output -O2 "${flags[@]}" -c "$src" -o "$tmp/co" 2>"$tmp/err" \
