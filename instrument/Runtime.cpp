@@ -7,7 +7,13 @@
 //    precise amdgpu-* attributes and drop unused ones;
 //  - the device-state globals (LDSAN_DEVICE_STATE_SYMBOL, the built-in
 //    channel and pool) are always linked and stay external with protected
-//    visibility, so the host finds them by symbol in the code object;
+//    visibility, so the host finds them by symbol in the code object. They are
+//    weak_odr: with -fgpu-rdc every translation unit is instrumented (and gets
+//    the runtime) in its own device cc1, and the device link (lld, LTO) then
+//    keeps one definition per code object instead of failing on duplicates.
+//    The plugin cannot tell an -fgpu-rdc compile from a whole-program one (the
+//    IR carries no mark of it), and weak_odr is what both need: one definition,
+//    exported (a weak defined symbol is listed by the HSA loader as any other);
 //  - any other runtime global keeps the linkage the runtime gave it.
 //
 //===----------------------------------------------------------------------===//
@@ -138,6 +144,7 @@ bool ldsan::linkRuntime(Module &M, std::unique_ptr<Module> RT,
   for (const char *Name : StateGlobals)
     if (GlobalVariable *GV = M.getNamedGlobal(Name))
       if (!GV->isDeclaration() && !GV->hasLocalLinkage()) {
+        GV->setLinkage(GlobalValue::WeakODRLinkage);
         GV->setVisibility(GlobalValue::ProtectedVisibility);
         GV->setDSOLocal(true);
       }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# -fgpu-rdc (relocatable device code) on the GPU path: two translation units
+# (test/driver/rdc/), each compiled with `ldsan-cc -fgpu-rdc -c`, then linked
+# with `ldsan-cc -fgpu-rdc a.o b.o`. Every TU's device bitcode carries ldsan's
+# runtime (the plugin links it in each device cc1); the device link (lld, LTO)
+# must see its state globals once (they are weak_odr), leave nothing undefined,
+# and keep the descriptors of the kernels of both TUs.
+# Usage: rdc.sh <arch>   (gfx908/gfx90a: the sources use Debian's HIP headers,
+# whose device code needs ROCm's device libraries, which know no later target)
+set -euo pipefail
+arch="${1:-gfx90a:xnack+}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="$root/${BUILD:-build}"
+cc="$build/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+src="$root/test/driver/rdc"
+source "$root/test/compile/code_object_lib.sh"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL [$arch]: $*"; exit 1; }
+flags=(--offload-arch="$arch")
+
+"$cc" -fgpu-rdc "${flags[@]}" -O2 -c "$src/kernels_a.hip" -o "$tmp/a.o" 2>"$tmp/err" || { cat "$tmp/err"; fail "compiling kernels_a.hip"; }
+"$cc" -fgpu-rdc "${flags[@]}" -O2 -c "$src/kernels_b.hip" -o "$tmp/b.o" 2>"$tmp/err" || { cat "$tmp/err"; fail "compiling kernels_b.hip"; }
+# The link names the target too: ldsan-cc adds its default --offload-arch only
+# when a HIP source is among the inputs.
+"$cc" -fgpu-rdc "${flags[@]}" "$tmp/a.o" "$tmp/b.o" -o "$tmp/app" 2>"$tmp/err" || { cat "$tmp/err"; fail "the -fgpu-rdc link"; }
+[[ -x "$tmp/app" ]] || fail "no executable"
+
+bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
+llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/app" "$tmp/fatbin"
+"$bundler" --unbundle --type=o --input="$tmp/fatbin" --targets="hipv4-amdgcn-amd-amdhsa--$arch" --output="$tmp/co" \
+  || fail "no $arch code object in the fat binary"
+undef="$(unresolved_symbols "$tmp/co")"
+[[ -z "$undef" ]] || fail "undefined device symbols: $(echo $undef)"
+syms="$(llvm-nm-$v --defined-only "$tmp/co")"
+for s in __ldsan_device_state __ldsan_builtin_channel __ldsan_builtin_pool; do
+  n="$(awk -v s="$s" '$3 == s' <<<"$syms" | wc -l)"
+  [[ "$n" == 1 ]] || fail "$s is defined $n times in the code object"
+done
+llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc "$tmp/co" "$tmp/desc"
+desc="$("$build/test/instrument/desc-dump" "$tmp/desc")" || fail "desc-dump: $desc"
+for k in _Z6mirrorPKfPf _Z13reverse_blockPf; do
+  grep -q "^kernel $k " <<<"$desc" || { echo "$desc"; fail "no descriptor for kernel $k"; }
+done
+# Both aliased extern __shared__ arrays of kernels_b.hip at one offset.
+grep -A3 "^kernel _Z13reverse_blockPf " <<<"$desc" | grep -c "flags=D name=" | grep -qx 2 \
+  || { echo "$desc"; fail "reverse_block's two dynamic records are missing"; }
+echo "ok [$arch]: -fgpu-rdc link of two TUs: one ldsan state, nothing undefined, descriptors of both TUs"
