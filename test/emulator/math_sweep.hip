@@ -10,9 +10,6 @@
 // exact operations, else ROCm's documented OCML bound, 1 ulp more where the
 // emulator's hardware stand-ins differ from the GPU's (see test/emulator/README.md).
 // The first mismatch of each function prints both values and the distance.
-// The HIP headers' half reciprocal needs ldsan's compatibility header (see
-// device/devlibs/README.md); until ldsan-cc pre-includes it, the test does:
-// CFLAGS: -include build/lib/amdgcn-bitcode/ldsan-hip-compat.h
 // EXPECT: no-report
 // EXPECT-STDOUT: math_sweep: all functions within their ulp bounds
 #include <hip/hip_runtime.h>
