@@ -115,8 +115,10 @@ EMU_API float __ldsan_emu_sqrt_f32(float x) { return sqrtf(x); }
 EMU_API double __ldsan_emu_sqrt_f64(double x) { return sqrt(x); }
 EMU_API float __ldsan_emu_exp2_f32(float x) { return exp2f(x); }
 EMU_API float __ldsan_emu_log_f32(float x) { return log2f(x); }          /* v_log_f32 is log2 */
-EMU_API float __ldsan_emu_sin_f32(float x) { return sinf(x * 6.283185307f); } /* input in turns */
-EMU_API float __ldsan_emu_cos_f32(float x) { return cosf(x * 6.283185307f); }
+/* v_sin/v_cos_f32: the input is in turns (radians / 2pi); the whole turns go
+ * first (exact in float), the rest is evaluated in double. */
+EMU_API float __ldsan_emu_sin_f32(float x) { return isinf(x) ? x - x : (float)sin(6.283185307179586 * (double)(x - truncf(x))); }
+EMU_API float __ldsan_emu_cos_f32(float x) { return isinf(x) ? x - x : (float)cos(6.283185307179586 * (double)(x - truncf(x))); }
 /* v_fract: x + -floor(x), at most the largest value below 1 (so -tiny gives
  * 0x1.fffffep-1, not 1); NaN for NaN and for +-inf (inf - inf). */
 EMU_API float __ldsan_emu_fract_f32(float x) { return isfinite(x) ? fminf(x - floorf(x), 0x1.fffffep-1f) : x - x; }

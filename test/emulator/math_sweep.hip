@@ -36,7 +36,9 @@ enum Fn {
   EXP, EXP2, EXP10, EXPM1, LOG, LOG2, LOG10, LOG1P, LOGB, POW, SQRT, RSQRT, CBRT, HYPOT,
   ERF, ERFC, TGAMMA, LGAMMA, FMOD, REMAINDER, FLOOR, CEIL, TRUNC, ROUND, RINT, FMA,
   FMIN, FMAX, FDIM, FABS, COPYSIGN, LDEXP, FREXP, MODF, ILOGB, SCALBN, NEXTAFTER,
-  SINPI, COSPI, NFN
+  SINPI, COSPI,
+  // float only: the fast (native) intrinsics of amd_math_functions.h
+  F_EXPF, F_LOGF, F_LOG2F, F_FDIVIDEF, F_FRCP, F_FSQRT, F_FRSQRT, F_SINF, F_COSF, NFN
 };
 
 // ---- device side -------------------------------------------------------------
@@ -98,6 +100,15 @@ template <> __device__ float dev_apply<float>(int f, float a, float b, float *r2
   case NEXTAFTER: return nextafterf(a, b);
   case SINPI: return sinpif(a);
   case COSPI: return cospif(a);
+  case F_EXPF: return __expf(a);
+  case F_LOGF: return __logf(a);
+  case F_LOG2F: return __log2f(a);
+  case F_FDIVIDEF: return __fdividef(a, b);
+  case F_FRCP: return __frcp_rn(a);
+  case F_FSQRT: return __fsqrt_rn(a);
+  case F_FRSQRT: return __frsqrt_rn(a);
+  case F_SINF: return __sinf(a);
+  case F_COSF: return __cosf(a);
   }
   return 0;
 }
@@ -305,6 +316,16 @@ static const Desc descs[] = {
     {NEXTAFTER, "nextafter", -100, 100, -100, 100, 0, 0},
     {SINPI, "sinpi", -100, 100, 0, 0, 2, 2},
     {COSPI, "cospi", -100, 100, 0, 0, 2, 2},
+    // The fast intrinsics (float only; ulp_d -1): the hardware's approximations.
+    {F_EXPF, "__expf", -10, 10, 0, 0, 14, -1},   // 2 + 1.2 |x| ulp (x * log2 e rounded, then v_exp_f32)
+    {F_LOGF, "__logf", 1e-30, 1e30, 0, 0, 3, -1},
+    {F_LOG2F, "__log2f", 1e-30, 1e30, 0, 0, 1, -1},
+    {F_FDIVIDEF, "__fdividef", -1e30, 1e30, 1e-30, 1e30, 2, -1},
+    {F_FRCP, "__frcp_rn", 1e-30, 1e30, 0, 0, 1, -1},
+    {F_FSQRT, "__fsqrt_rn", 0, 1e30, 0, 0, 1, -1},
+    {F_FRSQRT, "__frsqrt_rn", 1e-30, 1e30, 0, 0, 1, -1},
+    {F_SINF, "__sinf", 0.5, 3, 0, 0, 4, -1},     // where |result| is not small (an absolute bound elsewhere)
+    {F_COSF, "__cosf", -1, 1, 0, 0, 4, -1},
 };
 
 // Reference: T = float uses double libm, T = double uses long double libm.
@@ -362,11 +383,20 @@ template <typename R> static R ref_apply(int f, R a, R b, R *r2) {
   case MODF: return std::modf(a, r2);
   case ILOGB: return (R)std::ilogb(a);
   case SCALBN: return std::scalbn(a, (int)b);
-  case NEXTAFTER: return (R)0; // nextafter and fma: computed in T (see check_type)
+  case NEXTAFTER: return (R)0; // nextafter, fma, sqrt, fdim: computed in T (see check_type)
   case SINPI: {  // sin(pi a) = (-1)^n sin(pi r), a = n + r, |r| <= 1/2 (exact)
     R n = std::nearbyint(a), v = std::sin(pi * (a - n));
     return std::fmod(n, (R)2) != 0 ? -v : v;
   }
+  case F_EXPF: return std::exp(a);
+  case F_LOGF: return std::log(a);
+  case F_LOG2F: return std::log2(a);
+  case F_FDIVIDEF: return a / b;
+  case F_FRCP: return 1 / a;
+  case F_FSQRT: return std::sqrt(a);
+  case F_FRSQRT: return 1 / std::sqrt(a);
+  case F_SINF: return std::sin(a);
+  case F_COSF: return std::cos(a);
   case COSPI: {  // cos(pi a) = (-1)^n sin(pi (1/2 - |r|))
     R n = std::nearbyint(a), v = std::sin(pi * ((R)0.5 - std::fabs(a - n)));
     return std::fmod(n, (R)2) != 0 ? -v : v;
@@ -425,6 +455,7 @@ template <typename T, typename R> static void check_type(const char *tname) {
   const T special[NSPECIAL] = {(T)0, -(T)0, (T)INFINITY, -(T)INFINITY, (T)NAN, (T)1};
   int64_t worst_all = 0;
   for (const Desc &d : descs) {
+    if ((sizeof(T) == 4 ? d.ulp_f : d.ulp_d) < 0) continue;  // float only
     for (int i = 0; i < N; i++) {
       double lo = sizeof(T) == 4 ? std::fmax(d.lo, -3e38) : d.lo, hi = sizeof(T) == 4 ? std::fmin(d.hi, 3e38) : d.hi;
       a[i] = i < NSPECIAL ? special[i] : pick<T>(lo, hi, i - NSPECIAL, N);
@@ -443,9 +474,11 @@ template <typename T, typename R> static void check_type(const char *tname) {
     int reported = 0;
     for (int i = 0; i < N; i++) {
       R second = 0;
-      // nextafter and fma: the host's, in T (exact operations; fma rounded once)
+      // Correctly rounded operations: the host's, in T (in R then T would round twice).
       T want = d.f == NEXTAFTER ? std::nextafter(a[i], b[i])
                : d.f == FMA     ? std::fma(a[i], b[i], (T)(a[i] * (T)0.75))
+               : d.f == SQRT    ? std::sqrt(a[i])
+               : d.f == FDIM    ? std::fdim(a[i], b[i])
                                 : (T)ref_apply<R>(d.f, (R)a[i], (R)b[i], &second);
       int64_t dist = ulp_dist<T>(r[i], want);
       if (d.f == ILOGB && std::isnan(a[i]))  // FP_ILOGBNAN: INT_MIN or INT_MAX (C99), ocml's is INT_MAX
