@@ -214,6 +214,23 @@ static int is_object(const char *a) {
   return 1;
 }
 
+/* Whether a C++ source uses HIP (includes the HIP runtime header, defines or
+ * launches a kernel): compiled as HIP, as ldsan-cc (tools/ldsan-cc.c) does. */
+static int is_cxx_using_hip(const char *path) {
+  if (!(ends_with(path, ".cpp") || ends_with(path, ".cc") || ends_with(path, ".cxx") || ends_with(path, ".C")))
+    return 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  static char buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  for (size_t k = 0; k < n; k++)
+    if (!buf[k]) buf[k] = ' ';
+  return strstr(buf, "hip/hip_runtime.h") || strstr(buf, "__global__") || strstr(buf, "hipLaunchKernel") ||
+         strstr(buf, "<<<");
+}
+
 /* The real HIP runtime, which would shadow the emulated one. */
 static int is_real_hip_runtime(const char *a) {
   return strcmp(a, "-lamdhip64") == 0 || strncmp(base_name(a), "libamdhip64.so", 14) == 0;
@@ -298,7 +315,7 @@ int main(int argc, char **argv) {
 
   /* Split the command line: inputs, -o, -c, compile flags, link flags. */
   input *inputs = calloc((size_t)argc, sizeof *inputs);
-  int ninputs = 0, compile_only = 0, lang_hip = 0;
+  int ninputs = 0, compile_only = 0, lang_hip = 0, lang_set = 0;
   const char *output = NULL;
   strvec cflags = {0}, lflags = {0};
   if (!inputs) die("out of memory");
@@ -311,13 +328,19 @@ int main(int argc, char **argv) {
       compile_only = 1;
     } else if (strcmp(a, "-x") == 0 && i + 1 < argc) {
       lang_hip = strcmp(argv[++i], "hip") == 0 || strcmp(argv[i], "cuda") == 0;
+      lang_set = strcmp(argv[i], "none") != 0;
     } else if (strcmp(a, "-xhip") == 0) {
-      lang_hip = 1;
+      lang_hip = lang_set = 1;
     } else if (strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 || strcmp(a, "-emit-llvm") == 0 ||
                strcmp(a, "--offload-device-only") == 0 || strcmp(a, "--offload-host-only") == 0 ||
                strcmp(a, "--cuda-device-only") == 0 || strcmp(a, "--cuda-host-only") == 0 ||
-               strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-shared") == 0) {
+               strcmp(a, "-shared") == 0) {
       die("'%s' is not supported with --emulate (it builds executables and objects only)", a);
+    } else if (strcmp(a, "-fgpu-rdc") == 0) {
+      die("'-fgpu-rdc' is not supported with --emulate: the emulator turns each translation unit's "
+          "device code into host code on its own, so a kernel cannot call a __device__ function of "
+          "another .hip file; build without -fgpu-rdc (each kernel in one translation unit with the "
+          "device functions it calls), or with -fgpu-rdc for the GPU (issue #9)");
     } else if (strcmp(a, "--hip-link") == 0 || is_real_hip_runtime(a)) {
       continue;  /* the emulated HIP runtime is linked instead */
     } else if (takes_value(a) && i + 1 < argc) {
@@ -329,7 +352,7 @@ int main(int argc, char **argv) {
     } else {
       if (!lang_hip && is_real_hip_runtime(a)) continue;
       inputs[ninputs].path = a;
-      inputs[ninputs].hip = lang_hip || ends_with(a, ".hip") || ends_with(a, ".cu");
+      inputs[ninputs].hip = lang_hip || ends_with(a, ".hip") || ends_with(a, ".cu") || (!lang_set && is_cxx_using_hip(a));
       ninputs++;
     }
   }

@@ -12,7 +12,8 @@
 # `emulate-bug <how>`: an LDS overflow planted in the templated kernel is
 # reported naming the kernel and the variable).
 # `queries`: --version, -dumpversion, -print-*, -E, -M, -MM, -MD -MF answer as clang++ does.
-# `inputs`: a versioned libamdhip64.so.N.N.N on the link line, a C file, -x hip on a .cpp.
+# `inputs`: a versioned libamdhip64.so.N.N.N on the link line, a C file, -x hip on a .cpp,
+# a .cpp with kernels (HIP, as hipcc takes it), LDSAN_CLANG=clang-22 (means clang++-22).
 # Usage: programs.sh gpu|emulate|emulate-bug one|objects|static|shared ; programs.sh queries|inputs
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -119,7 +120,18 @@ case "$1" in
     cp reverse_as.cpp reverse_emu.cpp
     "$cc" --emulate -O2 -I"$src" -x hip reverse_emu.cpp -x none "$src/main.cpp" -o app-x-emu
     ./app-x-emu | has 'programs: PASSED' || fail "--emulate -x hip on a .cpp"
-    echo "ok: versioned $so, a C file, -x hip on a .cpp"
+    # A .cpp with kernels and no -x hip is HIP, as hipcc compiles it; main.cpp stays plain C++.
+    cp "$src/reverse.hip" reverse_kernels.cpp
+    "$cc" -O2 -I"$src" reverse_kernels.cpp "$src/main.cpp" -o app-cpp -v 2>cmd
+    grep -q -- '-x hip [^ ]*reverse_kernels.cpp' cmd || fail "reverse_kernels.cpp not compiled as HIP"
+    if grep -q -- '-x hip [^ ]*main.cpp' cmd; then fail "host-only main.cpp compiled as HIP"; fi
+    has_code_object app-cpp
+    "$cc" --emulate -O2 -I"$src" -c reverse_kernels.cpp -o reverse_kernels.o
+    "$cc" --emulate -O2 "$src/main.cpp" reverse_kernels.o -o app-cpp-emu
+    ./app-cpp-emu | has 'programs: PASSED' || fail "--emulate: a .cpp with kernels"
+    LDSAN_CLANG=clang-$v "$cc" -O2 -I"$src" -x hip reverse_as.cpp -x none "$src/main.cpp" -o app-env -v 2>cmd
+    grep -q "^ldsan-cc: running clang++-$v " cmd || fail "LDSAN_CLANG=clang-$v does not run clang++-$v"
+    echo "ok: versioned $so, a C file, -x hip on a .cpp, a .cpp with kernels"
     ;;
   *) echo "unknown case $1"; exit 2 ;;
 esac
