@@ -5,7 +5,8 @@
 # runtime (the plugin links it in each device cc1); the device link (lld, LTO)
 # must see its state globals once (they are weak_odr), leave nothing undefined,
 # and keep the descriptors of the kernels of both TUs.
-# Usage: rdc.sh <arch>   (gfx908/gfx90a: the sources use Debian's HIP headers,
+# `rdc.sh emulate`: --emulate refuses -fgpu-rdc, saying why.
+# Usage: rdc.sh <arch>|emulate   (gfx908/gfx90a: the sources use Debian's HIP headers,
 # whose device code needs ROCm's device libraries, which know no later target)
 set -euo pipefail
 arch="${1:-gfx90a:xnack+}"
@@ -16,6 +17,11 @@ src="$root/test/driver/rdc"
 source "$root/test/compile/code_object_lib.sh"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL [$arch]: $*"; exit 1; }
+if [[ "$arch" == emulate ]]; then  # refused, with a message saying why and what to do
+  if "$cc" --emulate -fgpu-rdc -O2 -c "$src/kernels_a.hip" -o "$tmp/a.o" 2>"$tmp/err"; then fail "--emulate -fgpu-rdc succeeded"; fi
+  grep -q "'-fgpu-rdc' is not supported with --emulate: .*build without -fgpu-rdc" "$tmp/err" || { cat "$tmp/err"; fail "unclear message"; }
+  echo "ok [emulate]: --emulate -fgpu-rdc is refused with a clear message"; exit 0
+fi
 flags=(--offload-arch="$arch")
 
 "$cc" -fgpu-rdc "${flags[@]}" -O2 -c "$src/kernels_a.hip" -o "$tmp/a.o" 2>"$tmp/err" || { cat "$tmp/err"; fail "compiling kernels_a.hip"; }
