@@ -53,8 +53,12 @@ $(BUILD)/test/unit/test_%: test/unit/test_%.c test/unit/unit.h $(UNIT_RT_OBJS)
 .PHONY: device-libs
 DEVLIB_DIR := $(BUILD)/lib/amdgcn-bitcode
 DEVLIB_ISA := $(patsubst $(ROCM_BITCODE)/%,$(DEVLIB_DIR)/%,$(wildcard $(ROCM_BITCODE)/oclc_isa_version_*.bc))
+# Targets ROCm 5.2 predates whose instruction set it knows: gfx942 is gfx940's ISA
+# (9.4.2; they differ in the memory model, which ocml does not touch).
+DEVLIB_EXTRA_ISA := $(if $(wildcard $(ROCM_BITCODE)/oclc_isa_version_940.bc),942)
 runtime: device-libs
-device-libs: $(DEVLIB_ISA) $(DEVLIB_DIR)/ldsan-hip-compat.h
+device-libs: $(DEVLIB_ISA) $(DEVLIB_DIR)/ldsan-hip-compat.h \
+             $(foreach n,$(DEVLIB_EXTRA_ISA),$(DEVLIB_DIR)/oclc_isa_version_$(n).bc)
 
 # The directory's symlinks come from the asanrtl.bc rule: run after it, and
 # replace the symlink with a file. gfx6-gfx8 (three digits from 6 to 8) flush
@@ -65,6 +69,14 @@ $(DEVLIB_DIR)/oclc_isa_version_%.bc: $(ROCM_BITCODE)/oclc_isa_version_%.bc devic
 	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
 	{ $(LLVM_DIS) $< -o - | sed "s/^target datalayout = .*/$$layout/"; \
 	  sed "s/@DAZ@/$$daz/" device/devlibs/oclc_daz_opt.ll.in; } > $@.ll && \
+	rm -f $@ && llvm-as-$(LLVM_VERSION) $@.ll -o $@ && rm -f $@.ll
+
+$(DEVLIB_DIR)/oclc_isa_version_942.bc: device/devlibs/oclc_isa_version.ll.in device/devlibs/oclc_daz_opt.ll.in \
+                                     $(DEVLIB_DIR)/asanrtl.bc device/device.mk
+	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
+	{ echo "$$layout"; echo 'target triple = "amdgcn-amd-amdhsa"'; \
+	  sed "s/@ISA@/9402/" device/devlibs/oclc_isa_version.ll.in; \
+	  sed "s/@DAZ@/0/" device/devlibs/oclc_daz_opt.ll.in; } > $@.ll && \
 	rm -f $@ && llvm-as-$(LLVM_VERSION) $@.ll -o $@ && rm -f $@.ll
 
 $(DEVLIB_DIR)/ldsan-hip-compat.h: device/devlibs/ldsan-hip-compat.h $(DEVLIB_DIR)/asanrtl.bc
