@@ -42,6 +42,7 @@ struct options {
   int verbose;                /* -v / -### : show what we run */
   int no_link;                /* -c, -S, -E, -M, -MM, -fsyntax-only, --offload-device-only: no executable */
   int has_debug_option;       /* any -g option (-g, -g0, -gline-tables-only, -gdwarf-5, ...) */
+  int rdc;                    /* -fgpu-rdc: the link of objects is also the device link */
 };
 
 /* Prints one error line and exits 2 (bad usage or missing dependency). */
@@ -194,6 +195,8 @@ static void scan_args(struct options *o, int argc, char **argv) {
     else if ((strcmp(a, "--offload-arch") == 0 || strcmp(a, "--cuda-gpu-arch") == 0) && i + 1 < argc) {
       o->has_arch = 1; check_arch(argv[++i]);
     }
+    else if (strcmp(a, "-fgpu-rdc") == 0) o->rdc = 1;
+    else if (strcmp(a, "-fno-gpu-rdc") == 0) o->rdc = 0;
     else if (strcmp(a, "-nogpulib") == 0 || strcmp(a, "--no-gpu-lib") == 0) o->nogpulib = 1;
     else if (strcmp(a, "-nogpuinc") == 0 || strcmp(a, "--no-gpu-inc") == 0) o->nogpuinc = 1;
     else if (strcmp(a, "-v") == 0 || strcmp(a, "-###") == 0) o->verbose = 1;
@@ -351,7 +354,9 @@ int main(int argc, char **argv) {
   push(&b, o.clang);
   /* -fsanitize=address, -mcode-object-version=5, the ROCm paths, the plugin: tools/ldsan.cfg. */
   pushf(&b, "--config=%s", config);
-  if (!o.has_arch && o.has_hip_input) push(&b, "--offload-arch=" DEFAULT_ARCH);
+  /* An -fgpu-rdc link of objects links device code too: for the same default target. */
+  if (!o.has_arch && (o.has_hip_input || (o.rdc && o.has_object_input && !o.no_link)))
+    push(&b, "--offload-arch=" DEFAULT_ARCH);
   push_default_debug(&b, &o);
   /* An executable gets ldsan's HSA tools library as a dependency: it makes itself
    * a tool of the HIP runtime's HSA (host/hsa/hsa_tool.c), so LDS reports print

@@ -26,9 +26,11 @@ flags=(--offload-arch="$arch")
 
 "$cc" -fgpu-rdc "${flags[@]}" -O2 -c "$src/kernels_a.hip" -o "$tmp/a.o" 2>"$tmp/err" || { cat "$tmp/err"; fail "compiling kernels_a.hip"; }
 "$cc" -fgpu-rdc "${flags[@]}" -O2 -c "$src/kernels_b.hip" -o "$tmp/b.o" 2>"$tmp/err" || { cat "$tmp/err"; fail "compiling kernels_b.hip"; }
-# The link names the target too: ldsan-cc adds its default --offload-arch only
-# when a HIP source is among the inputs.
-"$cc" -fgpu-rdc "${flags[@]}" "$tmp/a.o" "$tmp/b.o" -o "$tmp/app" 2>"$tmp/err" || { cat "$tmp/err"; fail "the -fgpu-rdc link"; }
+# The link is the device link too: for the default target, as hipcc users
+# write it (ldsan-cc adds its default --offload-arch); else naming the target.
+link_flags=()
+[[ "$arch" == gfx90a:xnack+ ]] || link_flags=(--offload-arch="$arch")
+"$cc" -fgpu-rdc ${link_flags[@]+"${link_flags[@]}"} "$tmp/a.o" "$tmp/b.o" -o "$tmp/app" 2>"$tmp/err" || { cat "$tmp/err"; fail "the -fgpu-rdc link"; }
 [[ -x "$tmp/app" ]] || fail "no executable"
 
 bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
