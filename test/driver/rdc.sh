@@ -6,8 +6,8 @@
 # must see its state globals once (they are weak_odr), leave nothing undefined,
 # and keep the descriptors of the kernels of both TUs.
 # `rdc.sh emulate`: --emulate refuses -fgpu-rdc, saying why.
-# Usage: rdc.sh <arch>|emulate   (gfx908/gfx90a: the sources use Debian's HIP headers,
-# whose device code needs ROCm's device libraries, which know no later target)
+# Usage: rdc.sh <arch>|emulate   (an arch Debian's HIP headers and ldsan's device
+# libraries build for: gfx908, gfx90a, gfx942)
 set -euo pipefail
 arch="${1:-gfx90a:xnack+}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
