@@ -208,3 +208,16 @@ EMU_API double __ldsan_emu_trig_preop_f64(double x, uint32_t segment) {
   int scale = -53 - (int)shift + (exponent >= 1968 ? 128 : 0);
   return ldexp((double)bits, scale);
 }
+
+/* v_dot2_f32_f16 (llvm.amdgcn.fdot2; __ockl_fdot2, hip_fp16.h's amd_mixed_dot):
+ * a.x * b.x + a.y * b.y + c. The products of halves are exact in float; the
+ * sum is formed in double and rounded once. clamp: the result clamped to [0, 1]. */
+/* The device code passes each <2 x half> in an SSE register, widened (lanes 0
+ * and 1 hold x and y), as C passes a 16-byte vector; a C 4-byte vector would
+ * be an integer register. */
+typedef _Float16 emu_half2 __attribute__((ext_vector_type(8)));
+EMU_API float __ldsan_emu_fdot2(emu_half2 a, emu_half2 b, float c, uint32_t clamp /* an i1: bit 0 only */) {
+  float r = (float)((double)((float)a[0] * (float)b[0]) + (double)((float)a[1] * (float)b[1]) + (double)c);
+  if (clamp & 1) r = isnan(r) ? 0.0f : fminf(fmaxf(r, 0.0f), 1.0f);
+  return r;
+}

@@ -102,6 +102,7 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.frexp.exp.i16.f16", H_CALL, 0},
     {"llvm.amdgcn.class.f16", H_CALL_BOOL, 0},
     {"llvm.amdgcn.trig.preop.f64", H_CALL, 0},
+    {"llvm.amdgcn.fdot2", H_CALL, 0},
 };
 
 static const rt_intrin *rt_lookup(const char *name) {

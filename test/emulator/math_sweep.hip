@@ -193,7 +193,7 @@ enum HFn {
   H_ADD, H_SUB, H_MUL, H_DIV, H_FMA, H_NEG, H_SQRT, H_RSQRT, H_RCP, H_EXP, H_EXP2, H_EXP10,
   H_LOG, H_LOG2, H_LOG10, H_SIN, H_COS, H_FLOOR, H_CEIL, H_TRUNC, H_RINT,
   H_F2H, H_F2H_RZ, H_F2H_RD, H_F2H_RU, H_H2F, H_H2INT_RZ, H_H2INT_RN,
-  H2_ADD, H2_MUL, H2_FMA, H2_DIV, H2_SQRT, H2_EXP, H2_LOG, H2_RCP, H2_SIN, H2_FLOOR, H_NFN
+  H2_ADD, H2_MUL, H2_FMA, H2_DIV, H2_SQRT, H2_EXP, H2_LOG, H2_RCP, H2_SIN, H2_FLOOR, H_MIXED_DOT, H_NFN
 };
 
 // r[i]: a half (bits) or, for __half2float/__half2int, a 32-bit value (bits).
@@ -244,6 +244,7 @@ __global__ void hsweep(int f, const uint16_t *a, const uint16_t *b, const float 
   case H2_RCP: h2 = h2rcp(x2); pair = 1; break;
   case H2_SIN: h2 = h2sin(x2); pair = 1; break;
   case H2_FLOOR: h2 = h2floor(x2); pair = 1; break;
+  case H_MIXED_DOT: { float v = amd_mixed_dot(x2, y2, af[i], false); memcpy(&r[i], &v, 4); return; }
   }
   if (pair) r[i] = __half_as_ushort(__low2half(h2)) | (uint32_t)__half_as_ushort(__high2half(h2)) << 16;
   else r[i] = __half_as_ushort(h);
@@ -550,6 +551,7 @@ static const HDesc hdescs[] = {
     {H2_RCP, "h2rcp", 0.001, 60000, 0.001, 60000, 1},
     {H2_SIN, "h2sin", -30, 30, -30, 30, -1},
     {H2_FLOOR, "h2floor", -1000, 1000, -1000, 1000, 0},
+    {H_MIXED_DOT, "amd_mixed_dot", -0.7, 0.7, -0.7, 0.7, 1},  // in float ulps: (x, y) . (y, x) + c, mostly in [0, 1]
 };
 
 static uint16_t hbits(_Float16 h) { uint16_t u; memcpy(&u, &h, 2); return u; }
@@ -619,6 +621,9 @@ static const char *known_bug(int f) {
     return "ROCm 5.2's hip_fp16.h converts with round-to-nearest for every rounding mode (checked as such)";
   case H_H2INT_RN:
     return "ROCm 5.2's hip_fp16.h __half2int_rn/_rd/_ru truncate (checked as such)";
+  case H_MIXED_DOT:
+    return "ROCm 5.2's ockl __ockl_fdot2 ignores its saturate argument on gfx906+ and always clamps "
+           "amd_mixed_dot to [0, 1] (checked as such)";
   }
   return "";
 }
@@ -626,6 +631,7 @@ static const char *known_bug(int f) {
 static void check_half() {
   printf("note: half %s\n", known_bug(H_F2H_RZ));
   printf("note: half %s\n", known_bug(H_H2INT_RN));
+  printf("note: half %s\n", known_bug(H_MIXED_DOT));
   uint16_t *a = new uint16_t[N], *b = new uint16_t[N];
   float *af = new float[N];
   uint32_t *r = new uint32_t[N];
@@ -643,7 +649,7 @@ static void check_half() {
       continue;
     }
     for (int i = 0; i < N; i++) {
-      int conv = d.f == H_F2H || d.f == H_F2H_RZ || d.f == H_F2H_RD || d.f == H_F2H_RU;
+      int conv = d.f == H_F2H || d.f == H_F2H_RZ || d.f == H_F2H_RD || d.f == H_F2H_RU || d.f == H_MIXED_DOT;
       int toint = d.f == H_H2INT_RZ || d.f == H_H2INT_RN;
       a[i] = i < NSPECIAL && !toint ? hspecial[i] : hbits((_Float16)pick<float>(d.lo, d.hi, i, N));
       b[i] = d.blo == d.bhi ? 0 : hbits((_Float16)pick<float>(d.blo, d.bhi, i + 3, N));
@@ -674,6 +680,12 @@ static void check_half() {
         got = (float)hval((uint16_t)r[i]), want = (float)hval(w);
         x = af[i];
         dist = hdist((uint16_t)r[i], w);
+      } else if (d.f == H_MIXED_DOT) {
+        float g; memcpy(&g, &r[i], 4);
+        float w = (float)((double)x * y + (double)y * x + (double)af[i]);
+        w = w != w ? 0.0f : std::fmin(std::fmax(w, 0.0f), 1.0f);  // always saturated in ROCm 5.2 (known_bugs)
+        got = g, want = w;
+        dist = ulp_dist<float>(g, w);
       } else if (d.f >= H2_ADD) {  // both halves: (x, y) op (y, x)
         uint16_t w0 = hbits((_Float16)href(d.f, x, y)), w1 = hbits((_Float16)href(d.f, y, x));
         int64_t d0 = hdist((uint16_t)r[i], w0), d1 = hdist((uint16_t)(r[i] >> 16), w1);
