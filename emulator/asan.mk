@@ -69,11 +69,11 @@ $(EMU_T)/asan/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_
 
 # The drivers never free (one-shot processes): no leak report at exit
 # (tools/asan_driver_options.c); every other check is on.
-$(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/asan_driver_options.c
+$(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/asan_driver_options.c
 	@mkdir -p $(@D)
 	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $^
 
-$(EMU_ASAN)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c tools/asan_driver_options.c
+$(EMU_ASAN)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c tools/input_kind.c tools/asan_driver_options.c
 	@mkdir -p $(@D)
 	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' \
 	  -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -o $@ $^

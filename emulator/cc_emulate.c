@@ -25,6 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../tools/input_kind.h"
+
 #ifndef LDSAN_DEFAULT_CLANG
 #define LDSAN_DEFAULT_CLANG "clang-22"
 #endif
@@ -171,11 +173,6 @@ static void compile_hip_part(const char *cc, const char *part, const strvec *cfl
   run(fmt("compiling the %s part of %s", part, in), &c, NULL);
 }
 
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 static int file_exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0;
@@ -202,33 +199,6 @@ static int takes_value(const char *a) {
   for (int i = 0; opts[i]; i++)
     if (strcmp(a, opts[i]) == 0) return 1;
   return 0;
-}
-
-/* A linker input by name: .o, .a, .so, .so.N[.M...], .lo. */
-static int is_object(const char *a) {
-  if (ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so") || ends_with(a, ".lo")) return 1;
-  const char *so = strstr(a, ".so.");
-  if (!so) return 0;
-  for (const char *p = so + 3; *p; p++)
-    if (!(*p == '.' || (*p >= '0' && *p <= '9'))) return 0;
-  return 1;
-}
-
-/* Whether a C++ source uses HIP (includes the HIP runtime header, defines or
- * launches a kernel): compiled as HIP, as ldsan-cc (tools/ldsan-cc.c) does. */
-static int is_cxx_using_hip(const char *path) {
-  if (!(ends_with(path, ".cpp") || ends_with(path, ".cc") || ends_with(path, ".cxx") || ends_with(path, ".C")))
-    return 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  static char buf[1 << 20];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  for (size_t k = 0; k < n; k++)
-    if (!buf[k]) buf[k] = ' ';
-  return strstr(buf, "hip/hip_runtime.h") || strstr(buf, "__global__") || strstr(buf, "hipLaunchKernel") ||
-         strstr(buf, "<<<");
 }
 
 /* The real HIP runtime, which would shadow the emulated one. */
@@ -352,7 +322,7 @@ int main(int argc, char **argv) {
     } else {
       if (!lang_hip && is_real_hip_runtime(a)) continue;
       inputs[ninputs].path = a;
-      inputs[ninputs].hip = lang_hip || ends_with(a, ".hip") || ends_with(a, ".cu") || (!lang_set && is_cxx_using_hip(a));
+      inputs[ninputs].hip = lang_hip || ldsan_cc_is_hip_source(a) || (!lang_set && ldsan_cc_is_cxx_using_hip(a));
       ninputs++;
     }
   }
@@ -377,13 +347,13 @@ int main(int argc, char **argv) {
     const char *in = inputs[i].path;
     char *s = stem(in);
     if (!inputs[i].hip) {
-      if (is_object(in)) {
+      if (ldsan_cc_is_object(in)) {
         push(&objects, in);
       } else {  /* a host C/C++ source: compile it like the host part of a .hip (C++ unless .c) */
         char *obj = compile_only ? (output ? xstrdup(output) : fmt("%s.o", s))
                                  : fmt("%s/%d-%s.o", ldsan_emu_tmpdir, i, s);
         strvec c = {0};
-        push(&c, ends_with(in, ".c") ? clang : clangxx);
+        push(&c, ldsan_cc_ends_with(in, ".c") ? clang : clangxx);
         push(&c, "-fsanitize=address");
         push_all(&c, &cflags);
         push(&c, "-c");
@@ -446,7 +416,7 @@ int main(int argc, char **argv) {
         push(&l, cflags.v[i]);
     push_all(&l, &objects);
     for (int i = 0; i < objects.n; i++)
-      if (ends_with(objects.v[i], ".o") || ends_with(objects.v[i], ".a")) add_fatbin_defsyms(nm, objects.v[i], &l);
+      if (ldsan_cc_ends_with(objects.v[i], ".o") || ldsan_cc_ends_with(objects.v[i], ".a")) add_fatbin_defsyms(nm, objects.v[i], &l);
     /* Static libraries named by -l: the first lib<name>.a in the -L directories. */
     for (int i = 0; i < lflags.n; i++) {
       const char *a = lflags.v[i];

@@ -20,10 +20,10 @@ $(BUILD)/lib/libldsan-emu-hip.a: $(EMU_HIP_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c
+$(BUILD)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c tools/input_kind.c tools/input_kind.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(HOST_CFLAGS) -D_GNU_SOURCE -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' \
-	  -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -o $@ $<
+	  -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -o $@ $(filter %.c,$^)
 
 # make bench: emulated vs. native time of a 1M-element sanitized reduction.
 bench: emulator-bench

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input_kind.h"
+
 #define DEFAULT_ARCH "gfx90a:xnack+"
 #ifndef LDSAN_DEFAULT_CLANG
 #define LDSAN_DEFAULT_CLANG "clang++-22"
@@ -58,45 +60,7 @@ static int exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
 
-static int is_hip_source(const char *arg) { return ends_with(arg, ".hip") || ends_with(arg, ".cu"); }
-
-/* Whether a C++ source (.cpp, .cc, .cxx, .C) uses HIP: it includes the HIP
- * runtime header, defines a kernel or launches one. hipcc compiles every .cpp as
- * HIP; ldsan-cc does so for these and compiles the others as plain C++ (what
- * clang++ does; the host code is the same), so a host-only file costs no device
- * compile. A file that gets HIP only through its own headers needs -x hip. */
-static int is_cxx_using_hip(const char *path) {
-  if (!(ends_with(path, ".cpp") || ends_with(path, ".cc") || ends_with(path, ".cxx") || ends_with(path, ".C")))
-    return 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  static char buf[1 << 20];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  for (size_t k = 0; k < n; k++)
-    if (!buf[k]) buf[k] = ' ';
-  return strstr(buf, "hip/hip_runtime.h") || strstr(buf, "__global__") || strstr(buf, "hipLaunchKernel") ||
-         strstr(buf, "<<<");
-}
-
-/* Whether a file name is a linker input: .o, .a, .so, .so.N[.M...] (versioned
- * libraries such as libamdhip64.so.5.2.21153), .lo. */
-static int is_object(const char *arg) {
-  if (ends_with(arg, ".o") || ends_with(arg, ".a") || ends_with(arg, ".so") || ends_with(arg, ".lo") ||
-      ends_with(arg, ".obj"))
-    return 1;
-  const char *so = strstr(arg, ".so.");
-  if (!so) return 0;
-  for (const char *p = so + 3; *p; p++)
-    if (!(*p == '.' || (*p >= '0' && *p <= '9'))) return 0;
-  return 1;
-}
 
 /* Questions clang answers without compiling: --version, -dumpversion, -print-*. */
 static int is_info_query(const char *a) {
@@ -214,8 +178,8 @@ static void scan_args(struct options *o, int argc, char **argv) {
       if (strcmp(lang, "none") != 0) {  /* -x <lang> names the language of what follows */
         if (!strcmp(lang, "hip") || !strcmp(lang, "cuda")) o->has_hip_input = 1;
         else o->has_source_input = 1;
-      } else if (is_hip_source(a) || is_cxx_using_hip(a)) o->has_hip_input = 1;
-      else if (is_object(a)) o->has_object_input = 1;
+      } else if (ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a)) o->has_hip_input = 1;
+      else if (ldsan_cc_is_object(a)) o->has_object_input = 1;
       else o->has_source_input = 1;
     }
   }
@@ -386,7 +350,7 @@ int main(int argc, char **argv) {
     else if (strncmp(a, "-x", 2) == 0 && a[2] && !(i > 1 && takes_value(argv[i - 1]))) lang = a + 2;
     const char *as = NULL;
     if (is_input(argv, i) && strcmp(lang, "none") == 0)
-      as = is_hip_source(a) || is_cxx_using_hip(a) ? "hip" : ends_with(a, ".c") ? "c" : NULL;
+      as = ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a) ? "hip" : ldsan_cc_ends_with(a, ".c") ? "c" : NULL;
     if (as) {
       push(&b, "-x"); push(&b, as); push(&b, a);
       if (i < last_input) { push(&b, "-x"); push(&b, "none"); }

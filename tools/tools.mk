@@ -2,9 +2,10 @@
 .PHONY: driver
 driver: $(BUILD)/bin/ldsan-cc $(BUILD)/lib/ldsan.cfg $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
 
-$(BUILD)/bin/ldsan-cc: tools/ldsan-cc.c
+# tools/input_kind.c: what an input is, one rule shared with the --emulate driver.
+$(BUILD)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/input_kind.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(HOST_CFLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $<
+	$(CLANG) $(HOST_CFLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $(filter %.c,$^)
 
 # ldsan's clang flags as a clang configuration file (ldsan-cc passes --config=).
 $(BUILD)/lib/ldsan.cfg: tools/ldsan.cfg

@@ -1,0 +1,21 @@
+/* ldsan drivers: what kind of input a command-line word names. One rule for
+ * ldsan-cc (tools/ldsan-cc.c) and the --emulate driver (emulator/cc_emulate.c),
+ * so both take the same command lines. */
+#ifndef LDSAN_TOOLS_INPUT_KIND_H
+#define LDSAN_TOOLS_INPUT_KIND_H
+
+/* Whether s ends with suffix. */
+int ldsan_cc_ends_with(const char *s, const char *suffix);
+/* A HIP source by name: .hip or .cu. */
+int ldsan_cc_is_hip_source(const char *path);
+/* A linker input by name: .o, .obj, .a, .so, .lo, and versioned shared
+ * libraries .so.N[.M...] (libamdhip64.so.5.2.21153). */
+int ldsan_cc_is_object(const char *path);
+/* A C++ source (.cpp, .cc, .cxx, .C) that uses HIP: it includes the HIP runtime
+ * header, defines a kernel or launches one. hipcc compiles every .cpp as HIP;
+ * the drivers do so for these and compile the others as plain C++ (the host code
+ * is the same), so a host-only file costs no device compile. A file that gets
+ * HIP only through its own headers needs -x hip. Reads at most 1 MiB. */
+int ldsan_cc_is_cxx_using_hip(const char *path);
+
+#endif /* LDSAN_TOOLS_INPUT_KIND_H */
