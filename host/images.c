@@ -16,10 +16,7 @@
 struct ldsan_image {
   struct ldsan_image *next;
   const ldsan_backend *backend;
-  char *name;                    /* URI or path, for messages */
-  uint64_t state_addr;           /* device address of __ldsan_device_state */
   ldsan_report_channel *channel; /* host view of the image's own channel */
-  uint64_t channel_addr;         /* its device address */
 };
 
 static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -52,30 +49,25 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
     return NULL;
   }
   ldsan_image *img = calloc(1, sizeof *img);
-  if (!img) return NULL;
-  img->backend = b;
-  img->state_addr = state_addr;
-  img->name = strdup(name);
-  img->channel = b->alloc_shared(b->mem.ctx, sizeof *img->channel, &img->channel_addr);
-  if (!img->channel || !img->name) {
+  uint64_t channel_addr = 0;
+  if (img) img->channel = b->alloc_shared(b->mem.ctx, sizeof *img->channel, &channel_addr);
+  if (!img || !img->channel) {
     fprintf(stderr, "ldsan: error: cannot allocate a report channel (%zu bytes of shared memory) for %s; "
             "LDS reports of this code object will not be printed\n", sizeof *img->channel, name);
-    if (img->channel) b->free_shared(b->mem.ctx, img->channel);
-    free(img->name);
     free(img);
     return NULL;
   }
+  img->backend = b;
   img->channel->abi_version = LDSAN_ABI_VERSION;
   img->channel->capacity = LDSAN_CHANNEL_CAPACITY;
   /* The device traps on aborting reports only if the host wants to halt. */
-  st.channel = img->channel_addr;
+  st.channel = channel_addr;
   if (ldsan_flags_get()->halt_on_error) st.flags |= LDSAN_STATE_HALT_ON_ERROR;
   else st.flags &= ~(uint32_t)LDSAN_STATE_HALT_ON_ERROR;
   if (b->write(b->mem.ctx, state_addr, &st, sizeof st) != 0) {
     fprintf(stderr, "ldsan: error: cannot write __ldsan_device_state at 0x%llx in %s; "
             "LDS reports of this code object will not be printed\n", (unsigned long long)state_addr, name);
     b->free_shared(b->mem.ctx, img->channel);
-    free(img->name);
     free(img);
     return NULL;
   }
@@ -150,9 +142,10 @@ void ldsan_host_image_unregister(ldsan_image *img) {
   for (ldsan_image **p = &images; *p; p = &(*p)->next)
     if (*p == img) { *p = img->next; break; }
   pthread_mutex_unlock(&images_mu);
-  drain(img, NULL, 1);
+  /* A fatal report found here must end the process like any other: the drain
+   * has claimed death, and other threads now wait for it. */
+  if (drain(img, NULL, 1).must_abort) ldsan_host_die();
   img->backend->free_shared(img->backend->mem.ctx, img->channel);
-  free(img->name);
   free(img);
 }
 

@@ -1,14 +1,22 @@
-/* ldsan host library: where a reported dispatch was launched. A backend that
- * knows the launching host thread's stack (ldsan_dispatch_info.launch_pcs)
- * gets it printed under the device frames, like ASan's "allocated by thread
- * here:" stacks: symbolized as host code, with the leading frames of the HIP
+/* ldsan host library: where a reported dispatch was launched. A backend takes
+ * the launching host thread's stack at the launch (ldsan_host_launch_stack) and
+ * passes it in ldsan_dispatch_info.launch_pcs; reports print it under the device
+ * frames, like ASan's "allocated by thread here:" stacks: symbolized as host code, with the leading frames of the HIP
  * and HSA runtimes, of ldsan itself and of the compiler's launch stub dropped,
  * so the first frame is the program's own launch. Threading: called with the
  * report mutex held. */
 #define _GNU_SOURCE
+#include <execinfo.h>
 #include <string.h>
 
 #include "internal.h"
+
+uint32_t ldsan_host_launch_stack(uint64_t *pcs, uint32_t max) {
+  void *stack[LDSAN_MAX_LAUNCH_FRAMES];
+  int depth = backtrace(stack, (int)(max < LDSAN_MAX_LAUNCH_FRAMES ? max : LDSAN_MAX_LAUNCH_FRAMES));
+  for (int i = 0; i < depth; i++) pcs[i] = (uint64_t)(uintptr_t)stack[i];
+  return depth > 0 ? (uint32_t)depth : 0;
+}
 
 /* Frames before the program's own code: backtrace itself (ASan intercepts it),
  * the runtimes, ldsan, the device stub. */

@@ -3,11 +3,11 @@
  * still locked) and only read afterwards. A launch validates its geometry,
  * fills the COV5 implicit-argument block and the dispatch packet, runs the
  * dispatch, then drains the image's report channel. */
-#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../include/ldsan/host.h"
 #include "core_internal.h"
 
 static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -103,10 +103,7 @@ int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], con
   d->items = (uint32_t)items;
   d->lds_size = (kernel->static_lds_size + dynamic_lds_size + 15u) & ~15u;
   /* Where the program launched it from, for its reports (a few us per launch). */
-  void *stack[LDSAN_EMU_LAUNCH_FRAMES];
-  int depth = backtrace(stack, (int)LDSAN_EMU_LAUNCH_FRAMES);
-  for (int i = 0; i < depth; i++) d->launch_pcs[i] = (uint64_t)(uintptr_t)stack[i];
-  d->launch_depth = depth > 0 ? (uint32_t)depth : 0;
+  d->launch_depth = ldsan_host_launch_stack(d->launch_pcs, LDSAN_EMU_LAUNCH_FRAMES);
   emu_fill_blocks(d, dynamic_lds_size);
   int image = kernel_image_index(kernel);
   int trapped = ldsan_emu_run(d);

@@ -11,7 +11,6 @@
  * Threading: submit runs on the submitting thread, handlers and error callbacks
  * on the runtime's threads; the free list of completion signals has a lock. */
 #define _GNU_SOURCE
-#include <execinfo.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,11 +108,8 @@ static void watch_dispatch(hsa_kernel_dispatch_packet_t *p) {
   }
   /* The intercept handler runs on the thread that rings the doorbell: with the
    * HIP runtime's direct dispatch, the thread that launched the kernel. */
-  void *stack[LDSAN_MAX_LAUNCH_FRAMES];
-  int depth = backtrace(stack, (int)LDSAN_MAX_LAUNCH_FRAMES);
-  for (int i = 0; i < depth; i++) t->launch[i] = (uint64_t)(uintptr_t)stack[i];
+  t->info.launch_depth = ldsan_host_launch_stack(t->launch, LDSAN_MAX_LAUNCH_FRAMES);
   t->info.launch_pcs = t->launch;
-  t->info.launch_depth = depth > 0 ? (uint32_t)depth : 0;
   t->program = p->completion_signal;
   if (ldsan_hsa.amd_signal_async_handler(t->ours, HSA_SIGNAL_CONDITION_LT, 1, dispatch_completed, t) !=
       HSA_STATUS_SUCCESS) {

@@ -95,6 +95,11 @@ typedef struct ldsan_dispatch_info {
 /* Most launch frames a backend records (and a report prints). */
 #define LDSAN_MAX_LAUNCH_FRAMES 32
 
+/* Records the calling thread's return addresses, innermost first, into pcs (at
+ * most max, <= LDSAN_MAX_LAUNCH_FRAMES): what a backend stores in
+ * ldsan_dispatch_info.launch_pcs when a dispatch is launched. Returns how many. */
+uint32_t ldsan_host_launch_stack(uint64_t *pcs, uint32_t max);
+
 /* Reads the options once (idempotent): ASAN_OPTIONS (only the options ASan
  * shares with ldsan), then LDSAN_OPTIONS over them. An unknown option is a
  * "ldsan: warning: ..." on stderr; a malformed one an "ldsan: error: ...",
@@ -180,11 +185,12 @@ typedef struct ldsan_image ldsan_image;
  * ldsan_device_state is at device address state_addr. Checks the state's ABI
  * version (a mismatch prints one line naming `name` and returns NULL: that code
  * object runs unchecked), gives it its own report channel in shared memory and
- * writes the option flags into the state. `name` (a URI or path) is copied.
- * The backend must outlive the image. */
+ * writes the option flags into the state. `name` (a URI or path) is used in
+ * messages during the call only. The backend must outlive the image. */
 ldsan_image *ldsan_host_image_register(const ldsan_backend *backend, const char *name, uint64_t state_addr);
 
-/* Drains the image's channel, then forgets it and frees its channel. */
+/* Drains the image's channel (does not return if a report there stops the
+ * program), then forgets it and frees its channel. */
 void ldsan_host_image_unregister(ldsan_image *image);
 
 /* The image's report channel as the host sees it (tests, emulator hooks). */

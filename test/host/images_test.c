@@ -1,0 +1,124 @@
+/* ldsan host library unit tests: the code-object registry (host/images.c)
+ * through a fake backend: registration checks the ABI version and writes the
+ * channel and flags into the device state; a dispatch drains only its records;
+ * a fatal report found when a code object is unregistered ends the process
+ * (exit status `exitcode`) instead of leaving other threads waiting for a death
+ * that never comes. */
+#include "host_test.h"
+
+#include <sys/wait.h>
+
+static fake_memory mem_map;
+static ldsan_device_state *state;  /* host view of the fake device state */
+#define STATE_ADDR 0x900000ull
+
+static int fake_write(void *ctx, uint64_t addr, const void *src, size_t n) {
+  fake_memory *m = ctx;
+  for (int i = 0; i < m->n; i++)
+    if (addr >= m->r[i].base && addr + n <= m->r[i].base + m->r[i].size) {
+      memcpy(m->r[i].data + (addr - m->r[i].base), src, n);
+      return 0;
+    }
+  return -1;
+}
+static void *fake_alloc(void *ctx, size_t n, uint64_t *device_addr) {
+  (void)ctx;
+  void *p = calloc(1, n);
+  *device_addr = (uint64_t)(uintptr_t)p;
+  return p;
+}
+static void fake_release(void *ctx, void *p) {
+  (void)ctx;
+  free(p);
+}
+
+static ldsan_backend backend;
+
+static void setup(void) {
+  mini_setup(&mem_map, 0, 0);
+  state = (ldsan_device_state *)fake_map(&mem_map, STATE_ADDR, sizeof *state);
+  state->abi_version = LDSAN_ABI_VERSION;
+  state->flags = 0;
+  backend = (ldsan_backend){.device_name = "fake-gpu", .device = 3, .mem = fake_reader(&mem_map),
+                            .write = fake_write, .alloc_shared = fake_alloc, .free_shared = fake_release};
+}
+
+/* A fatal record of the dispatch whose implicit arguments are at `args`. */
+static void put_record(ldsan_report_channel *ch, uint64_t args) {
+  ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+  r.dispatch = args;
+  uint32_t slot = ch->next++ % ch->capacity;
+  ch->records[slot] = r;
+}
+
+static void test_register(void) {
+  state->abi_version = 7;
+  capture c;
+  capture_begin(&c);
+  FILE *old = stderr;
+  stderr = c.f;
+  ldsan_image *img = ldsan_host_image_register(&backend, "co-old", STATE_ADDR);
+  stderr = old;
+  capture_end(&c);
+  CHECK(img == NULL);
+  CHECK_HAS(c.buf, "ldsan: error: co-old was built with ldsan ABI version 7");
+  free(c.buf);
+  state->abi_version = LDSAN_ABI_VERSION;
+  img = ldsan_host_image_register(&backend, "co", STATE_ADDR);
+  CHECK(img != NULL);
+  ldsan_report_channel *ch = ldsan_host_image_channel(img);
+  CHECK_EQ(state->channel, (uint64_t)(uintptr_t)ch);
+  CHECK_EQ(state->flags & LDSAN_STATE_HALT_ON_ERROR, LDSAN_STATE_HALT_ON_ERROR);
+  CHECK_EQ(ch->abi_version, LDSAN_ABI_VERSION);
+  CHECK_EQ(ch->capacity, LDSAN_CHANNEL_CAPACITY);
+}
+
+/* Unregistering a code object whose channel holds a fatal report ends the
+ * process with exitcode (run in a child). */
+static void test_unregister_fatal(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    ldsan_log_override(fopen("/dev/null", "w"));
+    ldsan_image *img = ldsan_host_image_register(&backend, "co", STATE_ADDR);
+    put_record(ldsan_host_image_channel(img), 0x5010);
+    ldsan_host_image_unregister(img);
+    _exit(0);  /* reached only if the fatal report was ignored */
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 1);
+}
+
+/* A finished dispatch drains its own records only. */
+static void test_dispatch_done(void) {
+  ldsan_flags_parse("halt_on_error=0", stderr);
+  ldsan_image *img = ldsan_host_image_register(&backend, "co", STATE_ADDR);
+  ldsan_report_channel *ch = ldsan_host_image_channel(img);
+  put_record(ch, 0x5010);
+  put_record(ch, 0x9010);
+  capture c;
+  capture_begin(&c);
+  ldsan_log_override(c.f);
+  ldsan_dispatch_info d = mini_dispatch;
+  d.args_begin = 0x5000;
+  d.args_end = 0x5000 + 272;
+  CHECK_EQ(ldsan_host_dispatch_done(img, &d), 1);
+  ldsan_log_override(NULL);
+  capture_end(&c);
+  CHECK_HAS(c.buf, "on amdgpu device 3 (gfx90a:xnack+)");  /* the backend's index, the dispatch's name */
+  free(c.buf);
+  CHECK_EQ(ch->records[0].state, LDSAN_RECORD_EMPTY);
+  CHECK_EQ(ch->records[1].state, LDSAN_RECORD_READY);
+  ldsan_log_override(fopen("/dev/null", "w"));
+  ldsan_host_image_unregister(img);  /* drains the other record; halt_on_error=0: returns */
+  ldsan_flags_parse("halt_on_error=1", stderr);
+}
+
+int main(void) {
+  setup();
+  test_register();
+  test_unregister_fatal();
+  test_dispatch_done();
+  return test_done("images_test");
+}
