@@ -73,10 +73,9 @@ $(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/asan_driver_
 	@mkdir -p $(@D)
 	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $^
 
-$(EMU_ASAN)/libexec/ldsan-cc-emulate: emulator/cc_emulate.c tools/input_kind.c tools/asan_driver_options.c
+$(EMU_ASAN)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) tools/asan_driver_options.c
 	@mkdir -p $(@D)
-	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' \
-	  -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -o $@ $^
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $(EMU_DRIVER_DEFS) -o $@ $^
 
 # The links (made even before their targets exist; `make` builds those too).
 $(EMU_ASAN)/sanitized: emulator/asan.mk | $(HOST_ASAN_LIB) $(HSA_TOOL_ASAN_LIB) $(EMU_RETARGET) $(INSTRUMENT_SO) \

@@ -7,13 +7,21 @@
  * -fsanitize=address, pointing each __hip_fatbin_<cuid> the host objects
  * reference at a placeholder (the device code registers itself instead).
  * With -c, each HIP input becomes one relocatable object (host + device).
+ * --offload-host-only/--cuda-host-only (CMake's compiler checks) build the host
+ * part alone, as clang does. With -fgpu-rdc, -c stores the device bitcode in
+ * the object instead (rdc_bitcode.h) and the link links every object's and
+ * static library member's bitcode into one device module before step 2.
+ * The device code is compiled for the first --offload-arch's processor with
+ * xnack+ when the device libraries know it, otherwise for gfx90a:xnack+: the
+ * emulator needs no xnack, and clang sanitizes device code only for xnack+.
  * Other inputs as clang++ takes them: C/C++ sources compiled for the host (with
  * host ASan), objects, static and shared libraries (.so.N too) linked; the real
  * HIP runtime (libamdhip64.so*, -lamdhip64) is left out, the emulated one
  * replaces it. -E, -M, -MM, --version, -dumpversion, -print-* go to ldsan-cc
  * itself: their answer does not depend on where the kernels run.
  * Environment: LDSAN_CC (ldsan-cc), LDSAN_ROOT (build dir), LDSAN_CLANG, LDSAN_CLANGXX,
- * LDSAN_NM, LDSAN_EMU_VERBOSE=1 (print commands), LDSAN_EMU_KEEP_TEMPS=1.
+ * LDSAN_NM, LDSAN_OBJCOPY, LDSAN_LLVM_LINK, LDSAN_EMU_VERBOSE=1 (print commands),
+ * LDSAN_EMU_KEEP_TEMPS=1.
  * Single-threaded; runs each step as a child process. */
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +34,7 @@
 #include <unistd.h>
 
 #include "../tools/input_kind.h"
+#include "rdc_bitcode.h"
 
 #ifndef LDSAN_DEFAULT_CLANG
 #define LDSAN_DEFAULT_CLANG "clang-22"
@@ -36,6 +45,13 @@
 #ifndef LDSAN_DEFAULT_NM
 #define LDSAN_DEFAULT_NM "llvm-nm-22"
 #endif
+#ifndef LDSAN_DEFAULT_OBJCOPY
+#define LDSAN_DEFAULT_OBJCOPY "llvm-objcopy-22"
+#endif
+#ifndef LDSAN_DEFAULT_LLVM_LINK
+#define LDSAN_DEFAULT_LLVM_LINK "llvm-link-22"
+#endif
+#define EMU_DEFAULT_ARCH "gfx90a:xnack+"
 
 #define PROG "ldsan-cc --emulate"
 
@@ -156,14 +172,24 @@ static void run(const char *step, const strvec *argv, char **out) {
 
 /* Compiles one side of a HIP file with ldsan-cc: part "device" gives the
  * lowered, runtime-linked bitcode; part "host" the host object. */
-static void compile_hip_part(const char *cc, const char *part, const strvec *cflags, const char *in,
-                             const char *out) {
+static void compile_hip_part(const char *cc, const char *part, const strvec *cflags, const strvec *hipflags,
+                             const char *in, const char *out) {
   int device = strcmp(part, "device") == 0;
   strvec c = {0};
   push(&c, cc);
   push(&c, device ? "--offload-device-only" : "--offload-host-only");
   if (device) push(&c, "-emit-llvm");
-  push_all(&c, cflags);
+  for (int i = 0; i < cflags->n; i++) {  /* dependency files come from the host part, as clang's for HIP */
+    const char *a = cflags->v[i];
+    int dep_value = !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ");
+    if (device && (dep_value || !strcmp(a, "-MD") || !strcmp(a, "-MMD") || !strcmp(a, "-MP") ||
+                   !strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3))) {
+      i += dep_value;
+      continue;
+    }
+    push(&c, a);
+  }
+  push_all(&c, hipflags);
   push(&c, "-c");
   push(&c, "-x");
   push(&c, "hip");
@@ -229,16 +255,25 @@ static char *need(const char *root, const char *rel, const char *what) {
   return p;
 }
 
-/* Adds -Wl,--defsym=__hip_fatbin_<cuid>=placeholder for each such symbol obj references. */
-static void add_fatbin_defsyms(const char *nm, const char *obj, strvec *link) {
+/* Adds -Wl,--defsym=__hip_fatbin_<cuid>=placeholder for each such symbol obj
+ * references, and to handles each __hip_gpubin_handle_<cuid> (the variable an
+ * -fgpu-rdc translation unit keeps its registration in, which the GPU's device
+ * link defines). */
+static void add_fatbin_defsyms(const char *nm, const char *obj, strvec *link, strvec *handles) {
   strvec argv = {0};
   push(&argv, nm);
   push(&argv, "--undefined-only");
+  push(&argv, "--quiet");  /* no "no symbols" line per empty archive member */
   push(&argv, "--format=just-symbols");
   push(&argv, obj);
   char *out = NULL;
   run("listing the object's undefined symbols", &argv, &out);
   for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+    if (strncmp(line, "__hip_gpubin_handle_", 20) == 0) {
+      int dup = 0;
+      for (int i = 0; i < handles->n; i++) dup |= strcmp(handles->v[i], line) == 0;
+      if (!dup) push(handles, line);
+    }
     if (strncmp(line, "__hip_fatbin_", 13) != 0) continue;
     char *arg = fmt("-Wl,--defsym=%s=ldsan_emu_fatbin_placeholder", line);
     int dup = 0;
@@ -247,6 +282,67 @@ static void add_fatbin_defsyms(const char *nm, const char *obj, strvec *link) {
     free(arg);
   }
   free(out);
+}
+
+/* An --offload-arch (or --cuda-gpu-arch) option's value, or NULL. *i moves
+ * past a separate value. */
+static const char *arch_option(int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  if (!strncmp(a, "--offload-arch=", 15)) return a + 15;
+  if (!strncmp(a, "--cuda-gpu-arch=", 16)) return a + 16;
+  if ((!strcmp(a, "--offload-arch") || !strcmp(a, "--cuda-gpu-arch")) && *i + 1 < argc) return argv[++*i];
+  return NULL;
+}
+
+/* The target the device code is compiled for: the requested processor with
+ * xnack+ if it has the xnack feature and the device libraries have its ISA
+ * file (clang sanitizes device code only for xnack+; the emulator itself
+ * needs neither), else gfx90a:xnack+, said in a note. */
+static char *emu_device_arch(const char *root, const char *requested) {
+  static const char *const xnack_processors[] = {"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909",
+                                                 "gfx90a", "gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", NULL};
+  if (!requested) return xstrdup(EMU_DEFAULT_ARCH);
+  size_t len = strcspn(requested, ":");
+  char *proc = fmt("%.*s", (int)len, requested);
+  int xnack = 0;
+  for (int i = 0; xnack_processors[i]; i++) xnack |= !strcmp(proc, xnack_processors[i]);
+  char *isa = fmt("%s/lib/amdgcn-bitcode/oclc_isa_version_%s.bc", root, proc + 3);
+  int known = strncmp(proc, "gfx", 3) == 0 && file_exists(isa);
+  free(isa);
+  if (xnack && known) {
+    char *arch = fmt("%s:xnack+", proc);
+    free(proc);
+    return arch;
+  }
+  fprintf(stderr, PROG ": note: the emulator runs device code compiled for " EMU_DEFAULT_ARCH " (wave64) in place "
+                  "of '%s' (%s)\n", requested,
+          xnack ? "the device libraries have no ISA file for it" : "it has no xnack+ mode, which device ASan needs");
+  free(proc);
+  return xstrdup(EMU_DEFAULT_ARCH);
+}
+
+static void add_found_bitcode(const char *path, void *ctx) { push((strvec *)ctx, path); }
+
+/* Retargets device bitcode `bc` (what: the source it came from) to x86-64 object `dev`. */
+static void retarget_device(const char *retarget, const strvec *cflags, const char *bc, const char *dev,
+                            const char *what) {
+  strvec r = {0};
+  push(&r, retarget);
+  push(&r, bc);
+  push(&r, "-o");
+  push(&r, dev);
+  int optimized = 0;
+  for (int k = 0; k < cflags->n; k++)
+    optimized |= strncmp(cflags->v[k], "-O", 2) == 0 && strcmp(cflags->v[k], "-O0");
+  /* The retarget tool checks only code the kernels can reach, so unused
+   * device-library functions do not matter at -O0; reachable unoptimized
+   * code still has branches that inlining and constant folding would
+   * remove, and an unsupported intrinsic there may go away with -O1+. */
+  if (!optimized && !ldsan_emu_hint) ldsan_emu_hint = "the device code was compiled without optimization, so code that inlining "
+                                   "and constant folding would have removed is still retargeted; if the "
+                                   "intrinsic above comes from such code, -O1 or higher may avoid the error";
+  run(fmt("retargeting the device code of %s to the CPU", what), &r, NULL);
+  ldsan_emu_hint = NULL;
 }
 
 int main(int argc, char **argv) {
@@ -271,6 +367,9 @@ int main(int argc, char **argv) {
   if (!clang || !*clang) clang = LDSAN_DEFAULT_CLANG;
   if (!clangxx || !*clangxx) clangxx = LDSAN_DEFAULT_CLANGXX;
   if (!nm || !*nm) nm = LDSAN_DEFAULT_NM;
+  const char *objcopy = getenv("LDSAN_OBJCOPY"), *llvm_link = getenv("LDSAN_LLVM_LINK");
+  if (!objcopy || !*objcopy) objcopy = LDSAN_DEFAULT_OBJCOPY;
+  if (!llvm_link || !*llvm_link) llvm_link = LDSAN_DEFAULT_LLVM_LINK;
 
   for (int i = 1; i < argc; i++) {
     if (!is_passthrough(argv[i])) continue;
@@ -285,9 +384,10 @@ int main(int argc, char **argv) {
 
   /* Split the command line: inputs, -o, -c, compile flags, link flags. */
   input *inputs = calloc((size_t)argc, sizeof *inputs);
-  int ninputs = 0, compile_only = 0, lang_hip = 0, lang_set = 0;
-  const char *output = NULL;
-  strvec cflags = {0}, lflags = {0};
+  int ninputs = 0, compile_only = 0, lang_hip = 0, lang_set = 0, host_only = 0, rdc = 0;
+  const char *output = NULL, *requested_arch = NULL, *arch;
+  strvec cflags = {0}, lflags = {0}, rdc_bitcode = {0};
+  strvec hipflags = {0};  /* for HIP compiles only: the target, -fgpu-rdc */
   if (!inputs) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -301,16 +401,19 @@ int main(int argc, char **argv) {
       lang_set = strcmp(argv[i], "none") != 0;
     } else if (strcmp(a, "-xhip") == 0) {
       lang_hip = lang_set = 1;
+    } else if (strcmp(a, "--offload-host-only") == 0 || strcmp(a, "--cuda-host-only") == 0) {
+      host_only = 1;
     } else if (strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 || strcmp(a, "-emit-llvm") == 0 ||
-               strcmp(a, "--offload-device-only") == 0 || strcmp(a, "--offload-host-only") == 0 ||
-               strcmp(a, "--cuda-device-only") == 0 || strcmp(a, "--cuda-host-only") == 0 ||
+               strcmp(a, "--offload-device-only") == 0 || strcmp(a, "--cuda-device-only") == 0 ||
                strcmp(a, "-shared") == 0) {
-      die("'%s' is not supported with --emulate (it builds executables and objects only)", a);
-    } else if (strcmp(a, "-fgpu-rdc") == 0) {
-      die("'-fgpu-rdc' is not supported with --emulate: the emulator turns each translation unit's "
-          "device code into host code on its own, so a kernel cannot call a __device__ function of "
-          "another .hip file; build without -fgpu-rdc (each kernel in one translation unit with the "
-          "device functions it calls), or with -fgpu-rdc for the GPU (issue #9)");
+      die("'%s' is not supported with --emulate (it builds executables and objects, whose kernels run on the "
+          "emulator); drop it, or build for the GPU without --emulate", a);
+    } else if ((arch = arch_option(argc, argv, &i)) != NULL) {
+      if (!requested_arch) requested_arch = arch;  /* the emulator runs one target: the first */
+    } else if (strncmp(a, "--no-offload-arch=", 18) == 0) {
+      continue;
+    } else if (strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-fno-gpu-rdc") == 0) {
+      rdc = a[2] == 'g';
     } else if (strcmp(a, "--hip-link") == 0 || is_real_hip_runtime(a)) {
       continue;  /* the emulated HIP runtime is linked instead */
     } else if (takes_value(a) && i + 1 < argc) {
@@ -327,6 +430,10 @@ int main(int argc, char **argv) {
     }
   }
   if (ninputs == 0) die("no input files; usage: ldsan-cc --emulate app.hip [more inputs] -o app");
+  int any_hip = 0;
+  for (int i = 0; i < ninputs; i++) any_hip |= inputs[i].hip;
+  if (any_hip) push(&hipflags, fmt("--offload-arch=%s", emu_device_arch(root, requested_arch)));
+  if (rdc) push(&hipflags, "-fgpu-rdc");
   if (compile_only && output && ninputs > 1) die("-c with -o takes exactly one input (got %d)", ninputs);
   for (int i = 0; i < ninputs; i++) {
     if (!file_exists(inputs[i].path)) die("input '%s' does not exist", inputs[i].path);
@@ -369,26 +476,33 @@ int main(int argc, char **argv) {
     char *bc = fmt("%s/%d-%s.bc", ldsan_emu_tmpdir, i, s);
     char *dev = fmt("%s/%d-%s.dev.o", ldsan_emu_tmpdir, i, s);
     char *host = fmt("%s/%d-%s.host.o", ldsan_emu_tmpdir, i, s);
-    compile_hip_part(cc, "device", &cflags, in, bc);
-    strvec r = {0};
-    push(&r, retarget);
-    push(&r, bc);
-    push(&r, "-o");
-    push(&r, dev);
-    int optimized = 0;
-    for (int k = 0; k < cflags.n; k++) optimized |= strncmp(cflags.v[k], "-O", 2) == 0 && strcmp(cflags.v[k], "-O0");
-    /* The retarget tool checks only code the kernels can reach, so unused
-     * device-library functions do not matter at -O0; reachable unoptimized
-     * code still has branches that inlining and constant folding would
-     * remove, and an unsupported intrinsic there may go away with -O1+. */
-    if (!optimized) ldsan_emu_hint = "the device code was compiled without optimization, so code that inlining "
-                                     "and constant folding would have removed is still retargeted; if the "
-                                     "intrinsic above comes from such code, -O1 or higher may avoid the error";
-    run(fmt("retargeting the device code of %s to the CPU", in), &r, NULL);
-    ldsan_emu_hint = NULL;
-    compile_hip_part(cc, "host", &cflags, in, host);
+    char *out = compile_only ? (output ? xstrdup(output) : fmt("%s.o", s)) : NULL;
+    if (host_only) {  /* the host part alone, as clang's --offload-host-only */
+      compile_hip_part(cc, "host", &cflags, &hipflags, in, compile_only ? out : host);
+      if (!compile_only) push(&objects, host);
+      free(s);
+      continue;
+    }
+    compile_hip_part(cc, "device", &cflags, &hipflags, in, bc);
+    compile_hip_part(cc, "host", &cflags, &hipflags, in, host);
+    if (rdc) {  /* the device code is linked with the other TUs' first */
+      if (!compile_only) {
+        push(&rdc_bitcode, bc);
+        push(&objects, host);
+      } else {
+        strvec e = {0};
+        push(&e, objcopy);
+        push(&e, fmt("--add-section=%s=%s", LDSAN_EMU_RDC_SECTION, bc));
+        push(&e, fmt("--set-section-flags=%s=exclude,readonly", LDSAN_EMU_RDC_SECTION));
+        push(&e, host);
+        push(&e, out);
+        run(fmt("storing the device bitcode of %s in %s", in, out), &e, NULL);
+      }
+      free(s);
+      continue;
+    }
+    retarget_device(retarget, &cflags, bc, dev, in);
     if (compile_only) {  /* one relocatable object per input: host + device */
-      char *out = output ? xstrdup(output) : fmt("%s.o", s);
       strvec l = {0};
       push(&l, clangxx);
       push(&l, "-r");
@@ -412,12 +526,11 @@ int main(int argc, char **argv) {
     for (int i = 0; i < cflags.n; i++)  /* compile flags that also change what is linked */
       if (strncmp(cflags.v[i], "-fsanitize", 10) == 0 || strncmp(cflags.v[i], "-fno-sanitize", 13) == 0 ||
           strcmp(cflags.v[i], "-static") == 0 || strcmp(cflags.v[i], "-no-pie") == 0 ||
-          strcmp(cflags.v[i], "-pie") == 0)
+          strcmp(cflags.v[i], "-pie") == 0 || strcmp(cflags.v[i], "-v") == 0)
         push(&l, cflags.v[i]);
     push_all(&l, &objects);
-    for (int i = 0; i < objects.n; i++)
-      if (ldsan_cc_ends_with(objects.v[i], ".o") || ldsan_cc_ends_with(objects.v[i], ".a")) add_fatbin_defsyms(nm, objects.v[i], &l);
     /* Static libraries named by -l: the first lib<name>.a in the -L directories. */
+    strvec archives = {0};
     for (int i = 0; i < lflags.n; i++) {
       const char *a = lflags.v[i];
       if (strncmp(a, "-l", 2) != 0 || !a[2]) continue;
@@ -427,10 +540,53 @@ int main(int argc, char **argv) {
         if (!dir) continue;
         char *lib = fmt("%s/lib%s.a", dir, a + 2);
         int found = file_exists(lib);
-        if (found) add_fatbin_defsyms(nm, lib, &l);
+        if (found) push(&archives, lib);
         free(lib);
         if (found) break;
       }
+    }
+    for (int i = 0; i < objects.n; i++)
+      if (ldsan_cc_ends_with(objects.v[i], ".o") || ldsan_cc_ends_with(objects.v[i], ".a")) push(&archives, objects.v[i]);
+    /* -fgpu-rdc: every object's and archive member's device bitcode, linked
+     * into one device module: one image, as the GPU's device link makes one
+     * code object. */
+    int counter = 0;
+    char *prefix = fmt("%s/rdc-", ldsan_emu_tmpdir), err[4400];
+    strvec handles = {0};
+    for (int i = 0; i < archives.n; i++) {
+      add_fatbin_defsyms(nm, archives.v[i], &l, &handles);
+      if (ldsan_emu_rdc_extract(archives.v[i], prefix, &counter, add_found_bitcode, &rdc_bitcode, err, sizeof err))
+        die("reading the -fgpu-rdc device code: %s", err);
+    }
+    if (rdc_bitcode.n > 0) {
+      char *linked = fmt("%s/rdc-linked.bc", ldsan_emu_tmpdir), *dev = fmt("%s/rdc-linked.dev.o", ldsan_emu_tmpdir);
+      strvec k = {0};
+      push(&k, llvm_link);
+      push_all(&k, &rdc_bitcode);
+      push(&k, "-o");
+      push(&k, linked);
+      run("linking the -fgpu-rdc device code of all translation units", &k, NULL);
+      ldsan_emu_hint = "with -fgpu-rdc, each __device__ function and variable a kernel uses must be defined in "
+                       "one of the objects or static libraries linked (as for the GPU's device link)";
+      retarget_device(retarget, &cflags, linked, dev, "the -fgpu-rdc link");
+      push(&l, dev);
+    }
+    if (handles.n > 0) {  /* one zeroed registration handle per -fgpu-rdc translation unit */
+      char *as = fmt("%s/rdc-handles.s", ldsan_emu_tmpdir), *obj = fmt("%s/rdc-handles.o", ldsan_emu_tmpdir);
+      FILE *f = fopen(as, "w");
+      if (!f) die("cannot create '%s': %s", as, strerror(errno));
+      fprintf(f, "\t.section .note.GNU-stack,\"\",@progbits\n\t.bss\n\t.p2align 3\n");
+      for (int i = 0; i < handles.n; i++)
+        fprintf(f, "\t.globl %s\n\t.hidden %s\n%s:\n\t.zero 8\n", handles.v[i], handles.v[i], handles.v[i]);
+      if (fclose(f) != 0) die("cannot write '%s': %s", as, strerror(errno));
+      strvec c = {0};
+      push(&c, clang);
+      push(&c, "-c");
+      push(&c, as);
+      push(&c, "-o");
+      push(&c, obj);
+      run("assembling the -fgpu-rdc registration handles", &c, NULL);
+      push(&l, obj);
     }
     push_all(&l, &lflags);
     push(&l, need(root, "lib/libldsan-emu-hip.a", "the emulated HIP runtime"));

@@ -33,6 +33,7 @@ struct options {
   char build_root[PATH_MAX];  /* .../build: holds bin/, lib/, libexec/ */
   int emulate;                /* --emulate seen */
   int has_arch;               /* user gave an --offload-arch */
+  const char *non_xnack_arch; /* the first of them without xnack+, if any */
   int has_input;              /* any input file */
   int has_hip_input;          /* a .hip/.cu input, or -x hip */
   int has_source_input;       /* an input that is not an object or library */
@@ -118,6 +119,13 @@ static void check_arch(const char *arch) {
   exit(2);
 }
 
+/* Records an offload arch; the first that is not xnack+ is refused after the
+ * scan, unless --emulate (the emulator picks its own xnack+ target). */
+static void note_arch(struct options *o, const char *arch) {
+  o->has_arch = 1;
+  if (!o->non_xnack_arch && !strstr(arch, ":xnack+")) o->non_xnack_arch = arch;
+}
+
 /* Whether option `a` takes the next argument as its value. */
 static int takes_value(const char *a) {
   static const char *const opts[] = {"-o", "-MF", "-MT", "-MQ", "-I", "-L", "-D", "-U", "-x", "-include",
@@ -154,11 +162,10 @@ static void scan_args(struct options *o, int argc, char **argv) {
     const char *a = argv[i];
     if (strcmp(a, "--emulate") == 0) o->emulate = 1;
     else if (is_debug_option(a)) o->has_debug_option = 1;
-    else if (strncmp(a, "--offload-arch=", 15) == 0) { o->has_arch = 1; check_arch(a + 15); }
-    else if (strncmp(a, "--cuda-gpu-arch=", 16) == 0) { o->has_arch = 1; check_arch(a + 16); }
-    else if ((strcmp(a, "--offload-arch") == 0 || strcmp(a, "--cuda-gpu-arch") == 0) && i + 1 < argc) {
-      o->has_arch = 1; check_arch(argv[++i]);
-    }
+    else if (strncmp(a, "--offload-arch=", 15) == 0) note_arch(o, a + 15);
+    else if (strncmp(a, "--cuda-gpu-arch=", 16) == 0) note_arch(o, a + 16);
+    else if ((strcmp(a, "--offload-arch") == 0 || strcmp(a, "--cuda-gpu-arch") == 0) && i + 1 < argc)
+      note_arch(o, argv[++i]);
     else if (strcmp(a, "-fgpu-rdc") == 0) o->rdc = 1;
     else if (strcmp(a, "-fno-gpu-rdc") == 0) o->rdc = 0;
     else if (strcmp(a, "-nogpulib") == 0 || strcmp(a, "--no-gpu-lib") == 0) o->nogpulib = 1;
@@ -288,6 +295,7 @@ int main(int argc, char **argv) {
   scan_args(&o, argc, argv);
   locate_build_root(&o);
   if (o.emulate) exec_emulate(&o, argc, argv);
+  if (o.non_xnack_arch) check_arch(o.non_xnack_arch);
 
   if (!o.has_input && !o.verbose && !o.info_query)
     die("no input files; usage: ldsan-cc app.hip -o app (see ldsan-cc --help)%s%s", "", "");

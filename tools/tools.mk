@@ -24,3 +24,21 @@ $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc:
 	@for f in $(ROCM_BITCODE)/*.bc; do [ "$$(basename $$f)" = asanrtl.bc ] || ln -sf $$f $(dir $@); done
 	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
 	$(LLVM_DIS) $(ROCM_BITCODE)/hip.bc -o - | sed "s/^target datalayout = .*/$$layout/" | llvm-as-$(LLVM_VERSION) -o $@
+
+# CMake: ldsan's toolchain file, and the build directory laid out as the ROCm
+# root CMake's HIP language expects (tools/ldsan-toolchain.cmake says why):
+# lib/cmake/hip-lang -> the hip-lang package (Debian: /usr/lib/<multiarch>/cmake),
+# lib/clang -> clang's resource directories (hip-lang looks for the builtins
+# library next to the compiler).
+.PHONY: cmake-support
+driver: cmake-support
+HIP_LANG_DIR ?= $(firstword $(wildcard /usr/lib/*/cmake/hip-lang /usr/lib/cmake/hip-lang /opt/rocm/lib/cmake/hip-lang))
+cmake-support: $(BUILD)/lib/cmake/ldsan/ldsan-toolchain.cmake
+	@mkdir -p $(BUILD)/lib/cmake
+	@if [ -n "$(HIP_LANG_DIR)" ]; then ln -sfn "$(HIP_LANG_DIR)" $(BUILD)/lib/cmake/hip-lang; \
+	 else echo "ldsan: note: no hip-lang CMake package (libamdhip64-dev); CMake's HIP language will not work" >&2; fi
+	@ln -sfn "$$(dirname "$$($(CLANG) -print-resource-dir)")" $(BUILD)/lib/clang
+
+$(BUILD)/lib/cmake/ldsan/ldsan-toolchain.cmake: tools/ldsan-toolchain.cmake
+	@mkdir -p $(dir $@)
+	cp $< $@

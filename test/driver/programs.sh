@@ -14,7 +14,9 @@
 # `queries`: --version, -dumpversion, -print-*, -E, -M, -MM, -MD -MF answer as clang++ does.
 # `inputs`: a versioned libamdhip64.so.N.N.N on the link line, a C file, -x hip on a .cpp,
 # a .cpp with kernels (HIP, as hipcc takes it), LDSAN_CLANG=clang-22 (means clang++-22).
-# Usage: programs.sh gpu|emulate|emulate-bug one|objects|static|shared ; programs.sh queries|inputs
+# `emulate-targets`: --emulate with two --offload-arch values, gfx942, a processor
+# without xnack (gfx1100) and --cuda-host-only.
+# Usage: programs.sh gpu|emulate|emulate-bug one|objects|static|shared ; programs.sh queries|inputs|emulate-targets
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$root/${BUILD:-build}"
@@ -132,6 +134,28 @@ case "$1" in
     LDSAN_CLANG=clang-$v "$cc" -O2 -I"$src" -x hip reverse_as.cpp -x none "$src/main.cpp" -o app-env -v 2>cmd
     grep -q "^ldsan-cc: running clang++-$v " cmd || fail "LDSAN_CLANG=clang-$v does not run clang++-$v"
     echo "ok: versioned $so, a C file, -x hip on a .cpp, a .cpp with kernels"
+    ;;
+  emulate-targets)
+    # Targets as CMake and multi-target builds give them: the emulator runs one (the first).
+    "$cc" --emulate -O2 --offload-arch=gfx90a --offload-arch=gfx942:xnack- "$src/reverse.hip" "$src/main.cpp" -o app 2>err
+    [[ ! -s err ]] || { cat err; fail "two --offload-arch values: unexpected output"; }
+    ./app | has 'programs: PASSED' || fail "two --offload-arch values"
+    "$cc" --emulate -O2 -v --offload-arch=gfx942 -c "$src/reverse.hip" -o r.o 2>err
+    has -- '-target-cpu gfx942' err || fail "--offload-arch=gfx942: device code not compiled for gfx942"
+    has -- '-target-feature +xnack' err || fail "--offload-arch=gfx942: device code not compiled with xnack+"
+    "$cc" --emulate -O2 --offload-arch=gfx1100 "$src/reverse.hip" "$src/main.cpp" -o app 2>err
+    has "note: the emulator runs device code compiled for gfx90a:xnack+ (wave64) in place of 'gfx1100'" err \
+      || { cat err; fail "gfx1100: no note on the substituted target"; }
+    ./app | has 'programs: PASSED' || fail "--offload-arch=gfx1100"
+    # --cuda-host-only (CMake's compiler check): the host part alone, as clang builds it.
+    "$cc" --emulate -O2 --cuda-host-only -c "$src/reverse.hip" -o host.o
+    nm host.o | has '__hip_fatbin_' || fail "--cuda-host-only: not a HIP host object"
+    if nm host.o | grep '__ldsan_emu_' >/dev/null; then fail "--cuda-host-only: device code in the object"; fi
+    "$cc" --emulate -O2 host.o "$src/main.cpp" -o app-host
+    if ./app-host >out 2>&1; then fail "--cuda-host-only: a kernel without device code ran"; fi
+    has "no emulated device code for kernel 'void block_reverse<float>(float\*, int)'" out \
+      || { cat out; fail "--cuda-host-only: unclear launch error"; }
+    echo "ok: --emulate with two targets, gfx942, gfx1100 (noted) and --cuda-host-only"
     ;;
   *) echo "unknown case $1"; exit 2 ;;
 esac

@@ -5,7 +5,10 @@
 # runtime (the plugin links it in each device cc1); the device link (lld, LTO)
 # must see its state globals once (they are weak_odr), leave nothing undefined,
 # and keep the descriptors of the kernels of both TUs.
-# `rdc.sh emulate`: --emulate refuses -fgpu-rdc, saying why.
+# `rdc.sh emulate`: the same commands with --emulate (the link links both TUs'
+# device bitcode into one image) and the program runs and checks its results;
+# also in one command, and with b.o in a static library; linking a.o alone
+# fails naming the __device__ function b.o defines.
 # Usage: rdc.sh <arch>|emulate   (an arch Debian's HIP headers and ldsan's device
 # libraries build for: gfx908, gfx90a, gfx942)
 set -euo pipefail
@@ -17,10 +20,22 @@ src="$root/test/driver/rdc"
 source "$root/test/compile/code_object_lib.sh"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL [$arch]: $*"; exit 1; }
-if [[ "$arch" == emulate ]]; then  # refused, with a message saying why and what to do
-  if "$cc" --emulate -fgpu-rdc -O2 -c "$src/kernels_a.hip" -o "$tmp/a.o" 2>"$tmp/err"; then fail "--emulate -fgpu-rdc succeeded"; fi
-  grep -q "'-fgpu-rdc' is not supported with --emulate: .*build without -fgpu-rdc" "$tmp/err" || { cat "$tmp/err"; fail "unclear message"; }
-  echo "ok [emulate]: --emulate -fgpu-rdc is refused with a clear message"; exit 0
+if [[ "$arch" == emulate ]]; then
+  cd "$tmp"
+  "$cc" --emulate -fgpu-rdc -O2 -c "$src/kernels_a.hip" -o a.o
+  "$cc" --emulate -fgpu-rdc -O2 -c "$src/kernels_b.hip" -o b.o
+  "$cc" --emulate -fgpu-rdc a.o b.o -o app
+  ./app >out 2>&1 || { cat out; fail "--emulate: the -fgpu-rdc program failed"; }
+  grep -q 'rdc: PASSED' out || { cat out; fail "--emulate: wrong results"; }
+  "$cc" --emulate -fgpu-rdc -O2 "$src/kernels_a.hip" "$src/kernels_b.hip" -o app1
+  ./app1 | grep 'rdc: PASSED' >/dev/null || fail "--emulate: the one-command -fgpu-rdc build"
+  ar rcs libb.a b.o
+  "$cc" --emulate -fgpu-rdc a.o -L. -lb -o app2
+  ./app2 | grep 'rdc: PASSED' >/dev/null || fail "--emulate: b.o from a static library"
+  if "$cc" --emulate -fgpu-rdc a.o -o app3 2>err; then fail "--emulate: linking without b.o succeeded"; fi
+  grep -q "fill_reversed.* is not defined in the device code" err && grep -q "hint: with -fgpu-rdc, each __device__ function" err \
+    || { cat err; fail "--emulate: unclear message for a missing __device__ function"; }
+  echo "ok [emulate]: -fgpu-rdc objects, one command and a static library run on the emulator"; exit 0
 fi
 flags=(--offload-arch="$arch")
 

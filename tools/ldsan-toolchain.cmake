@@ -1,0 +1,62 @@
+# ldsan's CMake toolchain file (installed by `make` as
+# <build>/lib/cmake/ldsan/ldsan-toolchain.cmake). Use:
+#
+#   cmake -S . -B out -DCMAKE_TOOLCHAIN_FILE=<ldsan>/build/lib/cmake/ldsan/ldsan-toolchain.cmake \
+#         [-DCMAKE_HIP_ARCHITECTURES=gfx942:xnack+] [-DLDSAN_EMULATE=ON]
+#
+# It makes ldsan-cc the HIP compiler (CMake's HIP language; unless
+# CMAKE_HIP_COMPILER is given) and fixes what CMake 3.21-3.27 needs on
+# Debian's ROCm packages:
+#  - CMake looks for the hip-lang package at <ROCm root>/lib/cmake/hip-lang
+#    and for clang's builtins next to the compiler; Debian installs the first
+#    under /usr/lib/<multiarch>/cmake. `make` puts links to both in the ldsan
+#    build directory, which becomes CMake's ROCm root here;
+#  - the hip-lang package adds `-isystem /usr/include`, which breaks the C++
+#    headers' #include_next before CMake has learned that /usr/include is
+#    implicit (CMake 3.25's UnixPaths.cmake lists it for C, C++ and CUDA only);
+#  - CMake's HIP-only check projects do not know Debian's multiarch directory,
+#    where the hip-lang package's dependencies (amd_comgr) live.
+# Defaults: CMAKE_HIP_ARCHITECTURES gfx90a:xnack+ (device ASan needs xnack+).
+# A C++ compiler given as ldsan-cc (-DCMAKE_CXX_COMPILER=<build>/bin/ldsan-cc,
+# as hipcc users give hipcc) is used as given: C++ files with kernels compile
+# as HIP, see the README.
+# LDSAN_EMULATE=ON: every HIP compile and link (and the C++ ones, when the C++
+# compiler is ldsan-cc) gets --emulate: the programs' kernels run on ldsan's
+# CPU emulator.
+
+get_filename_component(LDSAN_BUILD_DIR "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+set(LDSAN_CC "${LDSAN_BUILD_DIR}/bin/ldsan-cc")
+if(NOT EXISTS "${LDSAN_CC}")
+  message(FATAL_ERROR "ldsan: ${LDSAN_CC} is missing: run 'make' in the ldsan tree, then configure again")
+endif()
+if(NOT EXISTS "${LDSAN_BUILD_DIR}/lib/cmake/hip-lang/hip-lang-config.cmake")
+  message(FATAL_ERROR "ldsan: the hip-lang CMake package was not found when ldsan was built "
+                      "(${LDSAN_BUILD_DIR}/lib/cmake/hip-lang is no link to it): install libamdhip64-dev "
+                      "(scripts/deps.sh does), run 'make' in the ldsan tree, then configure again")
+endif()
+
+if(NOT CMAKE_HIP_COMPILER)
+  set(CMAKE_HIP_COMPILER "${LDSAN_CC}")
+endif()
+set(CMAKE_HIP_COMPILER_ROCM_ROOT "${LDSAN_BUILD_DIR}" CACHE PATH
+    "ROCm root CMake's HIP language looks in (ldsan's build directory, linking to Debian's hip-lang package)")
+if(NOT CMAKE_HIP_ARCHITECTURES)
+  set(CMAKE_HIP_ARCHITECTURES "gfx90a:xnack+" CACHE STRING "HIP targets (ldsan needs xnack+ ones)")
+endif()
+list(APPEND CMAKE_HIP_IMPLICIT_INCLUDE_DIRECTORIES /usr/include)
+if(NOT CMAKE_LIBRARY_ARCHITECTURE)
+  get_filename_component(_ldsan_hip_lang "${LDSAN_BUILD_DIR}/lib/cmake/hip-lang" REALPATH)
+  if(_ldsan_hip_lang MATCHES "/lib/([^/]+-linux-gnu[^/]*)/cmake/hip-lang$")
+    set(CMAKE_LIBRARY_ARCHITECTURE "${CMAKE_MATCH_1}")
+  endif()
+endif()
+
+option(LDSAN_EMULATE "Build for ldsan's CPU emulator (ldsan-cc --emulate)" OFF)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES LDSAN_EMULATE)
+if(LDSAN_EMULATE)
+  string(APPEND CMAKE_HIP_FLAGS_INIT " --emulate")
+  get_filename_component(_ldsan_cxx "${CMAKE_CXX_COMPILER}" NAME)
+  if(_ldsan_cxx STREQUAL "ldsan-cc")
+    string(APPEND CMAKE_CXX_FLAGS_INIT " --emulate")
+  endif()
+endif()
