@@ -351,9 +351,18 @@ int main(int argc, char **argv) {
   int last_input = 0;
   for (int i = 1; i < argc; i++)
     if (is_input(argv, i)) last_input = i;
+  /* A compile of C/C++ files only uses no GPU target: hipcc takes the same flags
+   * for every file of a Makefile without a warning, so the targets are left out
+   * (clang would say "argument unused"). */
+  int drop_targets = o.no_link && !o.has_hip_input;
   const char *lang = "none";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    if (drop_targets && (!strncmp(a, "--offload-arch", 14) || !strncmp(a, "--cuda-gpu-arch", 15) ||
+                         !strncmp(a, "--no-offload-arch", 17))) {
+      i += !strcmp(a, "--offload-arch") || !strcmp(a, "--cuda-gpu-arch");  /* and its separate value */
+      continue;
+    }
     if (strcmp(a, "-x") == 0 && i + 1 < argc) lang = argv[i + 1];
     else if (strncmp(a, "-x", 2) == 0 && a[2] && !(i > 1 && takes_value(argv[i - 1]))) lang = a + 2;
     const char *as = NULL;

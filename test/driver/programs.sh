@@ -12,7 +12,8 @@
 # `emulate-bug <how>`: an LDS overflow planted in the templated kernel is
 # reported naming the kernel and the variable).
 # `queries`: --version, -dumpversion, -print-*, -E, -M, -MM, -MD -MF answer as clang++ does.
-# `inputs`: a versioned libamdhip64.so.N.N.N on the link line, a C file, -x hip on a .cpp,
+# `inputs`: a versioned libamdhip64.so.N.N.N on the link line, a host-only .cpp given
+# --offload-arch (no warning), a C file, -x hip on a .cpp,
 # a .cpp with kernels (HIP, as hipcc takes it), LDSAN_CLANG=clang-22 (means clang++-22).
 # `emulate-targets`: --emulate with two --offload-arch values, gfx942, a processor
 # without xnack (gfx1100) and --cuda-host-only.
@@ -112,6 +113,9 @@ case "$1" in
     llvm-readelf-$v -d app | has 'NEEDED.*\[libamdhip64.so' || fail "versioned .so not linked"
     "$cc" --emulate -O2 "$src/main.cpp" "$src/reverse.hip" "$so" -o app-emu
     ./app-emu | has 'programs: PASSED' || fail "--emulate with a versioned libamdhip64 on the link line"
+    # The same flags for every file, as Makefiles pass HIPFLAGS: a host-only .cpp takes the target silently.
+    "$cc" -O2 --offload-arch=gfx942:xnack+ -fgpu-rdc -I"$src" -c "$src/main.cpp" -o main-t.o 2>err
+    [[ ! -s err ]] || { cat err; fail "host-only .cpp with --offload-arch: warnings"; }
     # A C file stays C (clang++ would take it for C++); a .cpp after -x hip is HIP.
     printf '#include <stdlib.h>\nint c_helper(void) { int *p = malloc(sizeof *p); free(p); return 7; }\n' >helper.c
     "$cc" -c helper.c -o helper.o 2>err || { cat err; fail "C file"; }
