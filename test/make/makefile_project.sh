@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The README's Makefile use: test/make/Makefile builds the histogram program with
+# HIPCC=ldsan-cc and the same HIPFLAGS for every file (host-only main.cpp too);
+#   gpu <arch>  the build prints nothing but the commands, and the executable
+#               depends on libldsan-host.so and carries an <arch> code object;
+#   emulate     HIPCC="ldsan-cc --emulate": it runs and checks its results.
+# Usage: makefile_project.sh gpu <arch> | emulate
+set -euo pipefail
+mode="$1" arch="${2:-gfx90a:xnack+}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="$root/${BUILD:-build}"; v="${LLVM_VERSION:-22}"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL [make $mode]: $*"; exit 1; }
+has() { grep "$@" >/dev/null; }
+hipcc="$build/bin/ldsan-cc"
+[[ "$mode" == emulate ]] && hipcc="$hipcc --emulate"
+make -s -f "$root/test/make/Makefile" OUT="$tmp" HIPCC="$hipcc" HIPFLAGS="-O2 --offload-arch=$arch" \
+  >"$tmp/build.log" 2>&1 </dev/null || { cat "$tmp/build.log"; fail "make"; }
+[[ ! -s "$tmp/build.log" ]] || { cat "$tmp/build.log"; fail "the build printed diagnostics"; }
+case "$mode" in
+  gpu)
+    llvm-readelf-$v -d "$tmp/histogram_app" | has 'NEEDED.*\[libldsan-host.so\]' || fail "no libldsan-host.so dependency"
+    llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/histogram_app" "$tmp/fatbin"
+    /usr/lib/llvm-$v/bin/clang-offload-bundler --list --type=o --input="$tmp/fatbin" | has -- "$arch" \
+      || fail "no $arch code object"
+    echo "ok [make gpu $arch]: the README's Makefile builds with ldsan-cc, no diagnostics" ;;
+  emulate)
+    "$tmp/histogram_app" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the program failed"; }
+    has 'histogram: PASSED' "$tmp/out" || { cat "$tmp/out"; fail "wrong results"; }
+    echo "ok [make emulate]: the README's Makefile with HIPCC='ldsan-cc --emulate' runs: histogram: PASSED" ;;
+  *) echo "unknown mode $mode"; exit 2 ;;
+esac
