@@ -9,8 +9,11 @@
  * With -c, each HIP input becomes one relocatable object (host + device).
  * --offload-host-only/--cuda-host-only (CMake's compiler checks) build the host
  * part alone, as clang does. With -fgpu-rdc, -c stores the device bitcode in
- * the object instead (rdc_bitcode.h) and the link links every object's and
- * static library member's bitcode into one device module before step 2.
+ * the object instead (rdc_bitcode.h), not yet instrumented (ldsan-cc defers
+ * LDS instrumentation to the device link under -fgpu-rdc); the link links
+ * every object's and static library member's bitcode into one device module
+ * and instruments it with ldsan's plugin (opt), as the GPU's device link
+ * does, before step 2.
  * The device code is compiled for the first --offload-arch's processor with
  * xnack+ when the device libraries know it, otherwise for gfx90a:xnack+: the
  * emulator needs no xnack, and clang sanitizes device code only for xnack+.
@@ -20,7 +23,7 @@
  * replaces it. -E, -M, -MM, --version, -dumpversion, -print-* go to ldsan-cc
  * itself: their answer does not depend on where the kernels run.
  * Environment: LDSAN_CC (ldsan-cc), LDSAN_ROOT (build dir), LDSAN_CLANG, LDSAN_CLANGXX,
- * LDSAN_NM, LDSAN_OBJCOPY, LDSAN_LLVM_LINK, LDSAN_EMU_VERBOSE=1 (print commands),
+ * LDSAN_NM, LDSAN_OBJCOPY, LDSAN_LLVM_LINK, LDSAN_OPT, LDSAN_EMU_VERBOSE=1 (print commands),
  * LDSAN_EMU_KEEP_TEMPS=1.
  * Single-threaded; runs each step as a child process. */
 #include <errno.h>
@@ -50,6 +53,9 @@
 #endif
 #ifndef LDSAN_DEFAULT_LLVM_LINK
 #define LDSAN_DEFAULT_LLVM_LINK "llvm-link-22"
+#endif
+#ifndef LDSAN_DEFAULT_OPT
+#define LDSAN_DEFAULT_OPT "opt-22"
 #endif
 #define EMU_DEFAULT_ARCH "gfx90a:xnack+"
 
@@ -367,9 +373,10 @@ int main(int argc, char **argv) {
   if (!clang || !*clang) clang = LDSAN_DEFAULT_CLANG;
   if (!clangxx || !*clangxx) clangxx = LDSAN_DEFAULT_CLANGXX;
   if (!nm || !*nm) nm = LDSAN_DEFAULT_NM;
-  const char *objcopy = getenv("LDSAN_OBJCOPY"), *llvm_link = getenv("LDSAN_LLVM_LINK");
+  const char *objcopy = getenv("LDSAN_OBJCOPY"), *llvm_link = getenv("LDSAN_LLVM_LINK"), *opt = getenv("LDSAN_OPT");
   if (!objcopy || !*objcopy) objcopy = LDSAN_DEFAULT_OBJCOPY;
   if (!llvm_link || !*llvm_link) llvm_link = LDSAN_DEFAULT_LLVM_LINK;
+  if (!opt || !*opt) opt = LDSAN_DEFAULT_OPT;
 
   for (int i = 1; i < argc; i++) {
     if (!is_passthrough(argv[i])) continue;
@@ -560,12 +567,22 @@ int main(int argc, char **argv) {
     }
     if (rdc_bitcode.n > 0) {
       char *linked = fmt("%s/rdc-linked.bc", ldsan_emu_tmpdir), *dev = fmt("%s/rdc-linked.dev.o", ldsan_emu_tmpdir);
+      char *lowered = fmt("%s/rdc-instrumented.bc", ldsan_emu_tmpdir);
       strvec k = {0};
       push(&k, llvm_link);
       push_all(&k, &rdc_bitcode);
       push(&k, "-o");
       push(&k, linked);
       run("linking the -fgpu-rdc device code of all translation units", &k, NULL);
+      strvec in = {0};
+      push(&in, opt);
+      push(&in, fmt("-load-pass-plugin=%s", need(root, "lib/ldsan-instrument.so", "the ldsan plugin")));
+      push(&in, "-passes=ldsan-instrument");
+      push(&in, linked);
+      push(&in, "-o");
+      push(&in, lowered);
+      run("instrumenting the LDS of the -fgpu-rdc device code", &in, NULL);
+      linked = lowered;
       ldsan_emu_hint = "with -fgpu-rdc, each __device__ function and variable a kernel uses must be defined in "
                        "one of the objects or static libraries linked (as for the GPU's device link)";
       retarget_device(retarget, &cflags, linked, dev, "the -fgpu-rdc link");

@@ -433,53 +433,6 @@ static std::string alreadyLowered(const Module &M) {
   return "";
 }
 
-/// Warns about LDS variables no kernel of M reaches but an externally
-/// callable function uses. With -fgpu-rdc a kernel of another translation
-/// unit may call that function: each TU is instrumented in its own device
-/// cc1, so the variable stays unlowered here and the device link's backend
-/// lowers it without ldsan (no descriptor, and calls to ROCm's allocator
-/// that nothing defines: the link fails on __asan_malloc_impl).
-static void warnUnreachedLds(Module &M, const LdsPlan &Plan) {
-  std::vector<bool> Placed(Plan.Vars.size());
-  for (const KernelPlan &KP : Plan.Kernels)
-    for (const LdsItem &It : KP.Items)
-      Placed[It.Var] = true;
-  for (unsigned I = 0; I < Plan.Vars.size(); ++I) {
-    GlobalVariable *GV = M.getNamedGlobal(Plan.Vars[I].Name);
-    if (Placed[I] || !GV)
-      continue;
-    SmallVector<const User *, 16> Work(GV->users());
-    SmallPtrSet<const User *, 16> Seen;
-    const Function *Exported = nullptr;
-    while (!Work.empty() && !Exported) {
-      const User *U = Work.pop_back_val();
-      if (!Seen.insert(U).second)
-        continue;
-      if (auto *Inst = dyn_cast<Instruction>(U)) {
-        const Function *F = Inst->getFunction();
-        if (!isLdsKernel(*F) && !F->hasLocalLinkage() &&
-            !F->isDiscardableIfUnused())
-          Exported = F;
-      } else if (isa<Constant>(U) && !isa<GlobalValue>(U)) {
-        append_range(Work, U->users());
-      }
-    }
-    if (!Exported)
-      continue;
-    const LdsVar &V = Plan.Vars[I];
-    reportWarning(
-        M, "LDS variable '" +
-               (V.SourceName.empty() ? demangle(V.Name) : V.SourceName) +
-               "' is used by device function " +
-               demangle(Exported->getName()) +
-               ", which no kernel of this translation unit calls; ldsan "
-               "instruments LDS per translation unit, so with -fgpu-rdc a "
-               "kernel of another translation unit calling it fails to link "
-               "(undefined __asan_malloc_impl); declare the __shared__ array "
-               "in the kernel and pass a pointer to it");
-  }
-}
-
 bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
   if (!shouldInstrument(M))
     return false;
@@ -509,7 +462,6 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
     return false;
   }
 
-  warnUnreachedLds(M, Plan);
 
   // Trial run on a clone: M stays untouched if anything is unexpected.
   {

@@ -1,7 +1,8 @@
 //===- Instrument.h - the ldsan module transformation -----------*- C++ -*-===//
 //
 // instrumentModule() is what every hook of the plugin runs (after
-// AddressSanitizerPass, before codegen, and as opt's -passes=ldsan-instrument):
+// AddressSanitizerPass, before codegen, at the start of an -fgpu-rdc device
+// link's LTO pipeline, and as opt's -passes=ldsan-instrument):
 // on a sanitized amdgcn module not yet instrumented, lower LDS with the
 // upstream pass, emit one descriptor per lowered kernel, route the kernels'
 // prologue/epilogue to the ldsan entry points, link the device runtime and

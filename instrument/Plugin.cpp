@@ -1,6 +1,6 @@
 //===- Plugin.cpp - ldsan pass plugin entry point -------------------------===//
 //
-// Three ways in, all running instrumentModule() (idempotent through the
+// Four ways in, all running instrumentModule() (idempotent through the
 // "ldsan.instrumented" module flag):
 //  1. clang's device cc1 (-fpass-plugin): right after AddressSanitizerPass,
 //     seen through the pass-instrumentation after-pass callback. Earlier
@@ -8,6 +8,13 @@
 //  2. LLVM 22's PreCodeGenCallback, for sanitized IR handed straight to
 //     codegen (clang -c on .ll/.bc, llc).
 //  3. opt -load-pass-plugin=ldsan-instrument.so -passes=ldsan-instrument.
+//  4. -fgpu-rdc: the device link (lld's LTO, --load-pass-plugin), at the
+//     start of the full-LTO pipeline (or 2, where the link's codegen calls it).
+//     ldsan-cc sets LDSAN_GPU_RDC=1 for an -fgpu-rdc command, and 1 then
+//     leaves the module alone: a kernel of one translation unit may reach the
+//     LDS of another's __device__ function, so only the linked module shows
+//     each kernel's whole LDS. (An -fgpu-rdc compile emits bitcode: no
+//     codegen, so 2 does not run there.)
 //
 //===----------------------------------------------------------------------===//
 #include "Instrument.h"
@@ -17,10 +24,19 @@
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <cstdlib>
+#include <cstring>
+
 using namespace llvm;
 
 /// Set while the plugin itself runs passes, so nested callbacks stay quiet.
 static thread_local bool Running = false;
+
+/// An -fgpu-rdc compile (LDSAN_GPU_RDC set, not "0"): the device link instruments.
+static bool deferredToDeviceLink() {
+  const char *Rdc = std::getenv("LDSAN_GPU_RDC");
+  return Rdc && *Rdc && std::strcmp(Rdc, "0") != 0;
+}
 
 static void runGuarded(Module &M, PassBuilder &PB) {
   if (Running || !ldsan::shouldInstrument(M))
@@ -44,9 +60,15 @@ static void registerCallbacks(PassBuilder &PB) {
         [&PB](StringRef PassID, Any IR, const PreservedAnalyses &) {
           if (PassID != "AddressSanitizerPass")
             return;
+          if (deferredToDeviceLink())
+            return;
           if (const auto *MP = llvm::any_cast<const Module *>(&IR))
             runGuarded(const_cast<Module &>(**MP), PB);
         });
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(ldsan::LdsanInstrumentPass(PB));
+      });
 }
 
 /// Returns false: normal code generation follows.

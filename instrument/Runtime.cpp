@@ -2,18 +2,19 @@
 //
 // Linkage choices, after linking (only what the module needs):
 //  - every function that came from the runtime becomes internal: nothing
-//    outside the code object calls it (the host never does; other TUs of an
-//    -fgpu-rdc link get their own copy), and internal lets the backend infer
+//    outside the code object calls it (the host never does), and internal
+//    lets the backend infer
 //    precise amdgpu-* attributes and drop unused ones;
 //  - the device-state globals (LDSAN_DEVICE_STATE_SYMBOL, the built-in
 //    channel and pool) are always linked and stay external with protected
 //    visibility, so the host finds them by symbol in the code object. They are
-//    weak_odr: with -fgpu-rdc every translation unit is instrumented (and gets
-//    the runtime) in its own device cc1, and the device link (lld, LTO) then
-//    keeps one definition per code object instead of failing on duplicates.
-//    The plugin cannot tell an -fgpu-rdc compile from a whole-program one (the
-//    IR carries no mark of it), and weak_odr is what both need: one definition,
-//    exported (a weak defined symbol is listed by the HSA loader as any other);
+//    weak_odr: with -fgpu-rdc ldsan-cc has the device link instrument the
+//    linked module (Plugin.cpp), so the runtime comes in once; but code
+//    objects instrumented per translation unit (another driver, or objects of
+//    an older ldsan) may meet there, and weak_odr keeps one definition per code
+//    object instead of failing on duplicates. It is what a whole program needs
+//    too: one definition, exported (the HSA loader lists a weak defined
+//    symbol as any other);
 //  - any other runtime global keeps the linkage the runtime gave it.
 //
 //===----------------------------------------------------------------------===//

@@ -330,6 +330,18 @@ int main(int argc, char **argv) {
   if (!o.has_arch && (o.has_hip_input || (o.rdc && o.has_object_input && !o.no_link)))
     push(&b, "--offload-arch=" DEFAULT_ARCH);
   push_default_debug(&b, &o);
+  /* -fgpu-rdc: each TU's device code is left uninstrumented, and the device link
+   * (lld's LTO, with the plugin loaded) instruments the linked module, where
+   * every kernel's LDS is known (instrument/Plugin.cpp). */
+  if (o.rdc) {
+    setenv("LDSAN_GPU_RDC", "1", 1);
+    if (!o.no_link) {
+      push(&b, "-Xoffload-linker");
+      pushf(&b, "--load-pass-plugin=%s", plugin);
+    }
+  } else {
+    unsetenv("LDSAN_GPU_RDC");
+  }
   /* An executable gets ldsan's HSA tools library as a dependency: it makes itself
    * a tool of the HIP runtime's HSA (host/hsa/hsa_tool.c), so LDS reports print
    * on a GPU with no environment variable. */

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # -fgpu-rdc (relocatable device code) on the GPU path: two translation units
 # (test/driver/rdc/), each compiled with `ldsan-cc -fgpu-rdc -c`, then linked
-# with `ldsan-cc -fgpu-rdc a.o b.o`. Every TU's device bitcode carries ldsan's
-# runtime (the plugin links it in each device cc1); the device link (lld, LTO)
-# must see its state globals once (they are weak_odr), leave nothing undefined,
-# and keep the descriptors of the kernels of both TUs.
+# with `ldsan-cc -fgpu-rdc a.o b.o`. The device link (lld's LTO, with ldsan's
+# plugin loaded) instruments the linked module and links ldsan's runtime: its
+# state globals exist once, nothing is left undefined, and the kernels of both
+# TUs have descriptors.
 # `rdc.sh emulate`: the same commands with --emulate (the link links both TUs'
 # device bitcode into one image) and the program runs and checks its results;
 # also in one command, and with b.o in a static library; linking a.o alone
