@@ -17,7 +17,8 @@
 # a .cpp with kernels (HIP, as hipcc takes it), LDSAN_CLANG=clang-22 (means clang++-22).
 # `emulate-targets`: --emulate with two --offload-arch values, gfx942, a processor
 # without xnack (gfx1100) and --cuda-host-only.
-# Usage: programs.sh gpu|emulate|emulate-bug one|objects|static|shared ; programs.sh queries|inputs|emulate-targets
+# Usage: programs.sh gpu one|objects|static|shared [arch] ; programs.sh emulate|emulate-bug one|objects|static ;
+#        programs.sh queries|inputs|emulate-targets
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$root/${BUILD:-build}"
@@ -48,26 +49,28 @@ build() {
   [[ -x app ]] || fail "$how: no executable"
 }
 
-# has_code_object <file>: its .hip_fatbin holds a gfx90a:xnack+ code object with ldsan's descriptors.
+# has_code_object <file> [arch]: its .hip_fatbin holds an <arch> (default gfx90a:xnack+)
+# code object with ldsan's descriptors.
 has_code_object() {
-  local bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
+  local bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler arch="${2:-gfx90a:xnack+}"
   llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$1" fatbin
   [[ -s fatbin ]] || fail "$1 has no .hip_fatbin section"
-  "$bundler" --list --type=o --input=fatbin | has 'gfx90a:xnack+' || fail "$1: no gfx90a:xnack+ code object"
-  "$bundler" --unbundle --type=o --input=fatbin --targets=hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ --output=co
+  "$bundler" --list --type=o --input=fatbin | has -- "$arch" || fail "$1: no $arch code object"
+  "$bundler" --unbundle --type=o --input=fatbin --targets="hipv4-amdgcn-amd-amdhsa--$arch" --output=co
   llvm-readelf-$v -S co | has '\.ldsan_lds_desc' || fail "$1: no .ldsan_lds_desc section in the code object"
 }
 
 case "$1" in
-  gpu)
-    build "$2"
+  gpu)  # gpu <how> [arch]: the default target, or the one given (on every command, as Makefiles do)
+    arch="${3:-}"
+    if [[ -n "$arch" ]]; then build "$2" --offload-arch="$arch"; else build "$2"; fi
     dyn="$(llvm-readelf-$v -d app)"
     grep -q 'NEEDED.*\[libldsan-host.so\]' <<<"$dyn" || fail "app does not depend on libldsan-host.so: $dyn"
     grep -q 'NEEDED.*\[libamdhip64.so' <<<"$dyn" || fail "app does not depend on libamdhip64: $dyn"
     grep -q 'NEEDED.*\[libstdc++.so' <<<"$dyn" || fail "app does not depend on libstdc++: $dyn"
     nm -D --undefined-only app | has hipLaunchKernel || [[ "$2" == shared ]] || fail "app does not call hipLaunchKernel"
-    if [[ "$2" == shared ]]; then has_code_object libreverse.so; else has_code_object app; fi
-    echo "ok: gpu $2: executable with libldsan-host.so, libamdhip64 and a gfx90a:xnack+ code object"
+    if [[ "$2" == shared ]]; then has_code_object libreverse.so $arch; else has_code_object app $arch; fi
+    echo "ok: gpu $2: executable with libldsan-host.so, libamdhip64 and a ${arch:-gfx90a:xnack+} code object"
     ;;
   emulate)
     build "$2" --emulate
