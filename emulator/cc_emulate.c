@@ -6,7 +6,9 @@
  * then links host objects, device objects and the emulator runtime with
  * -fsanitize=address, pointing each __hip_fatbin_<cuid> the host objects
  * reference at a placeholder (the device code registers itself instead).
- * With -c, each HIP input becomes one relocatable object (host + device).
+ * With -c, each HIP input becomes one relocatable object (host + device);
+ * with -shared, a shared library whose emulator and ASan runtime are the
+ * executable's (an `ldsan-cc --emulate` executable exports what it uses).
  * --offload-host-only/--cuda-host-only (CMake's compiler checks) build the host
  * part alone, as clang does. With -fgpu-rdc, -c stores the device bitcode in
  * the object instead (rdc_bitcode.h), not yet instrumented (ldsan-cc defers
@@ -261,11 +263,11 @@ static char *need(const char *root, const char *rel, const char *what) {
   return p;
 }
 
-/* Adds -Wl,--defsym=__hip_fatbin_<cuid>=placeholder for each such symbol obj
- * references, and to handles each __hip_gpubin_handle_<cuid> (the variable an
- * -fgpu-rdc translation unit keeps its registration in, which the GPU's device
- * link defines). */
-static void add_fatbin_defsyms(const char *nm, const char *obj, strvec *link, strvec *handles) {
+/* Adds to stubs each __hip_fatbin_<cuid> (the fat binary a HIP host object
+ * registers) and __hip_gpubin_handle_<cuid> (where an -fgpu-rdc translation
+ * unit keeps its registration; the GPU's device link defines it) that obj
+ * references: the link defines them (write_link_stubs). */
+static void collect_link_stubs(const char *nm, const char *obj, strvec *stubs) {
   strvec argv = {0};
   push(&argv, nm);
   push(&argv, "--undefined-only");
@@ -275,19 +277,39 @@ static void add_fatbin_defsyms(const char *nm, const char *obj, strvec *link, st
   char *out = NULL;
   run("listing the object's undefined symbols", &argv, &out);
   for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-    if (strncmp(line, "__hip_gpubin_handle_", 20) == 0) {
-      int dup = 0;
-      for (int i = 0; i < handles->n; i++) dup |= strcmp(handles->v[i], line) == 0;
-      if (!dup) push(handles, line);
-    }
-    if (strncmp(line, "__hip_fatbin_", 13) != 0) continue;
-    char *arg = fmt("-Wl,--defsym=%s=ldsan_emu_fatbin_placeholder", line);
+    if (strncmp(line, "__hip_gpubin_handle_", 20) != 0 && strncmp(line, "__hip_fatbin_", 13) != 0) continue;
     int dup = 0;
-    for (int i = 0; i < link->n; i++) dup |= strcmp(link->v[i], arg) == 0;
-    if (!dup) push(link, arg);
-    free(arg);
+    for (int i = 0; i < stubs->n; i++) dup |= strcmp(stubs->v[i], line) == 0;
+    if (!dup) push(stubs, line);
   }
   free(out);
+}
+
+/* Assembles an object defining the stubs (hidden, so each executable or shared
+ * library has its own): every fat binary is one placeholder (the device code
+ * registers itself), every registration handle a zeroed pointer. */
+static char *write_link_stubs(const char *clang, const strvec *stubs) {
+  char *as = fmt("%s/link-stubs.s", ldsan_emu_tmpdir), *obj = fmt("%s/link-stubs.o", ldsan_emu_tmpdir);
+  FILE *f = fopen(as, "w");
+  if (!f) die("cannot create '%s': %s", as, strerror(errno));
+  fprintf(f, "\t.section .note.GNU-stack,\"\",@progbits\n"
+             "\t.section .rodata\n\t.p2align 4\nldsan_emu_fatbin_stub:\n\t.asciz \"ldsan-emu-fatbin\"\n"
+             "\t.bss\n\t.p2align 3\n");
+  for (int i = 0; i < stubs->n; i++) {
+    const char *name = stubs->v[i];
+    fprintf(f, "\t.globl %s\n\t.hidden %s\n", name, name);
+    if (!strncmp(name, "__hip_fatbin_", 13)) fprintf(f, "\t.set %s, ldsan_emu_fatbin_stub\n", name);
+    else fprintf(f, "%s:\n\t.zero 8\n", name);
+  }
+  if (fclose(f) != 0) die("cannot write '%s': %s", as, strerror(errno));
+  strvec c = {0};
+  push(&c, clang);
+  push(&c, "-c");
+  push(&c, as);
+  push(&c, "-o");
+  push(&c, obj);
+  run("assembling the HIP registration stubs", &c, NULL);
+  return obj;
 }
 
 /* An --offload-arch (or --cuda-gpu-arch) option's value, or NULL. *i moves
@@ -391,7 +413,7 @@ int main(int argc, char **argv) {
 
   /* Split the command line: inputs, -o, -c, compile flags, link flags. */
   input *inputs = calloc((size_t)argc, sizeof *inputs);
-  int ninputs = 0, compile_only = 0, lang_hip = 0, lang_set = 0, host_only = 0, rdc = 0;
+  int ninputs = 0, compile_only = 0, lang_hip = 0, lang_set = 0, host_only = 0, rdc = 0, shared = 0;
   const char *output = NULL, *requested_arch = NULL, *arch;
   strvec cflags = {0}, lflags = {0}, rdc_bitcode = {0};
   strvec hipflags = {0};  /* for HIP compiles only: the target, -fgpu-rdc */
@@ -410,9 +432,10 @@ int main(int argc, char **argv) {
       lang_hip = lang_set = 1;
     } else if (strcmp(a, "--offload-host-only") == 0 || strcmp(a, "--cuda-host-only") == 0) {
       host_only = 1;
+    } else if (strcmp(a, "-shared") == 0) {
+      shared = 1;
     } else if (strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 || strcmp(a, "-emit-llvm") == 0 ||
-               strcmp(a, "--offload-device-only") == 0 || strcmp(a, "--cuda-device-only") == 0 ||
-               strcmp(a, "-shared") == 0) {
+               strcmp(a, "--offload-device-only") == 0 || strcmp(a, "--cuda-device-only") == 0) {
       die("'%s' is not supported with --emulate (it builds executables and objects, whose kernels run on the "
           "emulator); drop it, or build for the GPU without --emulate", a);
     } else if ((arch = arch_option(argc, argv, &i)) != NULL) {
@@ -530,6 +553,7 @@ int main(int argc, char **argv) {
     strvec l = {0};
     push(&l, clangxx);
     push(&l, "-fsanitize=address");  /* host ASan and the emulated device share one shadow */
+    if (shared) push(&l, "-shared");
     for (int i = 0; i < cflags.n; i++)  /* compile flags that also change what is linked */
       if (strncmp(cflags.v[i], "-fsanitize", 10) == 0 || strncmp(cflags.v[i], "-fno-sanitize", 13) == 0 ||
           strcmp(cflags.v[i], "-static") == 0 || strcmp(cflags.v[i], "-no-pie") == 0 ||
@@ -559,9 +583,9 @@ int main(int argc, char **argv) {
      * code object. */
     int counter = 0;
     char *prefix = fmt("%s/rdc-", ldsan_emu_tmpdir), err[4400];
-    strvec handles = {0};
+    strvec stubs = {0};
     for (int i = 0; i < archives.n; i++) {
-      add_fatbin_defsyms(nm, archives.v[i], &l, &handles);
+      collect_link_stubs(nm, archives.v[i], &stubs);
       if (ldsan_emu_rdc_extract(archives.v[i], prefix, &counter, add_found_bitcode, &rdc_bitcode, err, sizeof err))
         die("reading the -fgpu-rdc device code: %s", err);
     }
@@ -588,27 +612,15 @@ int main(int argc, char **argv) {
       retarget_device(retarget, &cflags, linked, dev, "the -fgpu-rdc link");
       push(&l, dev);
     }
-    if (handles.n > 0) {  /* one zeroed registration handle per -fgpu-rdc translation unit */
-      char *as = fmt("%s/rdc-handles.s", ldsan_emu_tmpdir), *obj = fmt("%s/rdc-handles.o", ldsan_emu_tmpdir);
-      FILE *f = fopen(as, "w");
-      if (!f) die("cannot create '%s': %s", as, strerror(errno));
-      fprintf(f, "\t.section .note.GNU-stack,\"\",@progbits\n\t.bss\n\t.p2align 3\n");
-      for (int i = 0; i < handles.n; i++)
-        fprintf(f, "\t.globl %s\n\t.hidden %s\n%s:\n\t.zero 8\n", handles.v[i], handles.v[i], handles.v[i]);
-      if (fclose(f) != 0) die("cannot write '%s': %s", as, strerror(errno));
-      strvec c = {0};
-      push(&c, clang);
-      push(&c, "-c");
-      push(&c, as);
-      push(&c, "-o");
-      push(&c, obj);
-      run("assembling the -fgpu-rdc registration handles", &c, NULL);
-      push(&l, obj);
-    }
+    if (stubs.n > 0) push(&l, write_link_stubs(clang, &stubs));
     push_all(&l, &lflags);
-    push(&l, need(root, "lib/libldsan-emu-hip.a", "the emulated HIP runtime"));
-    push(&l, need(root, "lib/libldsan-emu-core.a", "the emulator core"));
-    push(&l, need(root, "lib/libldsan-host.a", "the ldsan host library"));
+    /* A shared library leaves the emulator (and ASan's runtime) to the executable
+     * it is loaded into: one emulator per process. */
+    if (!shared) {
+      push(&l, need(root, "lib/libldsan-emu-hip.a", "the emulated HIP runtime"));
+      push(&l, need(root, "lib/libldsan-emu-core.a", "the emulator core"));
+      push(&l, need(root, "lib/libldsan-host.a", "the ldsan host library"));
+    }
     push(&l, "-lstdc++");
     push(&l, "-lpthread");
     push(&l, "-lm");

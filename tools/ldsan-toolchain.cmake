@@ -17,6 +17,10 @@
 #  - CMake's HIP-only check projects do not know Debian's multiarch directory,
 #    where the hip-lang package's dependencies (amd_comgr) live.
 # Defaults: CMAKE_HIP_ARCHITECTURES gfx90a:xnack+ (device ASan needs xnack+).
+# C++ executables are linked by ldsan-cc whatever compiles their C++ (CMake
+# links an executable whose sources are C++ with the C++ compiler, also when
+# it uses a HIP shared library): the HIP code is built with ASan, whose
+# runtime, and ldsan's host library, only an ldsan-cc link puts in.
 # A C++ compiler given as ldsan-cc (-DCMAKE_CXX_COMPILER=<build>/bin/ldsan-cc,
 # as hipcc users give hipcc) is used as given: C++ files with kernels compile
 # as HIP, see the README.
@@ -53,10 +57,17 @@ endif()
 
 option(LDSAN_EMULATE "Build for ldsan's CPU emulator (ldsan-cc --emulate)" OFF)
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES LDSAN_EMULATE)
+get_filename_component(_ldsan_cxx "${CMAKE_CXX_COMPILER}" NAME)
+set(_ldsan_link_emulate "")
 if(LDSAN_EMULATE)
   string(APPEND CMAKE_HIP_FLAGS_INIT " --emulate")
-  get_filename_component(_ldsan_cxx "${CMAKE_CXX_COMPILER}" NAME)
   if(_ldsan_cxx STREQUAL "ldsan-cc")
     string(APPEND CMAKE_CXX_FLAGS_INIT " --emulate")
+  else()
+    set(_ldsan_link_emulate " --emulate")
   endif()
+endif()
+if(NOT _ldsan_cxx STREQUAL "ldsan-cc")
+  set(CMAKE_CXX_LINK_EXECUTABLE
+      "\"${LDSAN_CC}\"${_ldsan_link_emulate} <FLAGS> <CMAKE_CXX_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 endif()

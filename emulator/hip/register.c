@@ -23,7 +23,8 @@ typedef struct ldsan_emu_fatbin_wrapper {
 
 #define LDSAN_EMU_FATBIN_MAGIC 0x48495046u
 
-/* Placeholder the --emulate driver points every __hip_fatbin_<cuid> at. */
+/* A fat binary placeholder for hand-made links (test/emulator/hip_layer.sh):
+ * the --emulate driver defines each __hip_fatbin_<cuid> itself. */
 const char ldsan_emu_fatbin_placeholder[] = "ldsan-emu-fatbin";
 
 typedef struct ldsan_emu_kernel_entry {
