@@ -12,21 +12,21 @@
 #                      the CPU emulator and checks its results;
 #   <how> emulate-bug  also -DHISTOGRAM_PLANT_LDS_BUG=ON: the overflow is reported
 #                      naming the kernel, the variable and the source line.
-# Usage: cmake_project.sh hip-lang|hip-cxx gpu <arch> | emulate | emulate-bug
+# Further arguments go to cmake: -DBUILD_SHARED_LIBS=ON (hip-lang) makes the
+# library shared (its code object is then checked in libhistogram.so).
+# Usage: cmake_project.sh hip-lang|hip-cxx gpu <arch>|emulate|emulate-bug [-|<arch>] [cmake args...]
 set -euo pipefail
-how="$1" mode="$2" arch="${3:-gfx90a:xnack+}"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="$root/${BUILD:-build}"; v="${LLVM_VERSION:-22}"
+how="$1" mode="$2" arch="${3:--}"
+[[ "$arch" == - ]] && arch=gfx90a:xnack+
+source "$(dirname "$0")/../driver/driver_lib.sh"
+fail_label="$how $mode"
 toolchain="$build/lib/cmake/ldsan/ldsan-toolchain.cmake"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL [$how $mode]: $*"; exit 1; }
-has() { grep "$@" >/dev/null; }
 command -v cmake >/dev/null || fail "cmake is not installed (scripts/deps.sh installs it)"
 
 args=(-DCMAKE_TOOLCHAIN_FILE="$toolchain")
 case "$how" in
   hip-lang) [[ "$mode" == gpu ]] && args+=(-DCMAKE_HIP_ARCHITECTURES="$arch") ;;
-  hip-cxx)  args+=(-DCMAKE_CXX_COMPILER="$build/bin/ldsan-cc")
+  hip-cxx)  args+=(-DCMAKE_CXX_COMPILER="$cc")
             [[ "$mode" == gpu ]] && args+=(-DHIP_TARGET="$arch") ;;
   *) echo "unknown project kind $how"; exit 2 ;;
 esac
@@ -36,6 +36,7 @@ case "$mode" in
   emulate-bug) args+=(-DLDSAN_EMULATE=ON -DHISTOGRAM_PLANT_LDS_BUG=ON) ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
+args+=("${@:4}")
 cmake -S "$root/test/cmake/$how" -B "$tmp/out" "${args[@]}" </dev/null >"$tmp/configure.log" 2>&1 \
   || { cat "$tmp/configure.log"; fail "cmake configure"; }
 cmake --build "$tmp/out" -j2 >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "cmake --build"; }
@@ -46,21 +47,18 @@ app="$tmp/out/histogram_app"
 case "$mode" in
   gpu)
     llvm-readelf-$v -d "$app" | has 'NEEDED.*\[libldsan-host.so\]' || fail "histogram_app does not depend on libldsan-host.so"
-    bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
-    llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$app" "$tmp/fatbin"
-    "$bundler" --unbundle --type=o --input="$tmp/fatbin" --targets="hipv4-amdgcn-amd-amdhsa--$arch" \
-      --output="$tmp/co" 2>"$tmp/err" || { cat "$tmp/err"; fail "no $arch code object"; }
-    llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc "$tmp/co" "$tmp/desc"
-    desc="$("$build/test/instrument/desc-dump" "$tmp/desc")" || fail "desc-dump: $desc"
+    lib="$tmp/out/libhistogram.so"; [[ -f "$lib" ]] || lib="$app"
+    extract_code_object "$lib" "$arch" "$tmp/co"
+    desc="$(dump_lds_descriptors "$tmp/co")"
     for k in _Z16histogram_kernelIfEvPKT_iPj _Z16histogram_kernelIdEvPKT_iPj; do
       has "^kernel $k " <<<"$desc" || { echo "$desc"; fail "no LDS descriptor for $k"; }
     done
-    echo "ok [$how gpu $arch]: CMake build with libldsan-host.so and an $arch code object with descriptors"
+    echo "ok [$how gpu $arch${4:+ $4}]: CMake build with libldsan-host.so and an $arch code object with descriptors"
     ;;
   emulate)
     "$app" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; fail "the program failed"; }
     has 'histogram: PASSED' "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "wrong results"; }
-    echo "ok [$how emulate]: CMake build with -DLDSAN_EMULATE=ON runs: $(tail -n 1 "$tmp/out.txt")"
+    echo "ok [$how emulate${4:+ $4}]: CMake build with -DLDSAN_EMULATE=ON runs: $(tail -n 1 "$tmp/out.txt")"
     ;;
   emulate-bug)
     if "$app" >"$tmp/out.txt" 2>&1; then cat "$tmp/out.txt"; fail "the planted overflow went unreported"; fi

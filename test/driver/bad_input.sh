@@ -2,9 +2,7 @@
 # ldsan-cc on bad input: one clear line saying what is wrong and how to fix it,
 # and a non-zero exit. Usage: bad_input.sh <case>
 set -uo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-cc="$root/${BUILD:-build}/bin/ldsan-cc"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/driver_lib.sh"
 echo '__global__ void k(int *p) { p[0] = 1; }' > "$tmp/k.hip"
 expect() { # expect <regex> <command...>
   local re="$1"; shift

@@ -2,9 +2,7 @@
 # Device-only compiles for a target Debian's device libraries do not know
 # (gfx942) work in every output mode: -c, -S, -emit-llvm.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-cc="$root/${BUILD:-build}/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/driver_lib.sh"
 src="$root/test/compile/static_lds.hip"
 common=(--offload-arch=gfx942:xnack+ --offload-device-only -nogpulib -nogpuinc -O2)
 "$cc" "${common[@]}" -c "$src" -o "$tmp/k.o"

@@ -3,10 +3,7 @@
 # host part links against libamdhip64, and the embedded gfx90a:xnack+ code
 # object has every symbol defined and ldsan's LDS descriptors.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-cc="$root/${BUILD:-build}/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
-source "$root/test/compile/code_object_lib.sh"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/driver_lib.sh"
 cat > "$tmp/app.hip" <<'HIP'
 #include <hip/hip_runtime.h>
 __global__ void scale(float *x, int n) {
@@ -25,22 +22,16 @@ HIP
 [[ -x "$tmp/app" ]] || { echo "no executable produced"; exit 1; }
 dynsyms="$(nm -D --undefined-only "$tmp/app")"
 grep -q hipLaunchKernel <<<"$dynsyms" || { echo "host part does not call hipLaunchKernel"; exit 1; }
-bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
-llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/app" "$tmp/fatbin"
-"$bundler" --list --type=o --input="$tmp/fatbin" > "$tmp/targets"
-grep -q 'gfx90a:xnack+' "$tmp/targets" || { echo "no gfx90a:xnack+ code object in the fat binary:"; cat "$tmp/targets"; exit 1; }
-"$bundler" --unbundle --type=o --input="$tmp/fatbin" --targets=hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ --output="$tmp/co"
-undef="$(unresolved_symbols "$tmp/co")"
-[[ -z "$undef" ]] || { echo "undefined device symbols: $(echo $undef)"; exit 1; }
-sections="$(llvm-readelf-$v -S "$tmp/co")"
-grep -q '\.ldsan_lds_desc' <<<"$sections" || { echo "no .ldsan_lds_desc section in the code object"; exit 1; }
+extract_code_object "$tmp/app" gfx90a:xnack+ "$tmp/co"
+check_all_symbols_defined "$tmp/co"
+dump_lds_descriptors "$tmp/co" >/dev/null
 # The HSA tools library comes with the executable: a DT_NEEDED entry that the
 # executable's RUNPATH resolves, exporting what ROCr looks for.
 dyn="$(llvm-readelf-$v -d "$tmp/app")"
 grep -q 'NEEDED.*\[libldsan-host.so\]' <<<"$dyn" || { echo "executable does not depend on libldsan-host.so:"; echo "$dyn"; exit 1; }
 resolved="$(ldd "$tmp/app" | grep libldsan-host.so || true)"
-grep -q "$root/${BUILD:-build}/lib/libldsan-host.so" <<<"$resolved" || { echo "libldsan-host.so does not resolve to the build: $resolved"; exit 1; }
-tool_syms="$(nm -D --defined-only "$root/${BUILD:-build}/lib/libldsan-host.so")"
+grep -q "$build/lib/libldsan-host.so" <<<"$resolved" || { echo "libldsan-host.so does not resolve to the build: $resolved"; exit 1; }
+tool_syms="$(nm -D --defined-only "$build/lib/libldsan-host.so")"
 for s in OnLoad OnUnload HSA_AMD_TOOL_PRIORITY; do
   grep -q " $s\$" <<<"$tool_syms" || { echo "libldsan-host.so does not export $s"; exit 1; }
 done

@@ -5,7 +5,7 @@
 #   one      in one command
 #   objects  with -c for each file, then a link of the .o files
 #   static   with the .hip's object in a static library (ar rcs), linked with -L -l
-#   shared   (GPU only) the .hip as a -shared -fPIC library, linked with the .o of main.cpp
+#   shared   the .hip as a -shared -fPIC library, linked with the .o of main.cpp
 # for the GPU (`gpu <how>`: the executable links, depends on libldsan-host.so and
 # libamdhip64, and carries a gfx90a:xnack+ code object with ldsan's descriptors)
 # and for the CPU emulator (`emulate <how>`: it runs and checks its own results;
@@ -17,17 +17,12 @@
 # a .cpp with kernels (HIP, as hipcc takes it), LDSAN_CLANG=clang-22 (means clang++-22).
 # `emulate-targets`: --emulate with two --offload-arch values, gfx942, a processor
 # without xnack (gfx1100) and --cuda-host-only.
-# Usage: programs.sh gpu one|objects|static|shared [arch] ; programs.sh emulate|emulate-bug one|objects|static ;
+# Usage: programs.sh gpu one|objects|static|shared [arch] ; programs.sh emulate|emulate-bug one|objects|static|shared ;
 #        programs.sh queries|inputs|emulate-targets
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="$root/${BUILD:-build}"
-cc="$build/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+source "$(dirname "$0")/driver_lib.sh"
 src="$root/test/driver/programs"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-fail() { echo "FAIL: $*"; exit 1; }
-has() { grep "$@" >/dev/null; }  # grep -q in a pipeline would end the writer early (pipefail)
 
 # build <how> <ldsan-cc flags...>: makes ./app from reverse.hip and main.cpp.
 build() {
@@ -52,12 +47,8 @@ build() {
 # has_code_object <file> [arch]: its .hip_fatbin holds an <arch> (default gfx90a:xnack+)
 # code object with ldsan's descriptors.
 has_code_object() {
-  local bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler arch="${2:-gfx90a:xnack+}"
-  llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$1" fatbin
-  [[ -s fatbin ]] || fail "$1 has no .hip_fatbin section"
-  "$bundler" --list --type=o --input=fatbin | has -- "$arch" || fail "$1: no $arch code object"
-  "$bundler" --unbundle --type=o --input=fatbin --targets="hipv4-amdgcn-amd-amdhsa--$arch" --output=co
-  llvm-readelf-$v -S co | has '\.ldsan_lds_desc' || fail "$1: no .ldsan_lds_desc section in the code object"
+  extract_code_object "$1" "${2:-gfx90a:xnack+}" co
+  dump_lds_descriptors co "$1" >/dev/null
 }
 
 case "$1" in

@@ -13,13 +13,9 @@
 # libraries build for: gfx908, gfx90a, gfx942)
 set -euo pipefail
 arch="${1:-gfx90a:xnack+}"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="$root/${BUILD:-build}"
-cc="$build/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+source "$(dirname "$0")/driver_lib.sh"
 src="$root/test/driver/rdc"
-source "$root/test/compile/code_object_lib.sh"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL [$arch]: $*"; exit 1; }
+fail_label="$arch"
 if [[ "$arch" == emulate ]]; then
   cd "$tmp"
   "$cc" --emulate -fgpu-rdc -O2 -c "$src/kernels_a.hip" -o a.o
@@ -48,19 +44,10 @@ link_flags=()
 "$cc" -fgpu-rdc ${link_flags[@]+"${link_flags[@]}"} "$tmp/a.o" "$tmp/b.o" -o "$tmp/app" 2>"$tmp/err" || { cat "$tmp/err"; fail "the -fgpu-rdc link"; }
 [[ -x "$tmp/app" ]] || fail "no executable"
 
-bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
-llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/app" "$tmp/fatbin"
-"$bundler" --unbundle --type=o --input="$tmp/fatbin" --targets="hipv4-amdgcn-amd-amdhsa--$arch" --output="$tmp/co" \
-  || fail "no $arch code object in the fat binary"
-undef="$(unresolved_symbols "$tmp/co")"
-[[ -z "$undef" ]] || fail "undefined device symbols: $(echo $undef)"
-syms="$(llvm-nm-$v --defined-only "$tmp/co")"
-for s in __ldsan_device_state __ldsan_builtin_channel __ldsan_builtin_pool; do
-  n="$(awk -v s="$s" '$3 == s' <<<"$syms" | wc -l)"
-  [[ "$n" == 1 ]] || fail "$s is defined $n times in the code object"
-done
-llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc "$tmp/co" "$tmp/desc"
-desc="$("$build/test/instrument/desc-dump" "$tmp/desc")" || fail "desc-dump: $desc"
+extract_code_object "$tmp/app" "$arch" "$tmp/co"
+check_all_symbols_defined "$tmp/co"
+check_runtime_defined_once "$tmp/co"
+desc="$(dump_lds_descriptors "$tmp/co")"
 for k in _Z6mirrorPKfPf _Z13reverse_blockPf; do
   grep -q "^kernel $k " <<<"$desc" || { echo "$desc"; fail "no descriptor for kernel $k"; }
 done

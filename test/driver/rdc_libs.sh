@@ -16,16 +16,11 @@
 #                the report names the kernel, the variable and the line
 # Usage: rdc_libs.sh gpu <arch> | emulate | emulate-bug
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="$root/${BUILD:-build}"
-cc="$build/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+source "$(dirname "$0")/driver_lib.sh"
 src="$root/test/driver/rdc_libs"
-source "$root/test/compile/code_object_lib.sh"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 mode="${1:-}"; arch="${2:-}"
-fail() { echo "FAIL [rdc_libs $mode${arch:+ $arch}]: $*"; exit 1; }
-has() { grep "$@" >/dev/null; }  # grep -q in a pipeline would end the writer early (pipefail)
+fail_label="rdc_libs $mode${arch:+ $arch}"
 
 # build <ldsan-cc flags...>: makes ./app from the two libraries and main.o.
 build() {
@@ -45,21 +40,11 @@ case "$mode" in
     [[ -n "$arch" ]] || { echo "usage: rdc_libs.sh gpu <arch>"; exit 2; }
     build --offload-arch="$arch"
     llvm-readelf-$v -d app | has 'NEEDED.*\[libldsan-host.so\]' || fail "app does not depend on libldsan-host.so"
-    bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler
-    llvm-objcopy-$v -O binary --only-section=.hip_fatbin app fatbin
-    [[ -s fatbin ]] || fail "app has no .hip_fatbin section"
-    "$bundler" --unbundle --type=o --input=fatbin --targets="hipv4-amdgcn-amd-amdhsa--$arch" --output=co \
-      || fail "no $arch code object in the fat binary"
-    undef="$(unresolved_symbols co)"
-    [[ -z "$undef" ]] || fail "undefined device symbols: $(echo $undef)"
-    syms="$(llvm-nm-$v --defined-only co)"
+    extract_code_object app "$arch" co
+    check_all_symbols_defined co
     # Both libraries' device code carries ldsan's runtime: the device link keeps one state.
-    for s in __ldsan_device_state __ldsan_builtin_channel __ldsan_builtin_pool; do
-      n="$(awk -v s="$s" '$3 == s' <<<"$syms" | wc -l)"
-      [[ "$n" == 1 ]] || fail "$s is defined $n times in the code object"
-    done
-    llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc co desc
-    desc="$("$build/test/instrument/desc-dump" desc)" || fail "desc-dump: $desc"
+    check_runtime_defined_once co
+    desc="$(dump_lds_descriptors co)"
     for k in _Z14stencil_smoothPKfPfi _Z15blended_squaresIfEvPKT_S2_S0_PS0_i _Z15blended_squaresIdEvPKT_S2_S0_PS0_i; do
       has "^kernel $k " <<<"$desc" || { echo "$desc"; fail "no descriptor for kernel $k"; }
     done

@@ -12,14 +12,10 @@
 # Usage: rdc_shared.sh gpu <arch> | emulate | emulate-bug
 set -euo pipefail
 mode="$1" arch="${2:-gfx90a:xnack+}"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="$root/${BUILD:-build}"; v="${LLVM_VERSION:-22}"
-cc="$build/bin/ldsan-cc" src="$root/test/driver/rdc_shared"
-source "$root/test/compile/code_object_lib.sh"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/driver_lib.sh"
+src="$root/test/driver/rdc_shared"
 cd "$tmp"
-fail() { echo "FAIL [rdc_shared $mode]: $*"; exit 1; }
-has() { grep "$@" >/dev/null; }
+fail_label="rdc_shared $mode"
 flags=(-fgpu-rdc -O2)
 case "$mode" in
   gpu) flags+=(--offload-arch="$arch") ;;
@@ -33,13 +29,9 @@ esac
 [[ ! -s err ]] || { cat err; fail "the build printed diagnostics"; }
 case "$mode" in
   gpu)
-    llvm-objcopy-$v -O binary --only-section=.hip_fatbin app fatbin
-    /usr/lib/llvm-$v/bin/clang-offload-bundler --unbundle --type=o --input=fatbin \
-      --targets="hipv4-amdgcn-amd-amdhsa--$arch" --output=co || fail "no $arch code object"
-    undef="$(unresolved_symbols co)"
-    [[ -z "$undef" ]] || fail "undefined device symbols: $(echo $undef)"
-    llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc co desc
-    desc="$("$build/test/instrument/desc-dump" desc)" || fail "desc-dump: $desc"
+    extract_code_object app "$arch" co
+    check_all_symbols_defined co
+    desc="$(dump_lds_descriptors co)"
     for var in _ZZ9normalizePKfPfE6staged _ZZ9block_sumfE7scratch; do
       grep -A4 '^kernel _Z9normalizePKfPf ' <<<"$desc" | has "name=$var " || { echo "$desc"; fail "normalize's LDS lacks $var"; }
     done

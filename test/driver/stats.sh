@@ -12,15 +12,11 @@
 #               it runs and prints `stats: PASSED`
 # Usage: stats.sh gpu <arch> | emulate
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="$root/${BUILD:-build}"
-cc="$build/bin/ldsan-cc"; v="${LLVM_VERSION:-22}"
+source "$(dirname "$0")/driver_lib.sh"
 src="$root/test/driver/stats"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 mode="${1:-}"; arch="${2:-}"
-fail() { echo "FAIL [stats $mode${arch:+ $arch}]: $*"; exit 1; }
-has() { grep "$@" >/dev/null; }  # grep -q in a pipeline would end the writer early (pipefail)
+fail_label="stats $mode${arch:+ $arch}"
 
 # build <ldsan-cc flags...>: makes ./app, a Makefile's way: -c per file, then the link.
 build() {
@@ -32,24 +28,20 @@ build() {
   [[ -x app ]] || fail "no executable"
 }
 
-# descriptors <fat binary file> <name>: prints the ldsan descriptors of the <arch>
-# code object of every offload bundle in the file (a link concatenates the
+# descriptors <file>: prints the ldsan descriptors of the <arch> code object of
+# every offload bundle in the file's .hip_fatbin (a link concatenates the
 # .hip_fatbin sections of the objects, one bundle per TU, each 4096-aligned).
 descriptors() {
-  local bundler=/usr/lib/llvm-$v/bin/clang-offload-bundler off n=0
-  [[ -s "$1" ]] || fail "$2 has no .hip_fatbin section"
-  for off in $(grep -obUa '__CLANG_OFFLOAD_BUNDLE__' "$1" | cut -d: -f1); do
+  local off n=0
+  fatbin_section "$1" fatbin
+  for off in $(grep -obUa '__CLANG_OFFLOAD_BUNDLE__' fatbin | cut -d: -f1); do
     (( off % 4096 == 0 )) || continue
     n=$((n + 1))
-    dd if="$1" of=bundle bs=4096 skip=$((off / 4096)) status=none
-    "$bundler" --list --type=o --input=bundle | has -x "hipv4-amdgcn-amd-amdhsa--$arch" \
-      || fail "$2: bundle $n has no $arch code object"
-    "$bundler" --unbundle --type=o --input=bundle --targets="hipv4-amdgcn-amd-amdhsa--$arch" --output=co
-    llvm-readelf-$v -S co | has '\.ldsan_lds_desc' || fail "$2: bundle $n's code object has no .ldsan_lds_desc section"
-    llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc co desc
-    "$build/test/instrument/desc-dump" desc || fail "$2: desc-dump of bundle $n"
+    dd if=fatbin of=bundle bs=4096 skip=$((off / 4096)) status=none
+    unbundle_code_object bundle "$arch" co "$1: bundle $n"
+    dump_lds_descriptors co "$1: bundle $n"
   done
-  (( n > 0 )) || fail "$2: no offload bundle in its .hip_fatbin"
+  (( n > 0 )) || fail "$1: no offload bundle in its .hip_fatbin"
 }
 
 case "$mode" in
@@ -59,10 +51,7 @@ case "$mode" in
     llvm-readelf-$v -d app | has 'NEEDED.*\[libldsan-host.so\]' || fail "app does not depend on libldsan-host.so"
     llvm-readelf-$v -d app | has 'NEEDED.*\[libamdhip64.so' || fail "app does not depend on libamdhip64"
     kernels=(_Z13block_momentsIfEvPKT_iS0_PS0_ _Z13block_momentsIdEvPKT_iS0_PS0_ _Z15pair_means_halfPKfPfi)
-    for o in moments.o precision.o app; do
-      llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$o" fatbin
-      descriptors fatbin "$o" >"desc-$o"
-    done
+    for o in moments.o precision.o app; do descriptors "$o" >"desc-$o"; done
     for k in "${kernels[@]:0:2}"; do has "^kernel $k " desc-moments.o || { cat desc-moments.o; fail "moments.o: no descriptor for $k"; }; done
     has "^kernel ${kernels[2]} " desc-precision.o || { cat desc-precision.o; fail "precision.o: no descriptor for ${kernels[2]}"; }
     for k in "${kernels[@]}"; do has "^kernel $k " desc-app || { cat desc-app; fail "app: no descriptor for $k"; }; done

@@ -7,12 +7,9 @@
 # Usage: makefile_project.sh gpu <arch> | emulate
 set -euo pipefail
 mode="$1" arch="${2:-gfx90a:xnack+}"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="$root/${BUILD:-build}"; v="${LLVM_VERSION:-22}"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL [make $mode]: $*"; exit 1; }
-has() { grep "$@" >/dev/null; }
-hipcc="$build/bin/ldsan-cc"
+source "$(dirname "$0")/../driver/driver_lib.sh"
+fail_label="make $mode"
+hipcc="$cc"
 [[ "$mode" == emulate ]] && hipcc="$hipcc --emulate"
 make -s -f "$root/test/make/Makefile" OUT="$tmp" HIPCC="$hipcc" HIPFLAGS="-O2 --offload-arch=$arch" \
   >"$tmp/build.log" 2>&1 </dev/null || { cat "$tmp/build.log"; fail "make"; }
@@ -20,9 +17,7 @@ make -s -f "$root/test/make/Makefile" OUT="$tmp" HIPCC="$hipcc" HIPFLAGS="-O2 --
 case "$mode" in
   gpu)
     llvm-readelf-$v -d "$tmp/histogram_app" | has 'NEEDED.*\[libldsan-host.so\]' || fail "no libldsan-host.so dependency"
-    llvm-objcopy-$v -O binary --only-section=.hip_fatbin "$tmp/histogram_app" "$tmp/fatbin"
-    /usr/lib/llvm-$v/bin/clang-offload-bundler --list --type=o --input="$tmp/fatbin" | has -- "$arch" \
-      || fail "no $arch code object"
+    extract_code_object "$tmp/histogram_app" "$arch" "$tmp/co"
     echo "ok [make gpu $arch]: the README's Makefile builds with ldsan-cc, no diagnostics" ;;
   emulate)
     "$tmp/histogram_app" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the program failed"; }
