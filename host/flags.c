@@ -34,6 +34,7 @@ static char *dup_string(const char *v) { return dup_n(v, strlen(v)); }
 
 static void set_bool(ldsan_flag_bool *f, int v) { *f = v; }
 static void set_int(ldsan_flag_int *f, int v) { *f = v; }
+static void set_size(ldsan_flag_size *f, unsigned long long v) { *f = v; }
 static void set_color(ldsan_flag_color *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
 static void set_format(ldsan_flag_format *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
 static void set_path(ldsan_flag_path *f, const char *v) { free(*f); *f = dup_string(v); }
@@ -51,6 +52,22 @@ static const char *parse_int(ldsan_flag_int *f, const char *v) {
   long n = strtol(v, &end, 0);
   if (!*v || *end || errno || n < -2147483647L || n > 2147483647L) return "an integer";
   *f = (int)n;
+  return NULL;
+}
+/* Bytes: a number with an optional K, M or G suffix (powers of 1024). */
+static const char *parse_size(ldsan_flag_size *f, const char *v) {
+  const char *expected = "a size in bytes (optionally with K, M or G)";
+  if (!isdigit((unsigned char)*v)) return expected;
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  unsigned shift = 0;
+  if (*end == 'K' || *end == 'k') shift = 10;
+  else if (*end == 'M' || *end == 'm') shift = 20;
+  else if (*end == 'G' || *end == 'g') shift = 30;
+  if (shift) end++;
+  if (*end || errno || n > (~0ull >> shift)) return expected;
+  *f = n << shift;
   return NULL;
 }
 static const char *parse_color(ldsan_flag_color *f, const char *v) {
@@ -74,6 +91,7 @@ static const char *parse_string(ldsan_flag_string *f, const char *v) {
 }
 static void print_bool(FILE *o, const ldsan_flag_bool *f) { fprintf(o, "%d", *f); }
 static void print_int(FILE *o, const ldsan_flag_int *f) { fprintf(o, "%d", *f); }
+static void print_size(FILE *o, const ldsan_flag_size *f) { fprintf(o, "%llu", *f); }
 static void print_color(FILE *o, const ldsan_flag_color *f) { fprintf(o, "%s", *f); }
 static void print_format(FILE *o, const ldsan_flag_format *f) { fprintf(o, "%s", *f); }
 static void print_path(FILE *o, const ldsan_flag_path *f) { fprintf(o, "%s", *f); }
@@ -89,6 +107,7 @@ void ldsan_flags_set_defaults(void) {
 /* Heap-held option values are freed; the others need nothing. */
 static void release_bool(ldsan_flag_bool *f) { (void)f; }
 static void release_int(ldsan_flag_int *f) { (void)f; }
+static void release_size(ldsan_flag_size *f) { (void)f; }
 static void release_color(ldsan_flag_color *f) { (void)f; }
 static void release_format(ldsan_flag_format *f) { (void)f; }
 static void release_path(ldsan_flag_path *f) { free(*f); *f = NULL; }

@@ -28,6 +28,43 @@ static pthread_once_t atexit_once = PTHREAD_ONCE_INIT;
 static void drain_at_exit(void) { ldsan_host_drain_all(); }
 static void install_atexit(void) { atexit(drain_at_exit); }
 
+/* LDS backing stores the host gave (option lds_pool_size), one per backend
+ * (device), shared by every code object registered on it and kept until exit
+ * (a block of one code object may still be live when another unloads). */
+typedef struct lds_store {
+  const ldsan_backend *backend;
+  uint64_t base, size;
+  struct lds_store *next;
+} lds_store;
+static lds_store *stores; /* under images_mu */
+
+/* Points st at the device's LDS backing store, allocating it on first use;
+ * leaves st's built-in pool when the option is 0 or the memory cannot be had. */
+static void use_lds_store(const ldsan_backend *b, const char *name, ldsan_device_state *st) {
+  unsigned long long size = ldsan_flags_get()->lds_pool_size;
+  if (size == 0) return;
+  pthread_mutex_lock(&images_mu);
+  lds_store *s = stores;
+  while (s && s->backend != b) s = s->next;
+  if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+    s->backend = b;
+    if (size <= SIZE_MAX && b->alloc_shared(b->mem.ctx, (size_t)size, &s->base)) {
+      s->size = size;
+    } else {
+      fprintf(stderr, "ldsan: warning: cannot allocate the LDS backing store of %llu bytes (option lds_pool_size) "
+              "on %s; %s and every other code object there use their built-in %u MiB pool\n", size,
+              b->device_name ? b->device_name : "the device", name, LDSAN_BUILTIN_POOL_SIZE >> 20);
+    }
+    s->next = stores;
+    stores = s;
+  }
+  if (s && s->size) {
+    st->pool_base = s->base;
+    st->pool_size = s->size;
+  }
+  pthread_mutex_unlock(&images_mu);
+}
+
 /* Reads the device state; returns 0 and fills *st, or prints why not. */
 static int read_state(const ldsan_backend *b, const char *name, uint64_t addr, ldsan_device_state *st) {
   if (b->mem.read(b->mem.ctx, addr, st, sizeof *st) == 0) return 0;
@@ -62,6 +99,7 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
   img->channel->capacity = LDSAN_CHANNEL_CAPACITY;
   /* The device traps on aborting reports only if the host wants to halt. */
   st.channel = channel_addr;
+  use_lds_store(b, name, &st);
   if (ldsan_flags_get()->halt_on_error) st.flags |= LDSAN_STATE_HALT_ON_ERROR;
   else st.flags &= ~(uint32_t)LDSAN_STATE_HALT_ON_ERROR;
   if (b->write(b->mem.ctx, state_addr, &st, sizeof st) != 0) {

@@ -14,6 +14,7 @@
 /* ---- flags.c: ASAN_OPTIONS + LDSAN_OPTIONS (declared once in flags.inc) -- */
 typedef int ldsan_flag_bool;
 typedef int ldsan_flag_int;
+typedef unsigned long long ldsan_flag_size; /* bytes */
 typedef char ldsan_flag_color[8];    /* "auto" | "always" | "never" */
 typedef char ldsan_flag_format[8];   /* "text" | "json" */
 typedef char *ldsan_flag_path;       /* "stderr" | "stdout" | file prefix; heap, any length */

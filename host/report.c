@@ -348,6 +348,12 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
   print_summary(out, c);
 }
 
+/* Bytes of LDS backing store the code objects use: the option's, else built-in. */
+static unsigned long long lds_store_bytes(void) {
+  unsigned long long n = ldsan_flags_get()->lds_pool_size;
+  return n ? n : (unsigned long long)LDSAN_BUILTIN_POOL_SIZE;
+}
+
 /* Allocator failures: what happened, to whom, and what to do. */
 static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   const ldsan_report_record *r = c->r;
@@ -361,7 +367,8 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
     fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: the LDS backing pool is full\n", size, c->kernel);
     break;
   case LDSAN_REPORT_BLOCK_TOO_LARGE:
-    fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: larger than the whole LDS backing pool\n", size, c->kernel);
+    fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: larger than the whole LDS backing store "
+            "(%llu bytes)\n", size, c->kernel, lds_store_bytes());
     break;
   case LDSAN_REPORT_BAD_FREE:
     fprintf(out, "attempting to free LDS block 0x%llx, which ldsan did not allocate, in kernel %s\n",
@@ -377,14 +384,14 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   frames(out, c);
   switch (r->kind) {
   case LDSAN_REPORT_POOL_EXHAUSTED:
-    fprintf(out, "HINT: every workgroup in flight holds one block; the built-in pool holds %u MiB. Launch fewer "
-            "workgroups at once (smaller grid), use less LDS, or give ldsan a larger pool "
-            "(ldsan_device_state.pool_base/pool_size).\n", LDSAN_BUILTIN_POOL_SIZE >> 20);
+    fprintf(out, "HINT: every workgroup in flight holds one block; the LDS backing store holds %llu bytes. Launch "
+            "fewer workgroups at once (smaller grid), use less LDS, or give ldsan a larger store "
+            "(LDSAN_OPTIONS=lds_pool_size=256M).\n", lds_store_bytes());
     break;
   case LDSAN_REPORT_BLOCK_TOO_LARGE:
     fprintf(out, "HINT: the block is the kernel's static LDS plus the launch's dynamic LDS plus %u bytes; check the "
-            "dynamic LDS size of the launch, or give ldsan a larger pool (ldsan_device_state.pool_base/pool_size; "
-            "built-in %u MiB).\n", 2 * LDSAN_BLOCK_HEADER_SIZE, LDSAN_BUILTIN_POOL_SIZE >> 20);
+            "dynamic LDS size of the launch, or give ldsan a larger store (LDSAN_OPTIONS=lds_pool_size=...; "
+            "it must exceed the block by 1 MiB).\n", 2 * LDSAN_BLOCK_HEADER_SIZE);
     break;
   case LDSAN_REPORT_BAD_FREE:
     fprintf(out, "HINT: the block pointer in LDS slot 0 was overwritten (look for an earlier lds-buffer-underflow), "

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Instrument.h"
 
+#include "BlockGuard.h"
 #include "Descriptor.h"
 #include "Diag.h"
 #include "LdsPlan.h"
@@ -402,6 +403,11 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     std::vector<uint8_t> Blob = buildDescriptor(Plan, KP, Items[I], Flags);
     GlobalVariable *Desc = emitDescriptor(X, KP.Name, Blob);
     rewriteKernelCalls(X, *K, Desc);
+    std::string Why;
+    if (!guardKernelBlock(*K, Why)) {
+      F = {Why, KP.Name, FixUpstream};
+      return false;
+    }
   }
 
   sizeByteReports(X);

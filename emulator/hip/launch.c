@@ -74,7 +74,8 @@ static hipError_t ldsan_emu_check_config(const char *api, const char *name, cons
     return ldsan_emu_hip_fail(hipErrorInvalidConfiguration, api,
                               "kernel '%s': grid (%u,%u,%u) x block (%u,%u,%u) exceeds 2^32 work-items "
                               "in one dimension", name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-  if (shared_mem + k->static_lds_size > LDSAN_EMU_LDS_PER_BLOCK)
+  /* Compared without a sum: a size near SIZE_MAX would wrap it. */
+  if (shared_mem > LDSAN_EMU_LDS_PER_BLOCK || k->static_lds_size > LDSAN_EMU_LDS_PER_BLOCK - shared_mem)
     return ldsan_emu_hip_fail(hipErrorInvalidValue, api,
                               "kernel '%s' asks for %zu bytes of dynamic LDS on top of %u static; "
                               "the device has %u bytes of LDS per workgroup",

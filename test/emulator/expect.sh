@@ -15,6 +15,8 @@
 #   // EXPECT-STDOUT: text / EXPECT-STDERR: text   substrings of the program's output
 #   // EXPECT-REPORTS: n              number of full reports printed
 #   // EXPECT-ABSENT: text            text printed neither on stdout nor on stderr
+#   // EXPECT-EMU-ERROR: text         no-report: the first "ldsan-emu: error:" line contains text
+#                                     (default: there is none)
 #   // EXPECT-LAUNCH: in main f.hip:N first frame of "kernel ... launched by host code here:"
 #   // EXPECT-FRAME: in f(int*) test/emulator/x.hip:17    frame #k of the first report (the k-th
 #                                     EXPECT-FRAME line) after its pc: exactly this, or this and
@@ -97,7 +99,9 @@ run_and_check() {
     v=$(field EXPECT-EXIT)
     check "exit status" "$rc" "${v:-0}" eq
     check "report" "${headline:-none}" none eq
-    check "emulator error" "${emu_error:-none}" none eq
+    v=$(field EXPECT-EMU-ERROR)  # an error the emulated HIP runtime must print (a refused call)
+    if [[ -n "$v" ]]; then check "emulator error" "${emu_error:-none}" "$v" substr
+    else check "emulator error" "${emu_error:-none}" none eq; fi
   else
     bug=$(sed -E 's/^==[0-9]+==ERROR: AddressSanitizer: ([^ ]+) .*/\1/' <<<"$headline")
     check "bug" "${bug:-no report}" "$want_bug" eq

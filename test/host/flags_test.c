@@ -141,6 +141,34 @@ static void test_bad_input(void) {
   free(out);
 }
 
+/* Sizes: bytes with K/M/G (powers of 1024); anything else, or a value that
+ * does not fit 64 bits, is an error that keeps the previous value. */
+static void test_sizes(void) {
+  int w;
+  char *out = parse("lds_pool_size=65536", &w);
+  CHECK_EQ(w, 0);
+  CHECK_EQ(ldsan_flags_get()->lds_pool_size, 65536ull);
+  free(out);
+  out = parse("lds_pool_size=64K", &w);
+  CHECK_EQ(ldsan_flags_get()->lds_pool_size, 65536ull);
+  free(out);
+  out = parse("lds_pool_size=3m", &w);
+  CHECK_EQ(ldsan_flags_get()->lds_pool_size, 3ull << 20);
+  free(out);
+  out = parse("lds_pool_size=2G", &w);
+  CHECK_EQ(ldsan_flags_get()->lds_pool_size, 2ull << 30);
+  free(out);
+  const char *bad[] = {"lds_pool_size=abc", "lds_pool_size=-1", "lds_pool_size=1T", "lds_pool_size=1KB",
+                       "lds_pool_size=0x10", "lds_pool_size=+5", "lds_pool_size=17179869184G", "lds_pool_size=99999999999999999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    out = parse(bad[i], &w);
+    CHECK_EQ(w, 1);
+    CHECK_HAS(out, "for option 'lds_pool_size' in LDSAN_OPTIONS; expected a size in bytes (optionally with K, M or G)\n");
+    CHECK_EQ(ldsan_flags_get()->lds_pool_size, 0ull);  /* the default stays */
+    free(out);
+  }
+}
+
 /* ASAN_OPTIONS first, LDSAN_OPTIONS over it; ASan's own names are not ldsan's business. */
 static void test_asan_layering(void) {
   int e;
@@ -249,7 +277,8 @@ static void test_help(void) {
   CHECK_HAS(out, "ldsan: option symbolize                = 1  (default 1)");
   CHECK_HAS(out, "ldsan: option external_symbolizer_path = \"\"  (default \"\") the llvm-symbolizer to run; empty: llvm-symbolizer-22, then llvm-symbolizer, found on PATH\n");
   CHECK_HAS(out, "ldsan: option help");
-  CHECK_EQ(count_of(out, "ldsan: option "), 13);
+  CHECK_HAS(out, "ldsan: option lds_pool_size            = 0  (default 0) bytes of LDS backing store");
+  CHECK_EQ(count_of(out, "ldsan: option "), 14);
   CHECK_HAS(out, "ldsan: ASAN_OPTIONS sets these first (LDSAN_OPTIONS wins): halt_on_error exitcode abort_on_error "
                  "color log_path print_summary print_legend symbolize external_symbolizer_path suppress_equal_pcs "
                  "(as dedup); ASan's other options are ignored\n");
@@ -359,6 +388,7 @@ int main(void) {
   test_defaults();
   test_separators();
   test_bad_input();
+  test_sizes();
   test_asan_layering();
   test_long_path();
   test_help();

@@ -58,7 +58,8 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR-SAME: #[[KSTAT:[0-9]+]]
 ; IR: Malloc:
 ; IR: %[[BLOCK:[0-9]+]] = call i64 @__ldsan_kernel_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
-; IR-NEXT: inttoptr i64 %[[BLOCK]] to ptr addrspace(1)
+; IR-NEXT: icmp eq i64 %[[BLOCK]], 0
+; IR: inttoptr i64 %[[BLOCK]] to ptr addrspace(1)
 ; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 24)
 ; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 64)
 ; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 56)

@@ -1,0 +1,123 @@
+//===- BlockGuard.cpp - a workgroup without its LDS block stops -----------===//
+//
+// The lowered prologue, as amdgpu-sw-lower-lds emits it (LLVM 22):
+//
+//   WId:    if (work-item id == 0,0,0) goto Malloc else goto Merge
+//   Malloc: %b = call __ldsan_kernel_enter(size, desc)
+//           store %b -> @llvm.amdgcn.sw.lds.<kernel>   (the LDS slot)
+//           poison the redzones of the block ...
+//           goto Merge
+//   Merge:  phi ...; s_barrier; <kernel body>
+//
+// becomes
+//
+//   Malloc:  %b = call __ldsan_kernel_enter(size, desc)
+//            if (%b == 0) goto NoBlock else goto Rest
+//   NoBlock: store null -> slot; goto Merge
+//   Rest:    store %b -> slot; poison ...; goto Merge
+//   Merge:   phi ...; s_barrier
+//            if (load slot == null) return      (every work-item alike)
+//   Body:    <kernel body>
+//
+//===----------------------------------------------------------------------===//
+#include "BlockGuard.h"
+
+#include "ldsan/entry_points.def"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+/// The first store of work-item 0's block into an LDS global after Enter.
+static StoreInst *findSlotStore(CallInst *Enter, GlobalVariable *&Slot) {
+  BasicBlock *BB = Enter->getParent();
+  for (auto It = std::next(Enter->getIterator()); It != BB->end(); ++It)
+    if (auto *SI = dyn_cast<StoreInst>(&*It))
+      if (auto *GV = dyn_cast<GlobalVariable>(SI->getPointerOperand()->stripPointerCasts());
+          GV && GV->getAddressSpace() == 3) {
+        Slot = GV;
+        return SI;
+      }
+  return nullptr;
+}
+
+/// The workgroup barrier that publishes the block (the first one in BB).
+static CallInst *findBarrier(BasicBlock &BB) {
+  for (Instruction &I : BB)
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier)
+        return II;
+  return nullptr;
+}
+
+bool ldsan::guardKernelBlock(Function &K, std::string &Why) {
+  CallInst *Enter = nullptr;
+  for (Instruction &I : instructions(K))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *F = CI->getCalledFunction(); F && F->getName() == LDSAN_KERNEL_ENTER_NAME) {
+        if (Enter) {
+          Why = "the lowered kernel calls " LDSAN_KERNEL_ENTER_NAME " twice";
+          return false;
+        }
+        Enter = CI;
+      }
+  if (!Enter) {
+    Why = "the lowered kernel does not call " LDSAN_KERNEL_ENTER_NAME;
+    return false;
+  }
+  GlobalVariable *Slot = nullptr;
+  StoreInst *SlotStore = findSlotStore(Enter, Slot);
+  auto *ToMerge = dyn_cast<BranchInst>(Enter->getParent()->getTerminator());
+  if (!SlotStore || !ToMerge || ToMerge->isConditional()) {
+    Why = "the block allocation is not followed by a store to the LDS slot and a branch to the kernel body";
+    return false;
+  }
+  BasicBlock *Merge = ToMerge->getSuccessor(0);
+  CallInst *Barrier = findBarrier(*Merge);
+  if (!Barrier) {
+    Why = "no workgroup barrier after the block allocation";
+    return false;
+  }
+
+  LLVMContext &Ctx = K.getContext();
+  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
+  Type *SlotTy = SlotStore->getValueOperand()->getType();
+  auto *SlotPtrTy = dyn_cast<PointerType>(SlotTy);
+  if (!SlotPtrTy) {
+    Why = "the LDS slot does not hold a pointer";
+    return false;
+  }
+  DebugLoc Loc = Enter->getDebugLoc();
+
+  // Work-item 0: no block, no poisoning; the slot says so.
+  BasicBlock *Alloc = Enter->getParent();
+  BasicBlock *Rest = SplitBlock(Alloc, Enter->getNextNode());
+  BasicBlock *NoBlock = BasicBlock::Create(Ctx, "ldsan.no_block", &K, Rest);
+  IRBuilder<> B(NoBlock);
+  B.SetCurrentDebugLocation(Loc);
+  B.CreateStore(ConstantPointerNull::get(SlotPtrTy), Slot);
+  B.CreateBr(Merge);
+  for (PHINode &Phi : Merge->phis())
+    Phi.addIncoming(Phi.getIncomingValueForBlock(Rest), NoBlock);
+  Alloc->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Alloc);
+  B.CreateCondBr(B.CreateICmpEQ(Enter, ConstantInt::get(Enter->getType(), 0), "ldsan.no_block"), NoBlock,
+                 Rest, Unlikely);
+
+  // Every work-item, after the barrier: leave the kernel without a block.
+  BasicBlock *Body = SplitBlock(Merge, Barrier->getNextNode());
+  BasicBlock *Leave = BasicBlock::Create(Ctx, "ldsan.no_block.exit", &K);
+  ReturnInst::Create(Ctx, Leave)->setDebugLoc(Loc);
+  Merge->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Merge);
+  Value *Block = B.CreateLoad(SlotTy, Slot, "ldsan.block");
+  B.CreateCondBr(B.CreateIsNull(Block), Leave, Body, Unlikely);
+  return true;
+}
