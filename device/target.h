@@ -1,6 +1,6 @@
 /* ldsan target contract: the few things portable runtime code needs from the
- * machine (ids, lanes, implicit arguments, LDS address 0, atomics, backoff,
- * trap, shadow mapping). One implementation per target: target_amdgcn.h
+ * machine (ids, lanes, implicit arguments, LDS address 0, backoff, trap,
+ * shadow mapping; atomics are one layer for both builds, atomics.h). One implementation per target: target_amdgcn.h
  * (static inline, the only file allowed __builtin_amdgcn_*) and target_host.c
  * (host unit tests: every input is a settable hook). Everything else in
  * device/ is portable C that builds unchanged for both. */
@@ -9,9 +9,7 @@
 
 #include <stdint.h>
 
-/* Memory scope of an atomic: the GPU (all workgroups) or the whole system
- * (GPU + host, for memory the host reads, such as the report channel). */
-enum ldsan_scope { LDSAN_SCOPE_DEVICE = 0, LDSAN_SCOPE_SYSTEM = 1 };
+#include "atomics.h"
 
 #if defined(__AMDGCN__)
 #define LDSAN_TARGET_FN static inline
@@ -44,19 +42,6 @@ LDSAN_TARGET_FN uint64_t __ldsan_lds0_read(void);
 LDSAN_TARGET_FN uint8_t *__ldsan_shadow_of(uint64_t addr);
 /* Waits a little before retry number `attempt` (longer as attempts grow). */
 LDSAN_TARGET_FN void __ldsan_target_backoff(uint32_t attempt);
-
-/* Atomics. Read-modify-writes return the previous value. fetch_add is relaxed
- * (a claim counter); cas/or/and are acq_rel (they hand memory over). */
-LDSAN_TARGET_FN uint32_t __ldsan_atomic_add_u32(uint32_t *p, uint32_t v, int scope);
-LDSAN_TARGET_FN uint64_t __ldsan_atomic_add_u64(uint64_t *p, uint64_t v, int scope);
-LDSAN_TARGET_FN uint32_t __ldsan_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired, int scope);
-LDSAN_TARGET_FN uint64_t __ldsan_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired, int scope);
-LDSAN_TARGET_FN uint64_t __ldsan_atomic_or_u64(uint64_t *p, uint64_t v, int scope);
-LDSAN_TARGET_FN uint64_t __ldsan_atomic_and_u64(uint64_t *p, uint64_t v, int scope);
-LDSAN_TARGET_FN uint32_t __ldsan_load_acquire_u32(const uint32_t *p, int scope);
-LDSAN_TARGET_FN uint64_t __ldsan_load_acquire_u64(const uint64_t *p, int scope);
-LDSAN_TARGET_FN void __ldsan_store_release_u32(uint32_t *p, uint32_t v, int scope);
-LDSAN_TARGET_FN void __ldsan_store_release_u64(uint64_t *p, uint64_t v, int scope);
 
 /* Return address of the calling function: a macro, so that it is evaluated in
  * the entry point itself (whose caller is the instrumented code). */

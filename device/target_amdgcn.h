@@ -7,12 +7,6 @@
 
 #include <ldsan/abi.h>
 
-/* Clang's scoped atomics take a constant scope: a ternary on the (constant after
- * inlining) ldsan scope picks one of the two. */
-#define LDSAN_SCOPED(scope, call, ...)                                              \
-  ((scope) == LDSAN_SCOPE_SYSTEM ? call(__VA_ARGS__, __MEMORY_SCOPE_SYSTEM)       \
-                                 : call(__VA_ARGS__, __MEMORY_SCOPE_DEVICE))
-
 static inline uint32_t __ldsan_workgroup_id_x(void) { return __builtin_amdgcn_workgroup_id_x(); }
 static inline uint32_t __ldsan_workgroup_id_y(void) { return __builtin_amdgcn_workgroup_id_y(); }
 static inline uint32_t __ldsan_workgroup_id_z(void) { return __builtin_amdgcn_workgroup_id_z(); }
@@ -52,42 +46,4 @@ static inline void __ldsan_target_backoff(uint32_t attempt) {
   for (uint32_t i = 0; i < n; ++i) __builtin_amdgcn_s_sleep(127);
 }
 
-static inline uint32_t __ldsan_atomic_add_u32(uint32_t *p, uint32_t v, int scope) {
-  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
-}
-static inline uint64_t __ldsan_atomic_add_u64(uint64_t *p, uint64_t v, int scope) {
-  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
-}
-static inline uint32_t __ldsan_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired,
-                                              int scope) {
-  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0,
-                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-  return expected; /* the observed value: equals the argument iff the swap happened */
-}
-static inline uint64_t __ldsan_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired,
-                                              int scope) {
-  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0,
-                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-  return expected;
-}
-static inline uint64_t __ldsan_atomic_or_u64(uint64_t *p, uint64_t v, int scope) {
-  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_or, p, v, __ATOMIC_ACQ_REL);
-}
-static inline uint64_t __ldsan_atomic_and_u64(uint64_t *p, uint64_t v, int scope) {
-  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_and, p, v, __ATOMIC_ACQ_REL);
-}
-static inline uint32_t __ldsan_load_acquire_u32(const uint32_t *p, int scope) {
-  return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);
-}
-static inline uint64_t __ldsan_load_acquire_u64(const uint64_t *p, int scope) {
-  return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);
-}
-static inline void __ldsan_store_release_u32(uint32_t *p, uint32_t v, int scope) {
-  LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELEASE);
-}
-static inline void __ldsan_store_release_u64(uint64_t *p, uint64_t v, int scope) {
-  LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELEASE);
-}
-
-#undef LDSAN_SCOPED
 #endif /* LDSAN_DEVICE_TARGET_AMDGCN_H */
