@@ -27,38 +27,89 @@ ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
   return h;
 }
 
-/* Returns a block of block_size bytes whose first `used` are addressable, or 0
- * after reporting why (report_flags: LDSAN_ACCESS_NOABORT or 0). */
-static uint64_t block_alloc(uint64_t block_size, uint64_t used, uint64_t kernel_desc,
-                            uint32_t dynamic_size, uint64_t pc, uint32_t report_flags) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
-  uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
-  uint32_t size_class = 0, status = LDSAN_POOL_TOO_LARGE;
-  uint64_t chunk_size = 0, chunk = 0;
-  if (bytes > block_size) /* else block_size wrapped: larger than any pool */
-    chunk = __ldsan_pool_alloc(&pool, bytes, &size_class, &chunk_size, &status);
-  if (!chunk) {
-    __ldsan_report(status == LDSAN_POOL_TOO_LARGE ? LDSAN_REPORT_BLOCK_TOO_LARGE
-                                                  : LDSAN_REPORT_POOL_EXHAUSTED,
-                   0, 0, block_size, report_flags, 0, pc);
-    return 0;
-  }
+/* Poisons md item 0, the compiler's 8-byte block-pointer slot and its redzone:
+ * the kernel keeps the pointer in real LDS, so the block's copy is never used. */
+static void poison_compiler_slot(uint64_t block, const ldsan_kernel_desc *desc, uint64_t used) {
+  if (desc->var_count == 0) return;
+  const ldsan_var_desc *slot = (const ldsan_var_desc *)(desc + 1);
+  if (!(slot->flags & LDSAN_VAR_COMPILER_SLOT)) return;
+  uint64_t end = (uint64_t)slot->offset + slot->size + slot->redzone;
+  if (end > used) end = used;
+  if (end > slot->offset) __ldsan_poison(block + slot->offset, end - slot->offset, LDSAN_SHADOW_LDS_COMPILER_SLOT);
+}
+
+/* What a new block is: the caller's arguments, passed by value (no stack object). */
+typedef struct block_request {
+  uint64_t block_size;  /* bytes the compiler (or malloc) asked for */
+  uint64_t used;        /* of which addressable: static LDS + exact dynamic size */
+  uint64_t kernel_desc; /* descriptor (0: none, or device malloc) */
+  uint32_t dynamic_size;
+  uint32_t block_flags; /* LDSAN_BLOCK_* */
+} block_request;
+
+/* Makes chunk (of size_class/chunk_size) the block r asks for: header, shadow
+ * (header, addressable part, tail, the compiler's slot), then the magic that
+ * publishes it. Inline in both paths below, so neither keeps values across a
+ * call. */
+static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size_class, uint64_t chunk_size) {
   uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
   ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)chunk;
   h->size_class = size_class;
   h->self = block;
-  h->kernel_desc = kernel_desc;
-  h->block_size = block_size;
-  h->dynamic_size = dynamic_size;
-  h->reserved = 0;
+  h->kernel_desc = r.kernel_desc;
+  h->block_size = r.block_size;
+  h->dynamic_size = r.dynamic_size;
+  h->block_flags = r.block_flags;
   h->chunk_size = chunk_size;
-  h->reserved2[0] = h->reserved2[1] = 0;
+  /* Atomic: a popper of the block cache may still read the link it held. */
+  __ldsan_store_relaxed_u64(&h->reserved2[0], 0, LDSAN_SCOPE_DEVICE);
+  h->reserved2[1] = 0;
   __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
-  __ldsan_unpoison(block, used);
-  __ldsan_poison(block + used, chunk + chunk_size - (block + used), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  __ldsan_unpoison(block, r.used);
+  __ldsan_poison(block + r.used, chunk + chunk_size - (block + r.used), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  if (r.kernel_desc) poison_compiler_slot(block, (const ldsan_kernel_desc *)(uintptr_t)r.kernel_desc, r.used);
   __ldsan_store_release_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
   return block;
+}
+
+/* The pool's path, out of line (a workgroup takes it only until a chunk of its
+ * class is in the block cache): probes regions, backs off while full; when the
+ * pool is exhausted, the block caches give their chunks back and it tries once
+ * more. Returns the block, or 0 after reporting why (report_flags:
+ * LDSAN_ACCESS_NOABORT or 0). */
+__attribute__((noinline, cold)) static uint64_t block_from_pool(block_request r, uint64_t pc, uint32_t report_flags) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
+  uint32_t size_class = 0, status = LDSAN_POOL_TOO_LARGE;
+  uint64_t chunk_size = 0, chunk = 0;
+  if (bytes > r.block_size) { /* else block_size wrapped: larger than any pool */
+    chunk = __ldsan_pool_alloc(&pool, bytes, &size_class, &chunk_size, &status);
+    if (!chunk && status == LDSAN_POOL_EXHAUSTED) {
+      __ldsan_block_cache_drain(&pool);
+      chunk = __ldsan_pool_alloc(&pool, bytes, &size_class, &chunk_size, &status);
+    }
+  }
+  if (!chunk) {
+    __ldsan_report(status == LDSAN_POOL_TOO_LARGE ? LDSAN_REPORT_BLOCK_TOO_LARGE : LDSAN_REPORT_POOL_EXHAUSTED, 0, 0,
+                   r.block_size, report_flags, 0, pc);
+    return 0;
+  }
+  return init_block(r, chunk, size_class, chunk_size);
+}
+
+/* A block for r: a workgroup's block (LDSAN_BLOCK_KERNEL) from the block cache
+ * when one of its class is there (one CAS), else from the pool. */
+static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report_flags) {
+  uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
+  if ((r.block_flags & LDSAN_BLOCK_KERNEL) && bytes > r.block_size && bytes <= LDSAN_POOL_REGION_SIZE) {
+    uint32_t size_class = __ldsan_pool_class_of(bytes);
+    ldsan_pool pool;
+    __ldsan_pool_current(&pool);
+    uint64_t chunk = __ldsan_block_cache_pop(&pool, size_class);
+    if (chunk) return init_block(r, chunk, size_class, (uint64_t)LDSAN_POOL_MIN_CHUNK << size_class);
+  }
+  return block_from_pool(r, pc, report_flags);
 }
 
 /* Poisons the whole block and returns its chunk to the pool; reports a block
@@ -74,18 +125,10 @@ static void block_free(uint64_t block, uint64_t pc) {
   __ldsan_poison(block, h->chunk_size - LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_FREED);
   ldsan_pool pool;
   __ldsan_pool_current(&pool);
-  if (__ldsan_pool_free(&pool, chunk) != 0) __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
-}
-
-/* Poisons md item 0, the compiler's 8-byte block-pointer slot and its redzone:
- * the kernel keeps the pointer in real LDS, so the block's copy is never used. */
-static void poison_compiler_slot(uint64_t block, const ldsan_kernel_desc *desc, uint64_t used) {
-  if (desc->var_count == 0) return;
-  const ldsan_var_desc *slot = (const ldsan_var_desc *)(desc + 1);
-  if (!(slot->flags & LDSAN_VAR_COMPILER_SLOT)) return;
-  uint64_t end = (uint64_t)slot->offset + slot->size + slot->redzone;
-  if (end > used) end = used;
-  if (end > slot->offset) __ldsan_poison(block + slot->offset, end - slot->offset, LDSAN_SHADOW_LDS_COMPILER_SLOT);
+  if ((h->block_flags & LDSAN_BLOCK_KERNEL) && h->size_class < LDSAN_POOL_CLASSES)
+    __ldsan_block_cache_push(&pool, h->size_class, chunk);
+  else if (__ldsan_pool_free(&pool, chunk) != 0)
+    __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
 }
 
 LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
@@ -103,9 +146,8 @@ LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kerne
     if (used > block_size) used = block_size; /* never unpoison past what was allocated */
   }
   /* A kernel cannot run without its block: failure aborts (when halting). */
-  uint64_t block = block_alloc(block_size, used, kernel_desc, dynamic_size, __ldsan_return_address(), 0);
-  if (block && desc) poison_compiler_slot(block, desc, used);
-  return block;
+  block_request r = {block_size, used, kernel_desc, dynamic_size, LDSAN_BLOCK_KERNEL};
+  return block_alloc(r, __ldsan_return_address(), 0);
 }
 
 LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
@@ -116,7 +158,8 @@ LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
 
 /* Device malloc: NULL on exhaustion is normal, so that report does not abort. */
 LDSAN_ENTRY_FN uint64_t LDSAN_ENTRY(__asan_malloc_impl)(uint64_t size, uint64_t pc) {
-  return block_alloc(size, size, 0, 0, pc ? pc : __ldsan_return_address(), LDSAN_ACCESS_NOABORT);
+  block_request r = {size, size, 0, 0, 0};
+  return block_alloc(r, pc ? pc : __ldsan_return_address(), LDSAN_ACCESS_NOABORT);
 }
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {

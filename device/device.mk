@@ -23,9 +23,16 @@ $(BUILD)/device/%.bc: device/%.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(DEVICE_CFLAGS) -c $< -o $@
 
+# Optimized as one module after linking: calls between runtime files are
+# inlined where the optimizer wants (the plugin links the runtime after the
+# program's optimizer ran, so nothing else would), which keeps the stack
+# objects and out-parameters of cross-file calls off the kernel's scratch.
+# Entry points stay noinline (LDSAN_ENTRY_FN); cold paths stay out of line.
 $(BUILD)/lib/ldsan-rt.bc: $(DEVICE_BCS)
 	@mkdir -p $(@D)
-	$(LLVM_LINK) $(DEVICE_BCS) -o $@
+	$(LLVM_LINK) $(DEVICE_BCS) -o $@.linked.bc
+	$(OPT) -O2 $@.linked.bc -o $@
+	rm -f $@.linked.bc
 
 # ---- host unit tests ---------------------------------------------------------
 UNIT_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) $(WARN) -Werror -Iinclude -Idevice -pthread
@@ -43,6 +50,22 @@ $(BUILD)/test/unit/rt/%.o: device/%.c $(DEVICE_HDRS)
 $(BUILD)/test/unit/test_%: test/unit/test_%.c test/unit/unit.h $(UNIT_RT_OBJS)
 	@mkdir -p $(@D)
 	$(CLANG) $(UNIT_CFLAGS) $< $(UNIT_RT_OBJS) -o $@
+
+# The concurrent tests again under ThreadSanitizer (instead of ASan/UBSan): the
+# pool and the block cache, hammered by threads acting as workgroups.
+UNIT_TSAN_CFLAGS := $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -pthread -fsanitize=thread
+UNIT_TSAN_RT_OBJS := $(patsubst device/%.c,$(BUILD)/test/unit/tsan-rt/%.o,$(DEVICE_SRCS) device/target_host.c)
+UNIT_TSAN_TESTS := $(BUILD)/test/unit/tsan/test_block_cache $(BUILD)/test/unit/tsan/test_pool_concurrency
+unit-tests: $(UNIT_TSAN_TESTS)
+.SECONDARY: $(UNIT_TSAN_RT_OBJS)
+
+$(BUILD)/test/unit/tsan-rt/%.o: device/%.c $(DEVICE_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(UNIT_TSAN_CFLAGS) -c $< -o $@
+
+$(BUILD)/test/unit/tsan/test_%: test/unit/test_%.c test/unit/unit.h $(UNIT_TSAN_RT_OBJS)
+	@mkdir -p $(@D)
+	$(CLANG) $(UNIT_TSAN_CFLAGS) $< $(UNIT_TSAN_RT_OBJS) -o $@
 
 # ---- device-library fixes for ROCm 5.2 under clang 22 (device/devlibs/README.md)
 # Written into the device-library directory ldsan-cc points clang at

@@ -5,8 +5,9 @@
  *
  * Layout of a pool [base, base+size), base rounded up to 64:
  *
- *   | rec 0 | rec 1 | ... | rec n-1 | region 0 (1 MiB) | region 1 | ... | region n-1 | slack |
- *     576 B records: state word + chunk bitmap        chunks of one size class each
+ *   | heads | rec 0 | rec 1 | ... | rec n-1 | region 0 (1 MiB) | region 1 | ... | region n-1 | slack |
+ *     128 B: block cache heads (block_cache.c)
+ *             576 B records: state word + chunk bitmap        chunks of one size class each
  *
  *   state word, changed only by CAS:   | live (32 bits) | tag (32 bits) |
  *     tag 0            FREE (live 0): any class may take the region
@@ -47,6 +48,8 @@
 
 _Static_assert(LDSAN_POOL_REGION_SIZE == 1ull << REGION_LOG, "region size");
 _Static_assert(LDSAN_POOL_MIN_CHUNK == 1u << MIN_CHUNK_LOG, "min chunk");
+_Static_assert(LDSAN_POOL_CLASSES == CLASS_COUNT, "size classes");
+_Static_assert(LDSAN_POOL_HEADS_SIZE >= LDSAN_POOL_CLASSES * 8u && LDSAN_POOL_HEADS_SIZE % 64u == 0, "heads");
 
 struct ldsan_region {
   uint64_t state;                /* tag | live << 32 */
@@ -63,10 +66,12 @@ static uint32_t chunks_in(uint32_t c) { return (uint32_t)(LDSAN_POOL_REGION_SIZE
 
 void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
   uint64_t aligned = (base + 63u) & ~63ull;
-  uint64_t avail = size > aligned - base ? size - (aligned - base) : 0;
+  uint64_t skip = aligned - base + LDSAN_POOL_HEADS_SIZE;
+  uint64_t avail = size > skip ? size - skip : 0;
   uint64_t n = avail / (LDSAN_POOL_REGION_SIZE + sizeof(struct ldsan_region));
-  out->meta = (struct ldsan_region *)(uintptr_t)aligned;
-  out->regions = aligned + n * sizeof(struct ldsan_region);
+  out->heads = (uint64_t *)(uintptr_t)aligned;
+  out->meta = (struct ldsan_region *)(uintptr_t)(aligned + LDSAN_POOL_HEADS_SIZE);
+  out->regions = aligned + LDSAN_POOL_HEADS_SIZE + n * sizeof(struct ldsan_region);
   out->nregions = n;
 }
 
@@ -84,11 +89,9 @@ int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr) {
   return addr >= p->regions && addr - p->regions < p->nregions * LDSAN_POOL_REGION_SIZE;
 }
 
-/* Returns the smallest class whose chunks hold `bytes` (bytes <= region size). */
-static uint32_t class_of(uint64_t bytes) {
-  uint32_t c = 0;
-  while (((uint64_t)LDSAN_POOL_MIN_CHUNK << c) < bytes) ++c;
-  return c;
+uint32_t __ldsan_pool_class_of(uint64_t bytes) {
+  if (bytes <= LDSAN_POOL_MIN_CHUNK) return 0;
+  return 64u - (uint32_t)__builtin_clzll(bytes - 1u) - MIN_CHUNK_LOG;  /* ceil(log2(bytes)) - 8 */
 }
 
 /* Spreads workgroups over regions and bitmap words: a hash of the workgroup id. */
@@ -177,7 +180,7 @@ uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_
     *status = LDSAN_POOL_TOO_LARGE;
     return 0;
   } else {
-    c = class_of(bytes);
+    c = __ldsan_pool_class_of(bytes);
   }
   uint32_t hint = start_hint();
   for (uint32_t attempt = 0; attempt < LDSAN_POOL_MAX_TRIES; ++attempt) {

@@ -32,7 +32,7 @@ static ldsan_report_record *claim_slot(ldsan_report_channel *ch) {
   return r;
 }
 
-void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
+__attribute__((noinline, cold)) void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
                     uint32_t flags, uint32_t shadow_byte, uint64_t pc) {
   ldsan_report_channel *ch = current_channel();
   ldsan_report_record *r = claim_slot(ch);
@@ -66,7 +66,7 @@ void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, ui
     __ldsan_target_trap();
 }
 
-void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc) {
+__attribute__((noinline, cold)) void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc) {
   uint64_t bad = addr;
   uint8_t shadow = *__ldsan_shadow_of(addr);
   __ldsan_find_poisoned(addr, size ? size : 1u, &bad, &shadow);

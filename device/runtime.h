@@ -39,10 +39,13 @@ int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
 #define LDSAN_POOL_MAX_TRIES 1024u          /* allocation attempts before giving up */
 #define LDSAN_POOL_LARGE_CLASS 0xffu        /* size_class of a chunk spanning whole regions */
 #define LDSAN_POOL_RECORD_SIZE 576u         /* bytes of bookkeeping per region */
+#define LDSAN_POOL_CLASSES 13u              /* size classes of chunks up to a region: 256 B << 0..12 */
+#define LDSAN_POOL_HEADS_SIZE 128u          /* bytes before the records: the block caches' heads */
 
 struct ldsan_region;
 /* A view of one pool: computed from (base, size), holds no state of its own. */
 typedef struct ldsan_pool {
+  uint64_t *heads;           /* LDSAN_POOL_CLASSES block cache heads (block_cache.c) */
   struct ldsan_region *meta; /* nregions region records */
   uint64_t regions;          /* address of region 0 (64-byte aligned) */
   uint64_t nregions;
@@ -62,6 +65,19 @@ uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_
 int __ldsan_pool_free(const ldsan_pool *p, uint64_t chunk);
 /* Returns nonzero if addr lies inside the pool's regions. */
 int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr);
+/* The size class of a chunk of `bytes` (at most a region's size). */
+uint32_t __ldsan_pool_class_of(uint64_t bytes);
+
+/* ---- block_cache.c: the LDS block fast path ---------------------------------- */
+/* Per size class, a lock-free LIFO of kernel-block chunks released by their
+ * workgroups, in front of the pool: a workgroup's block is one CAS to take and
+ * one to give back once a chunk of its class has been used. */
+/* Takes a cached chunk of class c (0 if none). */
+uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c);
+/* Caches chunk (of class c, owned by the caller, contents no longer needed). */
+void __ldsan_block_cache_push(const ldsan_pool *p, uint32_t c, uint64_t chunk);
+/* Gives every cached chunk back to the pool (before declaring it exhausted). */
+void __ldsan_block_cache_drain(const ldsan_pool *p);
 
 /* ---- block.c: workgroup blocks and device malloc ---------------------------- */
 /* Returns the header of the live block `block`, or null if it is not one. */

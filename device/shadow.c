@@ -20,6 +20,17 @@ static endpoint endpoint_of(uint64_t addr) {
   return e;
 }
 
+/* The end of a range [addr, end): its shadow byte is read only when end cuts
+ * into a granule. A range ending on a granule boundary never touches the next
+ * granule's shadow, which another owner (the next block) may be writing. */
+static endpoint end_of(uint64_t end) {
+  endpoint e;
+  e.shadow = __ldsan_shadow_of(end);
+  e.offset = (uint32_t)(end & (LDSAN_SHADOW_GRANULE - 1));
+  e.value = e.offset ? (int8_t)*e.shadow : 0;
+  return e;
+}
+
 static int8_t min8(int8_t a, int8_t b) { return a < b ? a : b; }
 static int8_t max8(int8_t a, int8_t b) { return a > b ? a : b; }
 
@@ -34,7 +45,7 @@ static void fill_shadow(uint8_t *s, uint8_t *e, uint8_t v) {
 void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value) {
   if (size == 0) return;
   endpoint beg = endpoint_of(addr);
-  endpoint end = endpoint_of(addr + size);
+  endpoint end = end_of(addr + size);
   if (beg.shadow == end.shadow) {
     /* Inside one granule: only a suffix of its addressable bytes can be cut off. */
     if (beg.value > 0 && beg.value <= (int8_t)end.offset)
@@ -54,7 +65,7 @@ void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value) {
 void __ldsan_unpoison(uint64_t addr, uint64_t size) {
   if (size == 0) return;
   endpoint beg = endpoint_of(addr);
-  endpoint end = endpoint_of(addr + size);
+  endpoint end = end_of(addr + size);
   if (beg.shadow == end.shadow) {
     if (beg.value != 0) *beg.shadow = (uint8_t)max8(beg.value, (int8_t)end.offset);
     return;

@@ -33,3 +33,8 @@ $(BUILD)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) emulator/rdc_bitcode.h too
 bench: emulator-bench
 emulator-bench: all
 	BUILD=$(BUILD) test/emulator/bench.sh
+# ... and the static device cost of the reference kernels (issue #10).
+bench: static-cost-bench
+.PHONY: static-cost-bench
+static-cost-bench: all
+	BUILD=$(BUILD) test/bench/static_cost.sh

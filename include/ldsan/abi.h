@@ -65,10 +65,11 @@ typedef struct ldsan_block_header {
   uint64_t kernel_desc;   /* device address of the kernel's ldsan_kernel_desc, 0 unknown */
   uint64_t block_size;    /* bytes the compiler asked for */
   uint32_t dynamic_size;  /* exact hidden_dynamic_lds_size of this dispatch */
-  uint32_t reserved;
+  uint32_t block_flags;   /* LDSAN_BLOCK_* */
   uint64_t chunk_size;    /* bytes of the chunk, header included */
-  uint64_t reserved2[2];
+  uint64_t reserved2[2];  /* [0]: the device's block-cache link while the chunk is cached (magic 0) */
 } ldsan_block_header;
+#define LDSAN_BLOCK_KERNEL 1u   /* a workgroup's LDS block (else device malloc) */
 LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "block header size");
 
 /* ---------------------------------------------------------------------------

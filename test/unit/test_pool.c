@@ -57,7 +57,7 @@ static void test_bad_free(void) {
   uint64_t a = alloc(1000, 0, 0);
   CHECK_EQ(__ldsan_pool_free(&pool, a + 64), -1);       /* inside a chunk */
   CHECK_EQ(__ldsan_pool_free(&pool, a + 1024), -1);     /* a chunk never handed out */
-  CHECK_EQ(__ldsan_pool_free(&pool, dev.base), -1);     /* the records, not a region */
+  CHECK_EQ(__ldsan_pool_free(&pool, dev.base), -1);     /* the heads and records, not a region */
   CHECK_EQ(__ldsan_pool_free(&pool, pool.regions + 4 * LDSAN_POOL_REGION_SIZE), -1);
   CHECK_EQ(__ldsan_pool_free(&pool, a), 0);
   CHECK_EQ(__ldsan_pool_free(&pool, a), -1);            /* double free */
@@ -115,8 +115,9 @@ static void test_builtin_pool_selected(void) {
   uint64_t base = __ldsan_device_state.pool_base;
   __ldsan_device_state.pool_base = 0;
   __ldsan_pool_current(&p);
-  CHECK_EQ((uint64_t)(uintptr_t)p.meta, (uint64_t)(uintptr_t)__ldsan_builtin_pool);
-  CHECK_EQ(p.nregions, LDSAN_BUILTIN_POOL_SIZE / (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE));
+  CHECK_EQ((uint64_t)(uintptr_t)p.heads, (uint64_t)(uintptr_t)__ldsan_builtin_pool);
+  CHECK_EQ((uint64_t)(uintptr_t)p.meta, (uint64_t)(uintptr_t)__ldsan_builtin_pool + LDSAN_POOL_HEADS_SIZE);
+  CHECK_EQ(p.nregions, (LDSAN_BUILTIN_POOL_SIZE - LDSAN_POOL_HEADS_SIZE) / (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE));
   __ldsan_device_state.pool_base = base;
   __ldsan_pool_current(&p);
   CHECK_EQ(p.regions, pool.regions);

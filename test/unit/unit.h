@@ -51,7 +51,7 @@ typedef struct unit_device {
 } unit_device;
 
 /* Room for n pool regions exactly (region records included). */
-#define UNIT_POOL_BYTES(n) ((uint64_t)(n) * (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE))
+#define UNIT_POOL_BYTES(n) (LDSAN_POOL_HEADS_SIZE + (uint64_t)(n) * (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE))
 
 /* Resets the channel as the host does between dispatches. */
 static inline void unit_channel_reset(ldsan_report_channel *ch, uint32_t capacity) {

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Pins the static device cost of ldsan's reference kernels (issue #10): for the
+# target given, each of test/bench/reference_kernels.hip's kernels must need no
+# more SGPRs, VGPRs (AGPRs included) and scratch, and reach no lower occupancy,
+# than the bounds below, which are what this ldsan's runtime gives today
+# (test/bench/static_cost.sh prints the full table). A change that makes a
+# sanitized kernel heavier fails here; one that makes it lighter should lower
+# the bounds. Compile-time check: no GPU needed.
+# Usage: check_static_cost.sh <target>
+set -euo pipefail
+target="$1"
+here="$(cd "$(dirname "$0")" && pwd)"
+#          max SGPR  max VGPR  max scratch  min occupancy
+bounds=(   102       90        32           5 )
+fail=0
+for k in _Z6ref_1kPf _Z7ref_40kPf; do
+  read -r sg vg ag sc oc <<<"$("$here/static_cost.sh" --kernel-line "$target" "$k")"
+  line="$k on $target: SGPR $sg, VGPR $vg (AGPR $ag), scratch $sc, occupancy $oc"
+  if (( sg > bounds[0] || vg > bounds[1] || sc > bounds[2] || oc < bounds[3] )); then
+    echo "FAIL: $line; bounds: SGPR <= ${bounds[0]}, VGPR <= ${bounds[1]}, scratch <= ${bounds[2]}, occupancy >= ${bounds[3]}"
+    fail=1
+  else
+    echo "ok: $line"
+  fi
+done
+exit $fail

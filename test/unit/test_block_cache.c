@@ -1,0 +1,146 @@
+/* Unit tests of device/block_cache.c, the LDS block fast path: LIFO order,
+ * a workgroup's block reused from the cache (fresh header, the cached chunk
+ * poisoned as freed), device malloc kept out of it, the caches drained back to
+ * the pool when it runs dry, and threads acting as workgroups taking and
+ * giving back blocks of three classes at once: no chunk with two owners, all
+ * memory back at the end. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+
+#include "unit.h"
+
+static unit_device dev;
+static ldsan_pool pool;
+
+static ldsan_block_header *header_of(uint64_t block) {
+  return (ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+}
+static uint8_t shadow_byte(uint64_t a) { return *__ldsan_shadow_of(a); }
+
+static int caches_empty(void) {
+  for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c)
+    if (pool.heads[c] & 0xffffffffu) return 0;
+  return 1;
+}
+
+/* The whole pool in one chunk: only if every region is free. */
+static int pool_all_free(void) {
+  uint32_t cls, st;
+  uint64_t cs, all = __ldsan_pool_alloc(&pool, pool.nregions * LDSAN_POOL_REGION_SIZE, &cls, &cs, &st);
+  if (!all) return 0;
+  return __ldsan_pool_free(&pool, all) == 0;
+}
+
+static void test_lifo(void) {
+  uint32_t cls, st;
+  uint64_t cs;
+  uint64_t a = __ldsan_pool_alloc(&pool, 256, &cls, &cs, &st), b = __ldsan_pool_alloc(&pool, 256, &cls, &cs, &st);
+  CHECK(a && b && a != b);
+  CHECK_EQ(__ldsan_block_cache_pop(&pool, 0), 0);
+  __ldsan_block_cache_push(&pool, 0, a);
+  __ldsan_block_cache_push(&pool, 0, b);
+  CHECK_EQ(__ldsan_block_cache_pop(&pool, 1), 0); /* another class */
+  CHECK_EQ(__ldsan_block_cache_pop(&pool, 0), b);
+  CHECK_EQ(__ldsan_block_cache_pop(&pool, 0), a);
+  CHECK_EQ(__ldsan_block_cache_pop(&pool, 0), 0);
+  CHECK_EQ(__ldsan_pool_free(&pool, a), 0);
+  CHECK_EQ(__ldsan_pool_free(&pool, b), 0);
+  CHECK(pool_all_free());
+}
+
+static void test_enter_reuses_cached_block(void) {
+  uint64_t first = __ldsan_kernel_enter(1000, 0);
+  CHECK(first != 0);
+  CHECK_EQ(header_of(first)->block_flags, LDSAN_BLOCK_KERNEL);
+  __ldsan_kernel_exit(first, 0);
+  CHECK_EQ(header_of(first)->magic, 0);
+  CHECK_EQ(shadow_byte(first), LDSAN_SHADOW_LDS_FREED); /* use after the workgroup: still caught */
+  CHECK(!caches_empty());
+  uint64_t again = __ldsan_kernel_enter(1100, 0); /* same class (2 KiB chunks) */
+  CHECK_EQ(again, first);
+  ldsan_block_header *h = header_of(again);
+  CHECK_EQ(h->magic, LDSAN_BLOCK_MAGIC);
+  CHECK_EQ(h->block_size, 1100);
+  CHECK_EQ(h->chunk_size, 2048);
+  CHECK_EQ(h->reserved2[0], 0); /* the cache link is gone */
+  CHECK_EQ(shadow_byte(again), 0);
+  __ldsan_kernel_exit(again, 0);
+  CHECK_EQ(dev.channel->next, 0); /* no report */
+  __ldsan_block_cache_drain(&pool);
+  CHECK(caches_empty());
+  CHECK(pool_all_free());
+}
+
+static void test_malloc_not_cached(void) {
+  uint64_t m = LDSAN_ENTRY(__asan_malloc_impl)(1000, 0);
+  CHECK(m != 0);
+  CHECK_EQ(header_of(m)->block_flags, 0);
+  LDSAN_ENTRY(__asan_free_impl)(m, 0);
+  CHECK(caches_empty());
+  CHECK(pool_all_free());
+}
+
+/* Blocks parked in one class's cache must not starve another class: when the
+ * pool is exhausted, the caches give their chunks back and the pool retries. */
+static void test_drain_when_exhausted(void) {
+  uint64_t blocks[8];
+  for (int i = 0; i < 8; ++i) blocks[i] = __ldsan_kernel_enter(300000, 0); /* 512 KiB chunks: 2 regions */
+  for (int i = 0; i < 8; ++i) CHECK(blocks[i] != 0);
+  for (int i = 0; i < 8; ++i) __ldsan_kernel_exit(blocks[i], 0);
+  CHECK(!caches_empty());
+  uint64_t big = LDSAN_ENTRY(__asan_malloc_impl)(3 * LDSAN_POOL_REGION_SIZE, 0); /* needs 3 free regions */
+  CHECK(big != 0);
+  CHECK(caches_empty());
+  LDSAN_ENTRY(__asan_free_impl)(big, 0);
+  CHECK_EQ(dev.channel->next, 0);
+  CHECK(pool_all_free());
+}
+
+#define THREADS 8
+#define ITERATIONS 20000
+static uint32_t failures; /* atomic */
+
+static void *workgroups(void *arg) {
+  uint32_t id = (uint32_t)(uintptr_t)arg, seed = id * 2654435761u + 7u;
+  uint8_t pattern = (uint8_t)(0x10 + id);
+  for (int it = 0; it < ITERATIONS; ++it) {
+    seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+    uint64_t size = (seed % 3u == 0) ? 100 : (seed % 3u == 1) ? 900 : 3000; /* classes 256 B, 1 KiB, 4 KiB */
+    uint64_t block = __ldsan_kernel_enter(size, 0);
+    if (!block) {
+      __atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+      continue;
+    }
+    memset((void *)(uintptr_t)block, pattern, size);
+    const uint8_t *b = (const uint8_t *)(uintptr_t)block;
+    for (uint64_t i = 0; i < size; ++i)
+      if (b[i] != pattern) {
+        __atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+        break;
+      }
+    __ldsan_kernel_exit(block, 0);
+  }
+  return 0;
+}
+
+static void test_concurrent_workgroups(void) {
+  pthread_t t[THREADS];
+  for (uintptr_t i = 0; i < THREADS; ++i) pthread_create(&t[i], 0, workgroups, (void *)i);
+  for (int i = 0; i < THREADS; ++i) pthread_join(t[i], 0);
+  CHECK_EQ(failures, 0);
+  CHECK_EQ(dev.channel->next, 0);
+  __ldsan_block_cache_drain(&pool);
+  CHECK(pool_all_free());
+}
+
+int main(void) {
+  unit_device_init(&dev, UNIT_POOL_BYTES(4));
+  __ldsan_pool_current(&pool);
+  RUN(test_lifo);
+  RUN(test_enter_reuses_cached_block);
+  RUN(test_malloc_not_cached);
+  RUN(test_drain_when_exhausted);
+  RUN(test_concurrent_workgroups);
+  unit_device_fini(&dev);
+  return unit_summary();
+}
