@@ -131,7 +131,8 @@ static void block_free(uint64_t block, uint64_t pc) {
     __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
 }
 
-LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
+/* The block of a workgroup of the kernel described by kernel_desc. */
+static inline uint64_t kernel_block(uint64_t block_size, uint64_t kernel_desc, uint64_t pc) {
   const ldsan_kernel_desc *desc = (const ldsan_kernel_desc *)(uintptr_t)kernel_desc;
   if (desc && desc->magic != LDSAN_DESC_MAGIC) { /* not a descriptor: act as if none */
     desc = 0;
@@ -147,7 +148,25 @@ LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kerne
   }
   /* A kernel cannot run without its block: failure aborts (when halting). */
   block_request r = {block_size, used, kernel_desc, dynamic_size, LDSAN_BLOCK_KERNEL};
-  return block_alloc(r, __ldsan_return_address(), 0);
+  return block_alloc(r, pc, 0);
+}
+
+/* The first users of a pool prepare it (pool.c), out of line. */
+__attribute__((noinline, cold)) static void prepare_pool(void) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  __ldsan_pool_prepare(&pool);
+}
+
+static inline int pool_prepared(void) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  return __ldsan_pool_prepared(&pool);
+}
+
+LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
+  if (!pool_prepared()) prepare_pool();
+  return kernel_block(block_size, kernel_desc, __ldsan_return_address());
 }
 
 LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
@@ -159,6 +178,7 @@ LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
 /* Device malloc: NULL on exhaustion is normal, so that report does not abort. */
 LDSAN_ENTRY_FN uint64_t LDSAN_ENTRY(__asan_malloc_impl)(uint64_t size, uint64_t pc) {
   block_request r = {size, size, 0, 0, 0};
+  if (!pool_prepared()) prepare_pool();
   return block_alloc(r, pc ? pc : __ldsan_return_address(), LDSAN_ACCESS_NOABORT);
 }
 

@@ -18,6 +18,12 @@
  *   region of class c: | chunk 0 | chunk 1 | ... | chunk N-1 |    N = 1 MiB >> (8 + c)
  *   bitmap bit i set  <=>  chunk i is handed out
  *
+ * Before its first chunk is handed out, a pool's whole memory (heads, records,
+ * regions) is poisoned as LDS_STORE (__ldsan_pool_prepare, once): memory no
+ * block holds, and the bookkeeping, are caught by the accesses that stray
+ * there (a far underflow, an overflow far past a block) instead of silently
+ * rewriting the allocator. Blocks unpoison what they hand out.
+ *
  * alloc(bytes), class c = smallest with 256 << c >= bytes:
  *   1. reserve: CAS live+1 on a region tagged c with live < N, else CAS a FREE
  *      region to {c, live 1}. A reservation guarantees a clear bit (below).
@@ -42,12 +48,14 @@
 #define BITMAP_WORDS (LDSAN_POOL_REGION_SIZE / LDSAN_POOL_MIN_CHUNK / 64u)
 
 #define TAG_FREE 0u
+#define PREPARED_FLAG 15u /* heads[15]: 0 new, 1 being poisoned, 2 prepared */
 #define TAG_LARGE_HEAD 0x100u
 #define TAG_LARGE_TAIL 0x101u
 #define LIVE_ONE (1ull << 32)
 
 _Static_assert(LDSAN_POOL_REGION_SIZE == 1ull << REGION_LOG, "region size");
 _Static_assert(LDSAN_POOL_MIN_CHUNK == 1u << MIN_CHUNK_LOG, "min chunk");
+_Static_assert(PREPARED_FLAG >= LDSAN_POOL_CLASSES && PREPARED_FLAG < LDSAN_POOL_HEADS_SIZE / 8u, "flag word");
 _Static_assert(LDSAN_POOL_CLASSES == CLASS_COUNT, "size classes");
 _Static_assert(LDSAN_POOL_HEADS_SIZE >= LDSAN_POOL_CLASSES * 8u && LDSAN_POOL_HEADS_SIZE % 64u == 0, "heads");
 
@@ -83,6 +91,22 @@ void __ldsan_pool_current(ldsan_pool *out) {
     size = LDSAN_BUILTIN_POOL_SIZE;
   }
   __ldsan_pool_view(base, size, out);
+}
+
+int __ldsan_pool_prepared(const ldsan_pool *p) {
+  return __ldsan_load_acquire_u64(&p->heads[PREPARED_FLAG], LDSAN_SCOPE_DEVICE) == 2u;
+}
+
+void __ldsan_pool_prepare(const ldsan_pool *p) {
+  uint64_t *flag = &p->heads[PREPARED_FLAG];
+  if (__ldsan_atomic_cas_u64(flag, 0, 1, LDSAN_SCOPE_DEVICE) == 0) {
+    uint64_t base = (uint64_t)(uintptr_t)p->heads;
+    __ldsan_poison(base, p->regions + p->nregions * LDSAN_POOL_REGION_SIZE - base, LDSAN_SHADOW_LDS_STORE);
+    __ldsan_store_release_u64(flag, 2, LDSAN_SCOPE_DEVICE);
+    return;
+  }
+  for (uint32_t attempt = 0; __ldsan_load_acquire_u64(flag, LDSAN_SCOPE_DEVICE) != 2u; ++attempt)
+    __ldsan_target_backoff(attempt);
 }
 
 int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr) {

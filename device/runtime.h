@@ -63,6 +63,12 @@ uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_
                             uint64_t *chunk_size, uint32_t *status);
 /* Returns a chunk from __ldsan_pool_alloc to the pool: 0, or -1 if it is not a live chunk. */
 int __ldsan_pool_free(const ldsan_pool *p, uint64_t chunk);
+/* Whether the pool was prepared (its memory poisoned) for blocks. */
+int __ldsan_pool_prepared(const ldsan_pool *p);
+/* Prepares the pool once: poisons all of its memory as LDS_STORE (bookkeeping
+ * and regions; blocks unpoison what they hand out). Concurrent callers wait
+ * until the first one is done. */
+void __ldsan_pool_prepare(const ldsan_pool *p);
 /* Returns nonzero if addr lies inside the pool's regions. */
 int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr);
 /* The size class of a chunk of `bytes` (at most a region's size). */

@@ -194,7 +194,14 @@ static void describe_address(FILE *out, ldsan_decorator d, const report_ctx *c) 
   unsigned long long a = (unsigned long long)r->address, dist = (unsigned long long)l->distance;
   fputs(ldsan_deco_location(d), out);
   if (!c->in_block) {
-    if (r->block)
+    if (r->shadow_byte == LDSAN_SHADOW_LDS_STORE && r->block) {
+      int before = r->address < r->block;
+      unsigned long long gap = before ? (unsigned long long)(r->block - r->address)
+                                      : (unsigned long long)(r->address - c->view.chunk_end);
+      fprintf(out, "0x%llx is in ldsan's LDS backing store, %llu bytes %s this workgroup's LDS block [0x%llx, 0x%llx): "
+              "memory no workgroup holds (or the store's bookkeeping)", a, gap, before ? "before" : "after",
+              (unsigned long long)r->block, (unsigned long long)c->view.chunk_end);
+    } else if (r->block)
       fprintf(out, "0x%llx is not in this workgroup's LDS block [0x%llx, 0x%llx): global memory",
               a, (unsigned long long)r->block, (unsigned long long)c->view.chunk_end);
     else

@@ -108,7 +108,7 @@ run_and_check() {
     # The access line and the address description of the first report.
     access=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" | grep -m1 -E '^(READ|WRITE) of size ')
     describe=$(sed -n '/ERROR: AddressSanitizer: /,$p' "$tmp/err" |
-               grep -m1 -E '^0x[0-9a-f]+ is (located|at LDS offset|not in|in memory)')
+               grep -m1 -E '^0x[0-9a-f]+ is (located|at LDS offset|not in|in memory|in ldsan.s LDS backing store)')
     op=$(sed -nE 's/^((READ|WRITE) of size [0-9]+).*/\1/p' <<<"$access")
     item=$(sed -nE 's/.*thread \(work-item\) (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")
     group=$(sed -nE 's/.* of workgroup (\([0-9]+,[0-9]+,[0-9]+\)).*/\1/p' <<<"$access")

@@ -27,6 +27,23 @@ static void test_layout(void) {
   CHECK_EQ(odd.nregions, 0);
 }
 
+/* Preparing a pool poisons all of it (bookkeeping and regions) as LDS_STORE,
+ * once, so a far overflow or underflow is caught instead of landing in
+ * unchecked memory or the allocator's state; chunks are what blocks unpoison. */
+static void test_prepare_poisons_everything(void) {
+  CHECK(!__ldsan_pool_prepared(&pool));
+  __ldsan_pool_prepare(&pool);
+  CHECK(__ldsan_pool_prepared(&pool));
+  CHECK_EQ(unit_shadow((uint64_t)(uintptr_t)pool.heads), LDSAN_SHADOW_LDS_STORE);
+  CHECK_EQ(unit_shadow((uint64_t)(uintptr_t)pool.meta + 100), LDSAN_SHADOW_LDS_STORE);
+  CHECK_EQ(unit_shadow(pool.regions), LDSAN_SHADOW_LDS_STORE);
+  CHECK_EQ(unit_shadow(pool.regions + 4 * LDSAN_POOL_REGION_SIZE - 8), LDSAN_SHADOW_LDS_STORE);
+  *__ldsan_shadow_of(pool.regions) = 0; /* a second prepare changes nothing */
+  __ldsan_pool_prepare(&pool);
+  CHECK_EQ(unit_shadow(pool.regions), 0);
+  *__ldsan_shadow_of(pool.regions) = LDSAN_SHADOW_LDS_STORE;
+}
+
 static void test_classes_alignment_reuse(void) {
   uint64_t cs = 0;
   uint64_t a = alloc(100, &cs, 0);
@@ -127,6 +144,7 @@ int main(void) {
   unit_device_init(&dev, UNIT_POOL_BYTES(4));
   __ldsan_pool_current(&pool);
   RUN(test_layout);
+  RUN(test_prepare_poisons_everything);
   RUN(test_classes_alignment_reuse);
   RUN(test_bad_free);
   RUN(test_exhaustion_and_recycling);
