@@ -43,6 +43,9 @@ static inline uint64_t __ldsan_atomic_or_u64(uint64_t *p, uint64_t v, int scope)
 static inline uint64_t __ldsan_atomic_and_u64(uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_and, p, v, __ATOMIC_ACQ_REL);
 }
+static inline uint64_t __ldsan_atomic_exchange_u64(uint64_t *p, uint64_t v, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_exchange_n, p, v, __ATOMIC_ACQ_REL);
+}
 static inline uint32_t __ldsan_load_acquire_u32(const uint32_t *p, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);
 }

@@ -15,6 +15,17 @@
 /* Byte offset of hidden_dynamic_lds_size (u32) in the implicit arguments, code object v5. */
 #define IMPLICITARG_DYNAMIC_LDS_SIZE 120u
 
+uint64_t __ldsan_freed_block_at(uint64_t addr) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  uint64_t chunk = __ldsan_pool_chunk_of(&pool, addr);
+  if (!chunk) return 0;
+  ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)chunk;
+  if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != 0 || h->self != chunk + LDSAN_BLOCK_HEADER_SIZE)
+    return 0;
+  return chunk + LDSAN_BLOCK_HEADER_SIZE;
+}
+
 ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
   ldsan_pool pool;
   __ldsan_pool_current(&pool);
@@ -62,8 +73,8 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   h->block_flags = r.block_flags;
   h->chunk_size = chunk_size;
   /* Atomic: a popper of the block cache may still read the link it held. */
-  __ldsan_store_relaxed_u64(&h->reserved2[0], 0, LDSAN_SCOPE_DEVICE);
-  h->reserved2[1] = 0;
+  __ldsan_store_relaxed_u64(&h->cache_link, 0, LDSAN_SCOPE_DEVICE);
+  h->owner = LDSAN_OWNER(__ldsan_workgroup_id_x(), __ldsan_workgroup_id_y(), __ldsan_workgroup_id_z());
   __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
   __ldsan_unpoison(block, r.used);
   __ldsan_poison(block + r.used, chunk + chunk_size - (block + r.used), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
@@ -126,7 +137,7 @@ static void block_free(uint64_t block, uint64_t pc) {
   ldsan_pool pool;
   __ldsan_pool_current(&pool);
   if ((h->block_flags & LDSAN_BLOCK_KERNEL) && h->size_class < LDSAN_POOL_CLASSES)
-    __ldsan_block_cache_push(&pool, h->size_class, chunk);
+    __ldsan_block_cache_release(&pool, h->size_class, chunk);
   else if (__ldsan_pool_free(&pool, chunk) != 0)
     __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
 }

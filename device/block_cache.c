@@ -7,8 +7,14 @@
  *
  *   head (u64, in the pool's first 128 bytes):  | tag (32 bits) | index + 1 (32 bits) |
  *     index = (chunk - regions) / 64; 0 in the low half: empty
- *   link of a cached chunk: its header's reserved2[0] (the header is dead while
+ *   link of a cached chunk: its header's cache_link (the header is dead while
  *     the chunk is cached: magic 0), holding the next head's low half
+ *
+ * A released block first waits in its class's quarantine, LDSAN_POOL_QUARANTINE
+ * slots after the heads: the releasing workgroup's slot (a hash of its id) is
+ * exchanged for the chunk, and the chunk it held goes to the cache. A block
+ * thus stays poisoned as LDS_FREED, header intact, for several releases of its
+ * class: an access through a stale pointer is reported naming the block.
  *
  * The tag changes on every successful CAS, so a head that was popped and
  * pushed back in between (ABA) does not match a stale expected value. A
@@ -22,7 +28,7 @@
 #define TAG_ONE (1ull << 32)
 
 static uint64_t *link_of(uint64_t chunk) {
-  return &((ldsan_block_header *)(uintptr_t)chunk)->reserved2[0];
+  return &((ldsan_block_header *)(uintptr_t)chunk)->cache_link;
 }
 
 uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c) {
@@ -50,7 +56,24 @@ void __ldsan_block_cache_push(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
   }
 }
 
+static uint64_t *quarantine_of(const ldsan_pool *p, uint32_t c) {
+  return p->heads + 16 + (uint64_t)c * LDSAN_POOL_QUARANTINE;
+}
+
+void __ldsan_block_cache_release(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
+  uint32_t hash = __ldsan_workgroup_id_x() * 0x9E3779B1u ^ __ldsan_workgroup_id_y() * 0x85EBCA77u ^
+                  __ldsan_workgroup_id_z() * 0xC2B2AE3Du;
+  uint64_t *slot = quarantine_of(p, c) + (hash >> 29); /* top bits: one of 8 slots */
+  uint64_t old = __ldsan_atomic_exchange_u64(slot, ((chunk - p->regions) >> 6) + 1u, LDSAN_SCOPE_DEVICE);
+  if (old) __ldsan_block_cache_push(p, c, p->regions + ((old - 1u) << 6));
+}
+
 void __ldsan_block_cache_drain(const ldsan_pool *p) {
-  for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c)
+  for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c) {
+    for (uint32_t k = 0; k < LDSAN_POOL_QUARANTINE; ++k) {
+      uint64_t old = __ldsan_atomic_exchange_u64(quarantine_of(p, c) + k, 0, LDSAN_SCOPE_DEVICE);
+      if (old) (void)__ldsan_pool_free(p, p->regions + ((old - 1u) << 6));
+    }
     for (uint64_t chunk; (chunk = __ldsan_block_cache_pop(p, c)) != 0;) (void)__ldsan_pool_free(p, chunk);
+  }
 }

@@ -57,7 +57,9 @@ _Static_assert(LDSAN_POOL_REGION_SIZE == 1ull << REGION_LOG, "region size");
 _Static_assert(LDSAN_POOL_MIN_CHUNK == 1u << MIN_CHUNK_LOG, "min chunk");
 _Static_assert(PREPARED_FLAG >= LDSAN_POOL_CLASSES && PREPARED_FLAG < LDSAN_POOL_HEADS_SIZE / 8u, "flag word");
 _Static_assert(LDSAN_POOL_CLASSES == CLASS_COUNT, "size classes");
-_Static_assert(LDSAN_POOL_HEADS_SIZE >= LDSAN_POOL_CLASSES * 8u && LDSAN_POOL_HEADS_SIZE % 64u == 0, "heads");
+_Static_assert(LDSAN_POOL_HEADS_SIZE >= (16u + LDSAN_POOL_CLASSES * LDSAN_POOL_QUARANTINE) * 8u &&
+                   LDSAN_POOL_HEADS_SIZE % 64u == 0 && LDSAN_POOL_QUARANTINE == 8u,
+               "heads, flags and quarantine fit; the quarantine slot is 3 bits of a hash");
 
 struct ldsan_region {
   uint64_t state;                /* tag | live << 32 */
@@ -107,6 +109,19 @@ void __ldsan_pool_prepare(const ldsan_pool *p) {
   }
   for (uint32_t attempt = 0; __ldsan_load_acquire_u64(flag, LDSAN_SCOPE_DEVICE) != 2u; ++attempt)
     __ldsan_target_backoff(attempt);
+}
+
+uint64_t __ldsan_pool_chunk_of(const ldsan_pool *p, uint64_t addr) {
+  if (!__ldsan_pool_holds(p, addr)) return 0;
+  uint64_t off = addr - p->regions, r = off >> REGION_LOG;
+  uint32_t tag = state_tag(__ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE));
+  if (tag >= 1u && tag <= CLASS_COUNT) {
+    uint32_t shift = MIN_CHUNK_LOG + tag - 1u;
+    return p->regions + ((off >> shift) << shift);
+  }
+  while (tag == TAG_LARGE_TAIL && r > 0)
+    tag = state_tag(__ldsan_load_acquire_u64(&p->meta[--r].state, LDSAN_SCOPE_DEVICE));
+  return tag == TAG_LARGE_HEAD ? p->regions + r * LDSAN_POOL_REGION_SIZE : 0;
 }
 
 int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr) {

@@ -59,6 +59,7 @@ __attribute__((noinline, cold)) void __ldsan_report(uint32_t kind, uint64_t addr
     r->lane = __ldsan_lane_id();
     r->dynamic_size = h ? h->dynamic_size : 0;
     r->dispatch = __ldsan_implicitarg_ptr();
+    r->freed_block = shadow_byte == LDSAN_SHADOW_LDS_FREED ? __ldsan_freed_block_at(address) : 0;
     /* Last, release at system scope: the host reading READY sees every field. */
     __ldsan_store_release_u32(&r->state, LDSAN_RECORD_READY, LDSAN_SCOPE_SYSTEM);
   }

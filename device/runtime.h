@@ -40,12 +40,15 @@ int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
 #define LDSAN_POOL_LARGE_CLASS 0xffu        /* size_class of a chunk spanning whole regions */
 #define LDSAN_POOL_RECORD_SIZE 576u         /* bytes of bookkeeping per region */
 #define LDSAN_POOL_CLASSES 13u              /* size classes of chunks up to a region: 256 B << 0..12 */
-#define LDSAN_POOL_HEADS_SIZE 128u          /* bytes before the records: the block caches' heads */
+#define LDSAN_POOL_QUARANTINE 8u            /* released blocks each class holds back before reuse */
+#define LDSAN_POOL_HEADS_SIZE 1024u         /* bytes before the records: block cache heads (16 words),
+                                               then the quarantine (LDSAN_POOL_CLASSES x 8 words) */
 
 struct ldsan_region;
 /* A view of one pool: computed from (base, size), holds no state of its own. */
 typedef struct ldsan_pool {
-  uint64_t *heads;           /* LDSAN_POOL_CLASSES block cache heads (block_cache.c) */
+  uint64_t *heads;           /* LDSAN_POOL_CLASSES block cache heads (block_cache.c), then
+                                the pool's flag words; the quarantine follows at heads + 16 */
   struct ldsan_region *meta; /* nregions region records */
   uint64_t regions;          /* address of region 0 (64-byte aligned) */
   uint64_t nregions;
@@ -71,6 +74,9 @@ int __ldsan_pool_prepared(const ldsan_pool *p);
 void __ldsan_pool_prepare(const ldsan_pool *p);
 /* Returns nonzero if addr lies inside the pool's regions. */
 int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr);
+/* The start of the chunk of the pool's regions that holds addr (as the region's
+ * state says now), or 0. */
+uint64_t __ldsan_pool_chunk_of(const ldsan_pool *p, uint64_t addr);
 /* The size class of a chunk of `bytes` (at most a region's size). */
 uint32_t __ldsan_pool_class_of(uint64_t bytes);
 
@@ -82,12 +88,18 @@ uint32_t __ldsan_pool_class_of(uint64_t bytes);
 uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c);
 /* Caches chunk (of class c, owned by the caller, contents no longer needed). */
 void __ldsan_block_cache_push(const ldsan_pool *p, uint32_t c, uint64_t chunk);
+/* A released block's chunk: held back in the quarantine of class c (so a stray
+ * access to it is reported as use after the workgroup exited, naming it); the
+ * block it displaces from there goes to the cache. */
+void __ldsan_block_cache_release(const ldsan_pool *p, uint32_t c, uint64_t chunk);
 /* Gives every cached chunk back to the pool (before declaring it exhausted). */
 void __ldsan_block_cache_drain(const ldsan_pool *p);
 
 /* ---- block.c: workgroup blocks and device malloc ---------------------------- */
 /* Returns the header of the live block `block`, or null if it is not one. */
 ldsan_block_header *__ldsan_block_lookup(uint64_t block);
+/* The released (not yet reused) block that holds addr, or 0. */
+uint64_t __ldsan_freed_block_at(uint64_t addr);
 
 /* ---- report.c: report records ----------------------------------------------- */
 /* Records one report in the channel, then traps if it aborts and the host

@@ -188,13 +188,50 @@ static void describe_var(FILE *out, ldsan_decorator d, const report_ctx *c, int 
   }
 }
 
+/* An access to a finished workgroup's LDS (record.freed_block): names the
+ * variable of that block, its kernel and its workgroup. Returns 0 if the
+ * block's header or descriptor cannot be read (the caller says less). */
+static int describe_freed(FILE *out, ldsan_decorator d, const report_ctx *c) {
+  const ldsan_report_record *r = c->r;
+  ldsan_block_header h;
+  if (!c->mem || !c->mem->read ||
+      c->mem->read(c->mem->ctx, r->freed_block - LDSAN_BLOCK_HEADER_SIZE, &h, sizeof h) != 0 ||
+      h.self != r->freed_block)
+    return 0;
+  report_ctx f; /* the finished workgroup's block as a context of its own */
+  memset(&f, 0, sizeof f);
+  f.r = r;
+  f.mem = c->mem;
+  f.dyn = h.dynamic_size;
+  ldsan_desc_read(&f.desc, c->mem, h.kernel_desc);
+  const char *raw = f.desc.valid ? ldsan_desc_string(&f.desc, f.desc.header.name) : NULL;
+  char kernel[512];
+  if (raw && *raw) ldsan_demangle(raw, kernel, sizeof kernel);
+  else snprintf(kernel, sizeof kernel, "<unknown kernel>");
+  unsigned long long a = (unsigned long long)r->address;
+  ldsan_location l = ldsan_desc_locate(&f.desc, (int64_t)(r->address - r->freed_block), f.dyn);
+  if (l.var >= 0 && l.where == LDSAN_WHERE_INSIDE) {
+    fprintf(out, "0x%llx is located %llu bytes inside of ", a, (unsigned long long)l.distance);
+    describe_var(out, d, &f, l.var);
+  } else {
+    fprintf(out, "0x%llx is at LDS offset %lld", a, (long long)(r->address - r->freed_block));
+  }
+  fprintf(out, " of workgroup (%u,%u,%u) of kernel %s, which has exited (its LDS block at 0x%llx was released)",
+          LDSAN_OWNER_X(h.owner), LDSAN_OWNER_Y(h.owner), LDSAN_OWNER_Z(h.owner), kernel,
+          (unsigned long long)r->freed_block);
+  ldsan_desc_free(&f.desc);
+  return 1;
+}
+
 static void describe_address(FILE *out, ldsan_decorator d, const report_ctx *c) {
   const ldsan_report_record *r = c->r;
   const ldsan_location *l = &c->loc;
   unsigned long long a = (unsigned long long)r->address, dist = (unsigned long long)l->distance;
   fputs(ldsan_deco_location(d), out);
   if (!c->in_block) {
-    if (r->shadow_byte == LDSAN_SHADOW_LDS_STORE && r->block) {
+    if (r->shadow_byte == LDSAN_SHADOW_LDS_FREED && r->freed_block && describe_freed(out, d, c)) {
+      /* said */
+    } else if (r->shadow_byte == LDSAN_SHADOW_LDS_STORE && r->block) {
       int before = r->address < r->block;
       unsigned long long gap = before ? (unsigned long long)(r->block - r->address)
                                       : (unsigned long long)(r->address - c->view.chunk_end);

@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped on any change to a layout or protocol in this header. The device state
  * carries it in its initializer; the host refuses a code object that differs. */
-#define LDSAN_ABI_VERSION 2u
+#define LDSAN_ABI_VERSION 3u
 
 /* ---------------------------------------------------------------------------
  * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
@@ -67,8 +67,14 @@ typedef struct ldsan_block_header {
   uint32_t dynamic_size;  /* exact hidden_dynamic_lds_size of this dispatch */
   uint32_t block_flags;   /* LDSAN_BLOCK_* */
   uint64_t chunk_size;    /* bytes of the chunk, header included */
-  uint64_t reserved2[2];  /* [0]: the device's block-cache link while the chunk is cached (magic 0) */
+  uint64_t cache_link;    /* the device's block-cache link while the chunk is cached (magic 0) */
+  uint64_t owner;         /* workgroup that got the block: LDSAN_OWNER_{X,Y,Z} */
 } ldsan_block_header;
+/* owner = x | y << 32 | z << 48 (y and z truncated to 16 bits) */
+#define LDSAN_OWNER(x, y, z) ((uint64_t)(uint32_t)(x) | (uint64_t)((y) & 0xffffu) << 32 | (uint64_t)((z) & 0xffffu) << 48)
+#define LDSAN_OWNER_X(o) ((uint32_t)(o))
+#define LDSAN_OWNER_Y(o) ((uint32_t)((o) >> 32) & 0xffffu)
+#define LDSAN_OWNER_Z(o) ((uint32_t)((o) >> 48))
 #define LDSAN_BLOCK_KERNEL 1u   /* a workgroup's LDS block (else device malloc) */
 LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "block header size");
 
@@ -171,8 +177,11 @@ typedef struct ldsan_report_record {
   uint32_t dynamic_size;     /* exact dynamic LDS size of the dispatch, if known */
   uint64_t dispatch;         /* the dispatch's implicit-argument pointer (inside its kernarg
                                 segment): tells which dispatch wrote the record */
+  uint64_t freed_block;      /* an access to a finished workgroup's LDS (shadow LDS_FREED):
+                                that block, whose header still names its kernel and owner;
+                                0 unknown */
 } ldsan_report_record;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 104, "report record size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 112, "report record size");
 
 #define LDSAN_CHANNEL_CAPACITY 256u  /* a power of two: ticket % capacity survives wrap-around */
 
@@ -183,7 +192,7 @@ typedef struct ldsan_report_channel {
   uint32_t dropped;          /* reports not recorded because their slot was taken */
   ldsan_report_record records[LDSAN_CHANNEL_CAPACITY];
 } ldsan_report_channel;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 104 * LDSAN_CHANNEL_CAPACITY, "channel size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 112 * LDSAN_CHANNEL_CAPACITY, "channel size");
 LDSAN_STATIC_ASSERT((LDSAN_CHANNEL_CAPACITY & (LDSAN_CHANNEL_CAPACITY - 1)) == 0, "capacity a power of two");
 
 /* ---------------------------------------------------------------------------

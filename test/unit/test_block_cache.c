@@ -1,6 +1,7 @@
 /* Unit tests of device/block_cache.c, the LDS block fast path: LIFO order,
- * a workgroup's block reused from the cache (fresh header, the cached chunk
- * poisoned as freed), device malloc kept out of it, the caches drained back to
+ * a released block held in the quarantine (poisoned, named by
+ * __ldsan_freed_block_at) before the cache reuses it with a fresh header,
+ * device malloc kept out of it, the caches drained back to
  * the pool when it runs dry, and threads acting as workgroups taking and
  * giving back blocks of three classes at once: no chunk with two owners, all
  * memory back at the end. */
@@ -48,27 +49,37 @@ static void test_lifo(void) {
   CHECK(pool_all_free());
 }
 
-static void test_enter_reuses_cached_block(void) {
+/* A released block waits in the quarantine (poisoned, header intact, found by
+ * __ldsan_freed_block_at) until a later release of its class takes its slot;
+ * then it goes to the cache and the next block of its class is it again. */
+static void test_quarantine_then_reuse(void) {
   uint64_t first = __ldsan_kernel_enter(1000, 0);
   CHECK(first != 0);
   CHECK_EQ(header_of(first)->block_flags, LDSAN_BLOCK_KERNEL);
   __ldsan_kernel_exit(first, 0);
   CHECK_EQ(header_of(first)->magic, 0);
-  CHECK_EQ(shadow_byte(first), LDSAN_SHADOW_LDS_FREED); /* use after the workgroup: still caught */
+  CHECK_EQ(shadow_byte(first), LDSAN_SHADOW_LDS_FREED); /* use after the workgroup: caught */
+  CHECK(caches_empty());                                /* held back, not reusable yet */
+  CHECK_EQ(__ldsan_freed_block_at(first + 100), first);
+  CHECK_EQ(LDSAN_OWNER_X(header_of(first)->owner), __ldsan_host_workgroup_id[0]);
+  uint64_t second = __ldsan_kernel_enter(1100, 0); /* same class (2 KiB chunks) */
+  CHECK(second != 0 && second != first);
+  CHECK_EQ(__ldsan_freed_block_at(second + 8), 0); /* live */
+  __ldsan_kernel_exit(second, 0);                  /* same workgroup, same slot: first moves on */
   CHECK(!caches_empty());
-  uint64_t again = __ldsan_kernel_enter(1100, 0); /* same class (2 KiB chunks) */
+  uint64_t again = __ldsan_kernel_enter(1100, 0);
   CHECK_EQ(again, first);
   ldsan_block_header *h = header_of(again);
   CHECK_EQ(h->magic, LDSAN_BLOCK_MAGIC);
   CHECK_EQ(h->block_size, 1100);
   CHECK_EQ(h->chunk_size, 2048);
-  CHECK_EQ(h->reserved2[0], 0); /* the cache link is gone */
+  CHECK_EQ(h->cache_link, 0); /* the cache link is gone */
   CHECK_EQ(shadow_byte(again), 0);
   __ldsan_kernel_exit(again, 0);
   CHECK_EQ(dev.channel->next, 0); /* no report */
   __ldsan_block_cache_drain(&pool);
   CHECK(caches_empty());
-  CHECK(pool_all_free());
+  CHECK(pool_all_free()); /* the quarantine drained too */
 }
 
 static void test_malloc_not_cached(void) {
@@ -137,7 +148,7 @@ int main(void) {
   unit_device_init(&dev, UNIT_POOL_BYTES(4));
   __ldsan_pool_current(&pool);
   RUN(test_lifo);
-  RUN(test_enter_reuses_cached_block);
+  RUN(test_quarantine_then_reuse);
   RUN(test_malloc_not_cached);
   RUN(test_drain_when_exhausted);
   RUN(test_concurrent_workgroups);
