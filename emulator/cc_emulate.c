@@ -29,6 +29,7 @@
  * LDSAN_EMU_KEEP_TEMPS=1.
  * Single-threaded; runs each step as a child process. */
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,6 +113,22 @@ static void push(strvec *v, const char *s) {
 
 static void push_all(strvec *v, const strvec *from) {
   for (int i = 0; i < from->n; i++) push(v, from->v[i]);
+}
+
+/* SIGINT/SIGTERM/SIGHUP: removes the temporary directory (fork, exec and
+ * waitpid are async-signal-safe), then dies of the signal as it would have. */
+static void on_signal(int sig) {
+  if (ldsan_emu_tmpdir[0]) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      char *const rm[] = {"rm", "-rf", ldsan_emu_tmpdir, NULL};
+      execvp("rm", rm);
+      _exit(127);
+    }
+    if (pid > 0) waitpid(pid, NULL, 0);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
 }
 
 static void cleanup(void) {
@@ -467,6 +484,10 @@ int main(int argc, char **argv) {
   if (compile_only && output && ninputs > 1) die("-c with -o takes exactly one input (got %d)", ninputs);
   for (int i = 0; i < ninputs; i++) {
     if (!file_exists(inputs[i].path)) die("input '%s' does not exist", inputs[i].path);
+    struct stat st;
+    if (stat(inputs[i].path, &st) == 0 && S_ISDIR(st.st_mode))
+      die("input '%s' is a directory; give the source and object files in it (e.g. %s/*.hip)", inputs[i].path,
+          inputs[i].path);
   }
 
   char *retarget = need(root, "bin/ldsan-emu-retarget", "the emulator's retarget tool");
@@ -478,6 +499,14 @@ int main(int argc, char **argv) {
     ldsan_emu_tmpdir[0] = '\0';
     die("cannot create a temporary directory: %s", strerror(errno));
   }
+  /* Interrupted (Ctrl-C, a build tool's timeout): the temporaries go too. */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
 
   strvec objects = {0};
   for (int i = 0; i < ninputs; i++) {

@@ -19,5 +19,17 @@ case "$1" in
   no-clang)      expect "^ldsan-cc: error: 'clang-does-not-exist' not found; run 'make deps'" env LDSAN_CLANG=clang-does-not-exist "$cc" "$tmp/k.hip" ;;
   no-build)      expect "^ldsan-cc: error: the ldsan plugin '$tmp/none/lib/ldsan-instrument.so' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" "$tmp/k.hip" ;;
   no-emulator)   expect "^ldsan-cc: error: the CPU emulator driver '$tmp/none/libexec/ldsan-cc-emulate' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" --emulate "$tmp/k.hip" ;;
+  emulate-dir)   mkdir -p "$tmp/srcdir"
+                 expect "^ldsan-cc --emulate: error: input '$tmp/srcdir' is a directory; give the source and object files in it" \
+                   "$cc" --emulate "$tmp/srcdir" -o "$tmp/app" ;;
+  emulate-interrupt)  # Ctrl-C during a step: the driver removes its temporaries and dies of SIGINT.
+    mkdir -p "$tmp/t"
+    printf '#!/bin/sh\nexec sleep 5\n' >"$tmp/slow-cc"; chmod +x "$tmp/slow-cc"
+    TMPDIR="$tmp/t" LDSAN_CC="$tmp/slow-cc" LDSAN_ROOT="$build" timeout -s INT 1 "$build/libexec/ldsan-cc-emulate" \
+      "$tmp/k.hip" -o "$tmp/app" >"$tmp/out" 2>&1; rc=$?
+    [[ $rc -eq 124 || $rc -eq 130 ]] || { echo "expected the driver to die of SIGINT (rc $rc)"; cat "$tmp/out"; exit 1; }
+    left="$(ls -A "$tmp/t")"
+    [[ -z "$left" ]] || { echo "temporaries left after SIGINT: $left"; exit 1; }
+    echo "ok: interrupted --emulate left no temporary directory" ;;
   *) echo "unknown case $1"; exit 2 ;;
 esac
