@@ -348,6 +348,37 @@ static unsigned pool_threads = (unsigned)-1;
 static uint64_t pool_busy;
 static __thread emu_worker *caller_worker;
 
+/* A launching thread's worker goes when the thread does (LeakSanitizer would
+ * otherwise report each host thread that ever launched a kernel). */
+static pthread_key_t caller_key;
+static pthread_once_t caller_key_once = PTHREAD_ONCE_INIT;
+
+static void emu_free_worker(void *p) {
+  emu_worker *w = p;
+  free(w->ids);
+  free(w->states);
+  free(w->frames);
+  free(w->fibers);
+  if (w->stacks) munmap(w->stacks, w->stacks_len);
+  free(w->lds);
+  free(w);
+}
+
+static void emu_make_caller_key(void) {
+  if (pthread_key_create(&caller_key, emu_free_worker) != 0) emu_die("cannot create a thread-exit hook");
+}
+
+/* The calling thread's worker, made on its first launch. */
+static emu_worker *emu_caller_worker(void) {
+  if (!caller_worker) {
+    caller_worker = calloc(1, sizeof *caller_worker);
+    if (!caller_worker) emu_die("out of memory");
+    pthread_once(&caller_key_once, emu_make_caller_key);
+    pthread_setspecific(caller_key, caller_worker);
+  }
+  return caller_worker;
+}
+
 static void *emu_pool_main(void *arg) {
   emu_worker w = {0};
   uint64_t seen = 0;
@@ -386,7 +417,7 @@ int ldsan_emu_run(emu_dispatch *d) {
   static pthread_mutex_t launch_mu = PTHREAD_MUTEX_INITIALIZER;
   pthread_mutex_lock(&launch_mu); /* one dispatch at a time: the pool is shared */
   if (pool_threads == (unsigned)-1) emu_start_pool();
-  if (!caller_worker) caller_worker = calloc(1, sizeof *caller_worker);
+  emu_caller_worker();
   unsigned helpers = d->groups > 1 ? pool_threads : 0;
   if (helpers) {
     pthread_mutex_lock(&pool_mu);
