@@ -11,13 +11,11 @@
 # `LDSAN_EMU_SANITIZED=1 ldsan-cc --emulate ...` (or $(BUILD)/asan/bin/ldsan-cc)
 # links these into the program, which is host-ASan-built anyway; ASan's runtime
 # carries UBSan's handlers, so the link line needs nothing more.
-# Fibers: the core does not announce its fiber switches to ASan
-# (__sanitizer_start_switch_fiber). Seen so far: with fibers, a trapping
-# work-item's noreturn call (ldsan_emu_trap_current) runs on a fiber stack ASan
-# does not know, and ASan prints "WARNING: ASan is ignoring requested
-# __asan_handle_no_return ... False positive error reports may follow" once;
-# no false report followed in the tests (test/sanitized.list). Work-item loops
-# run on the worker threads' own stacks and print nothing.
+# Fibers: the core announces every stack switch to ASan
+# (__sanitizer_start_switch_fiber/finish, core_sched.c), so fiber code runs on
+# stacks ASan knows (a trapping work-item's noreturn call no longer makes ASan
+# warn that it ignores __asan_handle_no_return). Work-item loops run on the
+# worker threads' own stacks.
 #   make emulator-asan         the build root
 #   make emulator-asan-tests   + $(BUILD)/emucore/asan/<test>: test/emucore's programs on it
 .PHONY: emulator-asan emulator-asan-tests

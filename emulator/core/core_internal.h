@@ -68,6 +68,10 @@ typedef struct emu_worker {
   uint8_t *lds;
   size_t lds_cap;
   void *sched_sp;                   /* the worker's own context while a fiber runs */
+  const void *sched_stack_bottom;   /* its stack, for ASan's fiber switches (0 until known) */
+  size_t sched_stack_size;
+  void *dead_sp;                    /* where a finished fiber's last switch stores its sp: not on
+                                       its own stack, which ASan's fake stack may have freed */
   emu_dispatch *d;
   uint32_t n, live, arrived, gen, cur;
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */

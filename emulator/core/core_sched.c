@@ -143,12 +143,39 @@ static int emu_pick_next(emu_worker *w) {
   return -1;
 }
 
-static void emu_switch_to(emu_worker *w, void **save, uint32_t j) {
+/* Host ASan is told about every stack switch (its fiber interface), so it
+ * knows which stack runs: reports from fiber code have the right stacks, and a
+ * noreturn call there (a trap) is not "on a stack ASan does not know". Weak:
+ * the core also links into programs without ASan's runtime (test harnesses). */
+extern void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size)
+    __attribute__((weak));
+extern void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old)
+    __attribute__((weak));
+
+/* Switches to the context at new_sp whose stack is [bottom, bottom + size);
+ * dying: the current context never resumes (its fake stack can go). The
+ * resumed side finishes the switch (emu_switch_done). */
+static void emu_switch(emu_worker *w, void **save, void *new_sp, const void *bottom, size_t size, int dying) {
+  void *fake = NULL;
+  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(dying ? NULL : &fake, bottom, size);
+  ldsan_emu_ctx_switch(save, new_sp);
+  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+  (void)w;
+}
+
+static void emu_switch_to_fiber(emu_worker *w, void **save, uint32_t j, int dying) {
   emu_fiber *t = &w->fibers[j];
   w->cur = j;
   t->state = EMU_READY;
   __ldsan_emu_tls.item = &t->ids;  /* before the switch: the fiber reads its ids from here */
-  ldsan_emu_ctx_switch(save, t->sp);
+  emu_switch(w, save, t->sp, t->stack_lo, (size_t)(t->stack_hi - t->stack_lo), dying);
+}
+
+static void emu_switch_to(emu_worker *w, void **save, uint32_t j) { emu_switch_to_fiber(w, save, j, 0); }
+
+/* The worker's own stack, learnt when it first switches into a fiber. */
+static void emu_switch_to_scheduler(emu_worker *w) {
+  emu_switch(w, &w->dead_sp, w->sched_sp, w->sched_stack_bottom, w->sched_stack_size, 1);
 }
 
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
@@ -202,15 +229,23 @@ void ldsan_emu_yield(void) {
 /* Runs on the fiber's own stack, from ldsan_emu_fiber_start. */
 void ldsan_emu_fiber_main(void) {
   emu_worker *w = ldsan_emu_self;
+  /* The first switch into this fiber ends here; it came from the scheduler or
+   * another fiber: only the scheduler's stack is worth remembering. */
+  const void *from_bottom = NULL;
+  size_t from_size = 0;
+  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(NULL, &from_bottom, &from_size);
+  if (!w->sched_stack_bottom && from_bottom) {
+    w->sched_stack_bottom = from_bottom;
+    w->sched_stack_size = from_size;
+  }
   w->d->kernel->entry(w->d->args);
   emu_fiber *f = &w->fibers[w->cur];
   f->state = EMU_DONE;
   w->live--;
   emu_departed(w);
-  void *dead;
   int j = w->live ? emu_pick_next(w) : -1;
-  if (j >= 0) emu_switch_to(w, &dead, (uint32_t)j);
-  ldsan_emu_ctx_switch(&dead, w->sched_sp);
+  if (j >= 0) emu_switch_to_fiber(w, &w->dead_sp, (uint32_t)j, 1);
+  emu_switch_to_scheduler(w);
   __builtin_unreachable();
 }
 
@@ -227,8 +262,7 @@ void ldsan_emu_trap_current(void) {
   atomic_store(&d->stop, 1);
   if (w->loops) longjmp(w->trap_jmp, 1); /* the workgroup is abandoned */
   w->live = 0;
-  void *dead;
-  ldsan_emu_ctx_switch(&dead, w->sched_sp);
+  emu_switch_to_scheduler(w);
   __builtin_unreachable();
 }
 
@@ -286,7 +320,8 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   w->cur = 0;
   w->exiting = 0;
   __ldsan_emu_tls.item = &w->fibers[0].ids;
-  ldsan_emu_ctx_switch(&w->sched_sp, w->fibers[0].sp);
+  emu_switch(w, &w->sched_sp, w->fibers[0].sp, w->fibers[0].stack_lo,
+             (size_t)(w->fibers[0].stack_hi - w->fibers[0].stack_lo), 0);
 }
 
 static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
