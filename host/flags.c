@@ -272,6 +272,25 @@ static void init(void) {
 }
 void ldsan_host_init(void) { pthread_once(&init_once, init); }
 
+/* An environment override: its integer value if set and non-empty, else fallback. */
+static int env_int(const char *name, int fallback) {
+  const char *e = getenv(name);
+  if (!e || !*e) return fallback;
+  return atoi(e);
+}
+
+void ldsan_flags_emu_options(ldsan_emu_options *out) {
+  const ldsan_flags *f = ldsan_flags_get();
+  out->fibers = env_int("LDSAN_EMU_FIBERS", f->emu_fibers) != 0;
+  out->threads = env_int("LDSAN_EMU_THREADS", f->emu_threads);
+  out->stack_kb = env_int("LDSAN_EMU_STACK_KB", f->emu_stack_kb);
+}
+
+void ldsan_host_emu_options(ldsan_emu_options *out) {
+  ldsan_host_init();
+  ldsan_flags_emu_options(out);
+}
+
 int ldsan_host_halt_on_error(void) {
   ldsan_host_init();
   return ldsan_flags_get()->halt_on_error;

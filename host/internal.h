@@ -26,6 +26,10 @@ typedef struct ldsan_flags {
 #undef LDSAN_FLAG
 } ldsan_flags;
 
+/* The emulator's knobs from the current options, the LDSAN_EMU_* environment
+ * variables winning (ldsan_host_emu_options without the one-time init). */
+void ldsan_flags_emu_options(ldsan_emu_options *out);
+
 /* Where an options string comes from. ASAN_OPTIONS sets only the options of
  * flags.inc's table 2 and skips every other key silently. */
 typedef enum ldsan_options_source { LDSAN_FROM_LDSAN_OPTIONS, LDSAN_FROM_ASAN_OPTIONS } ldsan_options_source;

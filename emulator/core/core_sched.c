@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "core_internal.h"
+#include "../../include/ldsan/host.h"
 
 __thread ldsan_emu_tls_state __ldsan_emu_tls __attribute__((tls_model("initial-exec")));
 __thread emu_worker *ldsan_emu_self;
@@ -59,13 +60,13 @@ int ldsan_emu_is_private_addr(const void *p) {
   return b >= frame && b < frame + fs;
 }
 
-static int emu_force_fibers(void) {
-  static int cached = -1;
-  if (cached < 0) {
-    const char *e = getenv("LDSAN_EMU_FIBERS");
-    cached = e && *e && strcmp(e, "0") != 0;
-  }
-  return cached;
+/* The emulator's knobs (the host library's options table: help=1 lists them). */
+static ldsan_emu_options emu_opts;
+static void emu_read_options(void) { ldsan_host_emu_options(&emu_opts); }
+static const ldsan_emu_options *emu_options(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, emu_read_options);
+  return &emu_opts;
 }
 
 /* The ids of linear work-item i of a workgroup of d. */
@@ -105,8 +106,8 @@ static void emu_ensure_fibers(emu_worker *w, uint32_t n) {
   if (w->stacks) munmap(w->stacks, w->stacks_len);
   free(w->fibers);
   if (!w->stack_size) {
-    const char *kb = getenv("LDSAN_EMU_STACK_KB");
-    w->stack_size = kb && atoi(kb) >= 16 ? (size_t)atoi(kb) << 10 : EMU_DEFAULT_STACK;
+    int kb = emu_options()->stack_kb;
+    w->stack_size = kb >= 16 ? (size_t)kb << 10 : EMU_DEFAULT_STACK;
     w->stack_size = (w->stack_size + 4095) & ~(size_t)4095;
   }
   size_t per = w->stack_size + EMU_GUARD;
@@ -336,7 +337,7 @@ static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
 static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   ldsan_emu_self = w;
   w->d = d;
-  w->loops = d->kernel->group && !emu_force_fibers();
+  w->loops = d->kernel->group && !emu_options()->fibers;
   w->loop_stack_hi = __builtin_frame_address(0);
   if (w->loops) emu_prepare_loops(w, d);
   else emu_ensure_fibers(w, d->items);
@@ -435,8 +436,8 @@ static void *emu_pool_main(void *arg) {
 
 static void emu_start_pool(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  const char *env = getenv("LDSAN_EMU_THREADS");
-  unsigned n = env && atoi(env) > 0 ? (unsigned)atoi(env) : (cores > 2 ? 2 : cores < 1 ? 1 : (unsigned)cores);
+  int threads = emu_options()->threads;
+  unsigned n = threads > 0 ? (unsigned)threads : (cores > 2 ? 2 : cores < 1 ? 1 : (unsigned)cores);
   pool_threads = 0;
   for (unsigned i = 1; i < n; i++) {
     pthread_t t;

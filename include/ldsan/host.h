@@ -115,6 +115,16 @@ int ldsan_host_halt_on_error(void);
 /* Exit status to use when a program dies from a report (option exitcode, default 1). */
 int ldsan_host_exitcode(void);
 
+/* The CPU emulator's knobs, from LDSAN_OPTIONS (emu_fibers, emu_threads,
+ * emu_stack_kb); the environment variables LDSAN_EMU_FIBERS, LDSAN_EMU_THREADS
+ * and LDSAN_EMU_STACK_KB, where set, win. 0 means the default for each. */
+typedef struct ldsan_emu_options {
+  int fibers;
+  int threads;
+  int stack_kb;
+} ldsan_emu_options;
+void ldsan_host_emu_options(ldsan_emu_options *out);
+
 /* Prints the dispatch's READY records (see ldsan_dispatch_info.args_begin), in
  * ticket order, as full reports to the configured log (stderr by default),
  * gives their slots back, and says how many were dropped or (final drains) lost.

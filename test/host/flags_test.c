@@ -169,6 +169,33 @@ static void test_sizes(void) {
   }
 }
 
+/* The emulator's knobs: options, with the LDSAN_EMU_* environment variables winning. */
+static void test_emu_options(void) {
+  unsetenv("LDSAN_EMU_FIBERS");
+  unsetenv("LDSAN_EMU_THREADS");
+  unsetenv("LDSAN_EMU_STACK_KB");
+  int w;
+  char *out = parse("emu_fibers=1:emu_threads=3:emu_stack_kb=64", &w);
+  CHECK_EQ(w, 0);
+  free(out);
+  ldsan_emu_options o;
+  ldsan_flags_emu_options(&o);
+  CHECK_EQ(o.fibers, 1);
+  CHECK_EQ(o.threads, 3);
+  CHECK_EQ(o.stack_kb, 64);
+  setenv("LDSAN_EMU_FIBERS", "0", 1);
+  setenv("LDSAN_EMU_THREADS", "5", 1);
+  ldsan_flags_emu_options(&o);
+  CHECK_EQ(o.fibers, 0);
+  CHECK_EQ(o.threads, 5);
+  CHECK_EQ(o.stack_kb, 64);
+  unsetenv("LDSAN_EMU_FIBERS");
+  unsetenv("LDSAN_EMU_THREADS");
+  ldsan_flags_set_defaults();
+  ldsan_flags_emu_options(&o);
+  CHECK_EQ(o.fibers + o.threads + o.stack_kb, 0);
+}
+
 /* ASAN_OPTIONS first, LDSAN_OPTIONS over it; ASan's own names are not ldsan's business. */
 static void test_asan_layering(void) {
   int e;
@@ -278,7 +305,8 @@ static void test_help(void) {
   CHECK_HAS(out, "ldsan: option external_symbolizer_path = \"\"  (default \"\") the llvm-symbolizer to run; empty: llvm-symbolizer-22, then llvm-symbolizer, found on PATH\n");
   CHECK_HAS(out, "ldsan: option help");
   CHECK_HAS(out, "ldsan: option lds_pool_size            = 0  (default 0) bytes of LDS backing store");
-  CHECK_EQ(count_of(out, "ldsan: option "), 14);
+  CHECK_EQ(count_of(out, "ldsan: option "), 17);
+  CHECK_HAS(out, "ldsan: option emu_threads              = 0  (default 0) CPU emulator: workers running workgroups");
   CHECK_HAS(out, "ldsan: ASAN_OPTIONS sets these first (LDSAN_OPTIONS wins): halt_on_error exitcode abort_on_error "
                  "color log_path print_summary print_legend symbolize external_symbolizer_path suppress_equal_pcs "
                  "(as dedup); ASan's other options are ignored\n");
@@ -389,6 +417,7 @@ int main(void) {
   test_separators();
   test_bad_input();
   test_sizes();
+  test_emu_options();
   test_asan_layering();
   test_long_path();
   test_help();
