@@ -26,16 +26,21 @@ uint64_t __ldsan_freed_block_at(uint64_t addr) {
   return chunk + LDSAN_BLOCK_HEADER_SIZE;
 }
 
-ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
+/* The header of live block `block` of pool, or null if it is not one. */
+static inline ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block) {
   if (block % LDSAN_BLOCK_HEADER_SIZE || block < LDSAN_BLOCK_HEADER_SIZE ||
-      !__ldsan_pool_holds(&pool, block - LDSAN_BLOCK_HEADER_SIZE))
+      !__ldsan_pool_holds(pool, block - LDSAN_BLOCK_HEADER_SIZE))
     return 0;
   ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
   if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC || h->self != block)
     return 0;
   return h;
+}
+
+ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  return lookup_in(&pool, block);
 }
 
 /* Poisons md item 0, the compiler's 8-byte block-pointer slot and its redzone:
@@ -111,13 +116,11 @@ __attribute__((noinline, cold)) static uint64_t block_from_pool(block_request r,
 
 /* A block for r: a workgroup's block (LDSAN_BLOCK_KERNEL) from the block cache
  * when one of its class is there (one CAS), else from the pool. */
-static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report_flags) {
+static inline uint64_t block_alloc(const ldsan_pool *pool, block_request r, uint64_t pc, uint32_t report_flags) {
   uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
   if ((r.block_flags & LDSAN_BLOCK_KERNEL) && bytes > r.block_size && bytes <= LDSAN_POOL_REGION_SIZE) {
     uint32_t size_class = __ldsan_pool_class_of(bytes);
-    ldsan_pool pool;
-    __ldsan_pool_current(&pool);
-    uint64_t chunk = __ldsan_block_cache_pop(&pool, size_class);
+    uint64_t chunk = __ldsan_block_cache_pop(pool, size_class);
     if (chunk) return init_block(r, chunk, size_class, (uint64_t)LDSAN_POOL_MIN_CHUNK << size_class);
   }
   return block_from_pool(r, pc, report_flags);
@@ -126,7 +129,9 @@ static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report
 /* Poisons the whole block and returns its chunk to the pool; reports a block
  * ldsan did not hand out (or already took back) as a bad free. */
 static void block_free(uint64_t block, uint64_t pc) {
-  ldsan_block_header *h = __ldsan_block_lookup(block);
+  ldsan_pool pool; /* the device state is volatile: read once */
+  __ldsan_pool_current(&pool);
+  ldsan_block_header *h = lookup_in(&pool, block);
   if (!h || __ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC) {
     __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
     return;
@@ -134,8 +139,6 @@ static void block_free(uint64_t block, uint64_t pc) {
   uint64_t chunk = block - LDSAN_BLOCK_HEADER_SIZE;
   /* Poison before the chunk can reach its next owner, who unpoisons its part. */
   __ldsan_poison(block, h->chunk_size - LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_FREED);
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
   if ((h->block_flags & LDSAN_BLOCK_KERNEL) && h->size_class < LDSAN_POOL_CLASSES)
     __ldsan_block_cache_release(&pool, h->size_class, chunk);
   else if (__ldsan_pool_free(&pool, chunk) != 0)
@@ -143,7 +146,8 @@ static void block_free(uint64_t block, uint64_t pc) {
 }
 
 /* The block of a workgroup of the kernel described by kernel_desc. */
-static inline uint64_t kernel_block(uint64_t block_size, uint64_t kernel_desc, uint64_t pc) {
+static inline uint64_t kernel_block(const ldsan_pool *pool, uint64_t block_size, uint64_t kernel_desc,
+                                    uint64_t pc) {
   const ldsan_kernel_desc *desc = (const ldsan_kernel_desc *)(uintptr_t)kernel_desc;
   if (desc && desc->magic != LDSAN_DESC_MAGIC) { /* not a descriptor: act as if none */
     desc = 0;
@@ -159,7 +163,7 @@ static inline uint64_t kernel_block(uint64_t block_size, uint64_t kernel_desc, u
   }
   /* A kernel cannot run without its block: failure aborts (when halting). */
   block_request r = {block_size, used, kernel_desc, dynamic_size, LDSAN_BLOCK_KERNEL};
-  return block_alloc(r, pc, 0);
+  return block_alloc(pool, r, pc, 0);
 }
 
 /* The first users of a pool prepare it (pool.c), out of line. */
@@ -169,15 +173,16 @@ __attribute__((noinline, cold)) static void prepare_pool(void) {
   __ldsan_pool_prepare(&pool);
 }
 
-static inline int pool_prepared(void) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
-  return __ldsan_pool_prepared(&pool);
+/* The pool the device state selects (read once: it is volatile), prepared. */
+static inline void current_prepared_pool(ldsan_pool *pool) {
+  __ldsan_pool_current(pool);
+  if (!__ldsan_pool_prepared(pool)) prepare_pool();
 }
 
 LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
-  if (!pool_prepared()) prepare_pool();
-  return kernel_block(block_size, kernel_desc, __ldsan_return_address());
+  ldsan_pool pool;
+  current_prepared_pool(&pool);
+  return kernel_block(&pool, block_size, kernel_desc, __ldsan_return_address());
 }
 
 LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
@@ -189,8 +194,9 @@ LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
 /* Device malloc: NULL on exhaustion is normal, so that report does not abort. */
 LDSAN_ENTRY_FN uint64_t LDSAN_ENTRY(__asan_malloc_impl)(uint64_t size, uint64_t pc) {
   block_request r = {size, size, 0, 0, 0};
-  if (!pool_prepared()) prepare_pool();
-  return block_alloc(r, pc ? pc : __ldsan_return_address(), LDSAN_ACCESS_NOABORT);
+  ldsan_pool pool;
+  current_prepared_pool(&pool);
+  return block_alloc(&pool, r, pc ? pc : __ldsan_return_address(), LDSAN_ACCESS_NOABORT);
 }
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
