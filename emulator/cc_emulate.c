@@ -115,18 +115,20 @@ static void push_all(strvec *v, const strvec *from) {
   for (int i = 0; i < from->n; i++) push(v, from->v[i]);
 }
 
-/* SIGINT/SIGTERM/SIGHUP: removes the temporary directory (fork, exec and
- * waitpid are async-signal-safe), then dies of the signal as it would have. */
-static void on_signal(int sig) {
-  if (ldsan_emu_tmpdir[0]) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      char *const rm[] = {"rm", "-rf", ldsan_emu_tmpdir, NULL};
-      execvp("rm", rm);
-      _exit(127);
-    }
-    if (pid > 0) waitpid(pid, NULL, 0);
+/* SIGINT/SIGTERM/SIGHUP: removes the temporary directory, then dies of the
+ * signal as it would have. */
+/* rm -rf the temporary directory (async-signal-safe: fork, exec, waitpid). */
+static void remove_tmpdir(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    execlp("rm", "rm", "-rf", ldsan_emu_tmpdir, (char *)NULL);
+    _exit(127);
   }
+  if (pid > 0) waitpid(pid, NULL, 0);
+}
+
+static void on_signal(int sig) {
+  if (ldsan_emu_tmpdir[0]) remove_tmpdir();
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -138,12 +140,7 @@ static void cleanup(void) {
     ldsan_emu_tmpdir[0] = '\0';
     return;
   }
-  pid_t pid = fork();
-  if (pid == 0) {
-    execlp("rm", "rm", "-rf", ldsan_emu_tmpdir, (char *)NULL);
-    _exit(127);
-  }
-  if (pid > 0) waitpid(pid, NULL, 0);
+  remove_tmpdir();
   ldsan_emu_tmpdir[0] = '\0';
 }
 
@@ -589,8 +586,10 @@ int main(int argc, char **argv) {
           strcmp(cflags.v[i], "-pie") == 0 || strcmp(cflags.v[i], "-v") == 0)
         push(&l, cflags.v[i]);
     push_all(&l, &objects);
-    /* Static libraries named by -l: the first lib<name>.a in the -L directories. */
-    strvec archives = {0};
+    /* The objects and static libraries linked (those named by -l: the first
+     * lib<name>.a in the -L directories): where HIP registration stubs and
+     * -fgpu-rdc device code come from. */
+    strvec linked_files = {0};
     for (int i = 0; i < lflags.n; i++) {
       const char *a = lflags.v[i];
       if (strncmp(a, "-l", 2) != 0 || !a[2]) continue;
@@ -600,22 +599,22 @@ int main(int argc, char **argv) {
         if (!dir) continue;
         char *lib = fmt("%s/lib%s.a", dir, a + 2);
         int found = file_exists(lib);
-        if (found) push(&archives, lib);
+        if (found) push(&linked_files, lib);
         free(lib);
         if (found) break;
       }
     }
     for (int i = 0; i < objects.n; i++)
-      if (ldsan_cc_ends_with(objects.v[i], ".o") || ldsan_cc_ends_with(objects.v[i], ".a")) push(&archives, objects.v[i]);
+      if (ldsan_cc_ends_with(objects.v[i], ".o") || ldsan_cc_ends_with(objects.v[i], ".a")) push(&linked_files, objects.v[i]);
     /* -fgpu-rdc: every object's and archive member's device bitcode, linked
      * into one device module: one image, as the GPU's device link makes one
      * code object. */
     int counter = 0;
     char *prefix = fmt("%s/rdc-", ldsan_emu_tmpdir), err[4400];
     strvec stubs = {0};
-    for (int i = 0; i < archives.n; i++) {
-      collect_link_stubs(nm, archives.v[i], &stubs);
-      if (ldsan_emu_rdc_extract(archives.v[i], prefix, &counter, add_found_bitcode, &rdc_bitcode, err, sizeof err))
+    for (int i = 0; i < linked_files.n; i++) {
+      collect_link_stubs(nm, linked_files.v[i], &stubs);
+      if (ldsan_emu_rdc_extract(linked_files.v[i], prefix, &counter, add_found_bitcode, &rdc_bitcode, err, sizeof err))
         die("reading the -fgpu-rdc device code: %s", err);
     }
     if (rdc_bitcode.n > 0) {

@@ -156,12 +156,11 @@ extern void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **
 /* Switches to the context at new_sp whose stack is [bottom, bottom + size);
  * dying: the current context never resumes (its fake stack can go). The
  * resumed side finishes the switch (emu_switch_done). */
-static void emu_switch(emu_worker *w, void **save, void *new_sp, const void *bottom, size_t size, int dying) {
+static void emu_switch(void **save, void *new_sp, const void *bottom, size_t size, int dying) {
   void *fake = NULL;
   if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(dying ? NULL : &fake, bottom, size);
   ldsan_emu_ctx_switch(save, new_sp);
   if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, NULL, NULL);
-  (void)w;
 }
 
 static void emu_switch_to_fiber(emu_worker *w, void **save, uint32_t j, int dying) {
@@ -169,14 +168,14 @@ static void emu_switch_to_fiber(emu_worker *w, void **save, uint32_t j, int dyin
   w->cur = j;
   t->state = EMU_READY;
   __ldsan_emu_tls.item = &t->ids;  /* before the switch: the fiber reads its ids from here */
-  emu_switch(w, save, t->sp, t->stack_lo, (size_t)(t->stack_hi - t->stack_lo), dying);
+  emu_switch(save, t->sp, t->stack_lo, (size_t)(t->stack_hi - t->stack_lo), dying);
 }
 
 static void emu_switch_to(emu_worker *w, void **save, uint32_t j) { emu_switch_to_fiber(w, save, j, 0); }
 
 /* The worker's own stack, learnt when it first switches into a fiber. */
 static void emu_switch_to_scheduler(emu_worker *w) {
-  emu_switch(w, &w->dead_sp, w->sched_sp, w->sched_stack_bottom, w->sched_stack_size, 1);
+  emu_switch(&w->dead_sp, w->sched_sp, w->sched_stack_bottom, w->sched_stack_size, 1);
 }
 
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
@@ -321,7 +320,7 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   w->cur = 0;
   w->exiting = 0;
   __ldsan_emu_tls.item = &w->fibers[0].ids;
-  emu_switch(w, &w->sched_sp, w->fibers[0].sp, w->fibers[0].stack_lo,
+  emu_switch(&w->sched_sp, w->fibers[0].sp, w->fibers[0].stack_lo,
              (size_t)(w->fibers[0].stack_hi - w->fibers[0].stack_lo), 0);
 }
 
