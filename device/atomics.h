@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "target.h" /* LDSAN_GLOBAL */
+
 /* Memory scope of an atomic. */
 enum ldsan_scope { LDSAN_SCOPE_DEVICE = 0, LDSAN_SCOPE_SYSTEM = 1 };
 
@@ -20,50 +22,50 @@ enum ldsan_scope { LDSAN_SCOPE_DEVICE = 0, LDSAN_SCOPE_SYSTEM = 1 };
   ((scope) == LDSAN_SCOPE_SYSTEM ? call(__VA_ARGS__, __MEMORY_SCOPE_SYSTEM)       \
                                  : call(__VA_ARGS__, __MEMORY_SCOPE_DEVICE))
 
-static inline uint32_t __ldsan_atomic_add_u32(uint32_t *p, uint32_t v, int scope) {
+static inline uint32_t __ldsan_atomic_add_u32(LDSAN_GLOBAL uint32_t *p, uint32_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
 }
-static inline uint64_t __ldsan_atomic_add_u64(uint64_t *p, uint64_t v, int scope) {
+static inline uint64_t __ldsan_atomic_add_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
 }
 /* Returns the observed value: equals `expected` iff the swap happened. */
-static inline uint32_t __ldsan_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired, int scope) {
+static inline uint32_t __ldsan_atomic_cas_u32(LDSAN_GLOBAL uint32_t *p, uint32_t expected, uint32_t desired, int scope) {
   (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_ACQ_REL,
                      __ATOMIC_ACQUIRE);
   return expected;
 }
-static inline uint64_t __ldsan_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired, int scope) {
+static inline uint64_t __ldsan_atomic_cas_u64(LDSAN_GLOBAL uint64_t *p, uint64_t expected, uint64_t desired, int scope) {
   (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_ACQ_REL,
                      __ATOMIC_ACQUIRE);
   return expected;
 }
-static inline uint64_t __ldsan_atomic_or_u64(uint64_t *p, uint64_t v, int scope) {
+static inline uint64_t __ldsan_atomic_or_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_or, p, v, __ATOMIC_ACQ_REL);
 }
-static inline uint64_t __ldsan_atomic_and_u64(uint64_t *p, uint64_t v, int scope) {
+static inline uint64_t __ldsan_atomic_and_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_and, p, v, __ATOMIC_ACQ_REL);
 }
-static inline uint64_t __ldsan_atomic_exchange_u64(uint64_t *p, uint64_t v, int scope) {
+static inline uint64_t __ldsan_atomic_exchange_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_exchange_n, p, v, __ATOMIC_ACQ_REL);
 }
-static inline uint32_t __ldsan_load_acquire_u32(const uint32_t *p, int scope) {
+static inline uint32_t __ldsan_load_acquire_u32(const LDSAN_GLOBAL uint32_t *p, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);
 }
-static inline uint64_t __ldsan_load_acquire_u64(const uint64_t *p, int scope) {
+static inline uint64_t __ldsan_load_acquire_u64(const LDSAN_GLOBAL uint64_t *p, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);
 }
 /* Relaxed: a value another work-item may write at the same time, whose
  * staleness a later acquire/CAS catches (a free list's link). */
-static inline uint64_t __ldsan_load_relaxed_u64(const uint64_t *p, int scope) {
+static inline uint64_t __ldsan_load_relaxed_u64(const LDSAN_GLOBAL uint64_t *p, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_RELAXED);
 }
-static inline void __ldsan_store_relaxed_u64(uint64_t *p, uint64_t v, int scope) {
+static inline void __ldsan_store_relaxed_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELAXED);
 }
-static inline void __ldsan_store_release_u32(uint32_t *p, uint32_t v, int scope) {
+static inline void __ldsan_store_release_u32(LDSAN_GLOBAL uint32_t *p, uint32_t v, int scope) {
   LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELEASE);
 }
-static inline void __ldsan_store_release_u64(uint64_t *p, uint64_t v, int scope) {
+static inline void __ldsan_store_release_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELEASE);
 }
 

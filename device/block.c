@@ -20,24 +20,24 @@ uint64_t __ldsan_freed_block_at(uint64_t addr) {
   __ldsan_pool_current(&pool);
   uint64_t chunk = __ldsan_pool_chunk_of(&pool, addr);
   if (!chunk) return 0;
-  ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)chunk;
+  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk;
   if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != 0 || h->self != chunk + LDSAN_BLOCK_HEADER_SIZE)
     return 0;
   return chunk + LDSAN_BLOCK_HEADER_SIZE;
 }
 
 /* The header of live block `block` of pool, or null if it is not one. */
-static inline ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block) {
+static inline LDSAN_GLOBAL ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block) {
   if (block % LDSAN_BLOCK_HEADER_SIZE || block < LDSAN_BLOCK_HEADER_SIZE ||
       !__ldsan_pool_holds(pool, block - LDSAN_BLOCK_HEADER_SIZE))
     return 0;
-  ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
   if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC || h->self != block)
     return 0;
   return h;
 }
 
-ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
+LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
   ldsan_pool pool;
   __ldsan_pool_current(&pool);
   return lookup_in(&pool, block);
@@ -45,9 +45,9 @@ ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
 
 /* Poisons md item 0, the compiler's 8-byte block-pointer slot and its redzone:
  * the kernel keeps the pointer in real LDS, so the block's copy is never used. */
-static void poison_compiler_slot(uint64_t block, const ldsan_kernel_desc *desc, uint64_t used) {
+static void poison_compiler_slot(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_desc *desc, uint64_t used) {
   if (desc->var_count == 0) return;
-  const ldsan_var_desc *slot = (const ldsan_var_desc *)(desc + 1);
+  const LDSAN_GLOBAL ldsan_var_desc *slot = (const LDSAN_GLOBAL ldsan_var_desc *)(desc + 1);
   if (!(slot->flags & LDSAN_VAR_COMPILER_SLOT)) return;
   uint64_t end = (uint64_t)slot->offset + slot->size + slot->redzone;
   if (end > used) end = used;
@@ -69,7 +69,7 @@ typedef struct block_request {
  * call. */
 static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size_class, uint64_t chunk_size) {
   uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
-  ldsan_block_header *h = (ldsan_block_header *)(uintptr_t)chunk;
+  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk;
   h->size_class = size_class;
   h->self = block;
   h->kernel_desc = r.kernel_desc;
@@ -83,72 +83,81 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
   __ldsan_unpoison(block, r.used);
   __ldsan_poison(block + r.used, chunk + chunk_size - (block + r.used), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
-  if (r.kernel_desc) poison_compiler_slot(block, (const ldsan_kernel_desc *)(uintptr_t)r.kernel_desc, r.used);
+  if (r.kernel_desc) poison_compiler_slot(block, (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)r.kernel_desc, r.used);
   __ldsan_store_release_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
   return block;
 }
 
-/* The pool's path, out of line (a workgroup takes it only until a chunk of its
- * class is in the block cache): probes regions, backs off while full; when the
- * pool is exhausted, the block caches give their chunks back and it tries once
- * more. Returns the block, or 0 after reporting why (report_flags:
- * LDSAN_ACCESS_NOABORT or 0). */
-__attribute__((noinline, cold)) static uint64_t block_from_pool(block_request r, uint64_t pc, uint32_t report_flags) {
+/* The pool's path (a workgroup takes it only until a chunk of its class is in
+ * the block cache): prepares the pool on first use, probes regions, backs off
+ * while full; when the pool is exhausted, the block caches give their chunks
+ * back and it tries once more. Returns the block, or reports why there is
+ * none and returns 0 (report_flags: LDSAN_ACCESS_NOABORT or 0). Inline: in a
+ * kernel (InlineBlockCalls.h) its scalar code costs no scratch, where a call
+ * would make the kernel save registers for it. */
+static inline __attribute__((always_inline)) uint64_t block_from_pool(block_request r, uint64_t pc,
+                                                                      uint32_t report_flags) {
   ldsan_pool pool;
   __ldsan_pool_current(&pool);
+  if (!__ldsan_pool_prepared(&pool)) __ldsan_pool_prepare(&pool);
   uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
   uint32_t size_class = 0, status = LDSAN_POOL_TOO_LARGE;
   uint64_t chunk_size = 0, chunk = 0;
   if (bytes > r.block_size) { /* else block_size wrapped: larger than any pool */
-    chunk = __ldsan_pool_alloc(&pool, bytes, &size_class, &chunk_size, &status);
-    if (!chunk && status == LDSAN_POOL_EXHAUSTED) {
-      __ldsan_block_cache_drain(&pool);
+    for (uint32_t drained = 0;; drained = 1) {
       chunk = __ldsan_pool_alloc(&pool, bytes, &size_class, &chunk_size, &status);
+      if (chunk || status != LDSAN_POOL_EXHAUSTED || drained) break;
+      __ldsan_block_cache_drain(&pool);
     }
   }
-  if (!chunk) {
-    __ldsan_report(status == LDSAN_POOL_TOO_LARGE ? LDSAN_REPORT_BLOCK_TOO_LARGE : LDSAN_REPORT_POOL_EXHAUSTED, 0, 0,
-                   r.block_size, report_flags, 0, pc);
-    return 0;
-  }
+  if (!chunk)
+    return __ldsan_report(status == LDSAN_POOL_TOO_LARGE ? LDSAN_REPORT_BLOCK_TOO_LARGE : LDSAN_REPORT_POOL_EXHAUSTED,
+                          0, 0, r.block_size, report_flags, 0, pc);
   return init_block(r, chunk, size_class, chunk_size);
 }
 
 /* A block for r: a workgroup's block (LDSAN_BLOCK_KERNEL) from the block cache
- * when one of its class is there (one CAS), else from the pool. */
-static inline uint64_t block_alloc(const ldsan_pool *pool, block_request r, uint64_t pc, uint32_t report_flags) {
+ * when one of its class is there (one CAS), else from the pool (a tail call).
+ * An unprepared pool has an empty cache. */
+static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report_flags) {
   uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
   if ((r.block_flags & LDSAN_BLOCK_KERNEL) && bytes > r.block_size && bytes <= LDSAN_POOL_REGION_SIZE) {
+    ldsan_pool pool;
+    __ldsan_pool_current(&pool);
     uint32_t size_class = __ldsan_pool_class_of(bytes);
-    uint64_t chunk = __ldsan_block_cache_pop(pool, size_class);
+    uint64_t chunk = __ldsan_block_cache_pop(&pool, size_class);
     if (chunk) return init_block(r, chunk, size_class, (uint64_t)LDSAN_POOL_MIN_CHUNK << size_class);
   }
   return block_from_pool(r, pc, report_flags);
 }
 
 /* Poisons the whole block and returns its chunk to the pool; reports a block
- * ldsan did not hand out (or already took back) as a bad free. */
+ * ldsan did not hand out (or already took back) as a bad free. One lane. */
 static void block_free(uint64_t block, uint64_t pc) {
   ldsan_pool pool; /* the device state is volatile: read once */
   __ldsan_pool_current(&pool);
-  ldsan_block_header *h = lookup_in(&pool, block);
-  if (!h || __ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC) {
-    __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
+  LDSAN_GLOBAL ldsan_block_header *h =
+      (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block));
+  if (!h || __ldsan_uniform_u32(__ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE)) !=
+                LDSAN_BLOCK_MAGIC) {
+    (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
     return;
   }
   uint64_t chunk = block - LDSAN_BLOCK_HEADER_SIZE;
+  uint32_t size_class = __ldsan_uniform_u32(h->size_class);
+  uint64_t chunk_size = __ldsan_uniform_u64(h->chunk_size);
+  uint32_t block_flags = __ldsan_uniform_u32(h->block_flags);
   /* Poison before the chunk can reach its next owner, who unpoisons its part. */
-  __ldsan_poison(block, h->chunk_size - LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_FREED);
-  if ((h->block_flags & LDSAN_BLOCK_KERNEL) && h->size_class < LDSAN_POOL_CLASSES)
-    __ldsan_block_cache_release(&pool, h->size_class, chunk);
+  __ldsan_poison(block, chunk_size - LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_FREED);
+  if ((block_flags & LDSAN_BLOCK_KERNEL) && size_class < LDSAN_POOL_CLASSES)
+    __ldsan_block_cache_release(&pool, size_class, chunk);
   else if (__ldsan_pool_free(&pool, chunk) != 0)
-    __ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
+    (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
 }
 
-/* The block of a workgroup of the kernel described by kernel_desc. */
-static inline uint64_t kernel_block(const ldsan_pool *pool, uint64_t block_size, uint64_t kernel_desc,
-                                    uint64_t pc) {
-  const ldsan_kernel_desc *desc = (const ldsan_kernel_desc *)(uintptr_t)kernel_desc;
+/* What the block of a workgroup of the kernel described by kernel_desc holds. */
+static inline block_request kernel_request(uint64_t block_size, uint64_t kernel_desc) {
+  const LDSAN_GLOBAL ldsan_kernel_desc *desc = (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)kernel_desc;
   if (desc && desc->magic != LDSAN_DESC_MAGIC) { /* not a descriptor: act as if none */
     desc = 0;
     kernel_desc = 0;
@@ -157,49 +166,54 @@ static inline uint64_t kernel_block(const ldsan_pool *pool, uint64_t block_size,
   uint64_t used = block_size;
   if (desc) {
     if (desc->flags & LDSAN_KERNEL_HAS_DYNAMIC)
-      dynamic_size = *(const uint32_t *)(uintptr_t)(__ldsan_implicitarg_ptr() + IMPLICITARG_DYNAMIC_LDS_SIZE);
+      dynamic_size = *(const LDSAN_GLOBAL uint32_t *)(uintptr_t)(__ldsan_implicitarg_ptr() + IMPLICITARG_DYNAMIC_LDS_SIZE);
     used = (uint64_t)desc->static_size + dynamic_size;
     if (used > block_size) used = block_size; /* never unpoison past what was allocated */
   }
-  /* A kernel cannot run without its block: failure aborts (when halting). */
   block_request r = {block_size, used, kernel_desc, dynamic_size, LDSAN_BLOCK_KERNEL};
-  return block_alloc(pool, r, pc, 0);
+  return r;
 }
 
-/* The first users of a pool prepare it (pool.c), out of line. */
-__attribute__((noinline, cold)) static void prepare_pool(void) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
-  __ldsan_pool_prepare(&pool);
-}
-
-/* The pool the device state selects (read once: it is volatile), prepared. */
-static inline void current_prepared_pool(ldsan_pool *pool) {
-  __ldsan_pool_current(pool);
-  if (!__ldsan_pool_prepared(pool)) prepare_pool();
-}
-
+/* The compiler's prologue and epilogue call these on work-item 0 only: one
+ * lane, so every value is wave-uniform (the allocator's contract, runtime.h).
+ * The plugin inlines both into the kernel (InlineBlockCalls.h), so a report's
+ * pc is the kernel's own (the prologue or epilogue line). */
 LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
-  ldsan_pool pool;
-  current_prepared_pool(&pool);
-  return kernel_block(&pool, block_size, kernel_desc, __ldsan_return_address());
+  block_request r = kernel_request(__ldsan_uniform_u64(block_size), __ldsan_uniform_u64(kernel_desc));
+  /* A kernel cannot run without its block: failure aborts (when halting). */
+  return block_alloc(r, __ldsan_target_pc(), 0);
 }
 
 LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
   (void)kernel_desc;
+  block = __ldsan_uniform_u64(block);
   if (block == 0) return; /* enter failed and was reported */
-  block_free(block, __ldsan_return_address());
+  block_free(block, __ldsan_target_pc());
 }
 
-/* Device malloc: NULL on exhaustion is normal, so that report does not abort. */
+/* Device malloc and free may come from many lanes at once: the lanes take
+ * turns, lowest active lane first, so the allocator runs on one lane at a time. */
 LDSAN_ENTRY_FN uint64_t LDSAN_ENTRY(__asan_malloc_impl)(uint64_t size, uint64_t pc) {
-  block_request r = {size, size, 0, 0, 0};
-  ldsan_pool pool;
-  current_prepared_pool(&pool);
-  return block_alloc(&pool, r, pc ? pc : __ldsan_return_address(), LDSAN_ACCESS_NOABORT);
+  if (!pc) pc = __ldsan_return_address();
+  uint64_t block;
+  for (;;) {
+    if (__ldsan_first_active_lane()) {
+      /* NULL on exhaustion is normal for malloc, so that report does not abort. */
+      block_request r = {__ldsan_uniform_u64(size), __ldsan_uniform_u64(size), 0, 0, 0};
+      block = block_alloc(r, __ldsan_uniform_u64(pc), LDSAN_ACCESS_NOABORT);
+      break;
+    }
+  }
+  return block;
 }
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
   if (ptr == 0) return;
-  block_free(ptr, pc ? pc : __ldsan_return_address());
+  if (!pc) pc = __ldsan_return_address();
+  for (;;) {
+    if (__ldsan_first_active_lane()) {
+      block_free(__ldsan_uniform_u64(ptr), __ldsan_uniform_u64(pc));
+      break;
+    }
+  }
 }

@@ -31,17 +31,18 @@
 static uint64_t name_of(const ldsan_pool *p, uint64_t chunk) { return ((chunk - p->regions) >> 6) + 1u; }
 static uint64_t chunk_named(const ldsan_pool *p, uint64_t name) { return p->regions + ((name - 1u) << 6); }
 
-static uint64_t *link_of(uint64_t chunk) {
-  return &((ldsan_block_header *)(uintptr_t)chunk)->cache_link;
+static LDSAN_GLOBAL uint64_t *link_of(uint64_t chunk) {
+  return &((LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk)->cache_link;
 }
 
 uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c) {
-  uint64_t *head = &p->heads[c];
-  uint64_t h = __ldsan_load_acquire_u64(head, LDSAN_SCOPE_DEVICE);
+  LDSAN_GLOBAL uint64_t *head = &p->heads[c];
+  uint64_t h = __ldsan_uniform_u64(__ldsan_load_acquire_u64(head, LDSAN_SCOPE_DEVICE));
   while (h & INDEX_MASK) {
     uint64_t chunk = chunk_named(p, h & INDEX_MASK);
-    uint64_t next = __ldsan_load_relaxed_u64(link_of(chunk), LDSAN_SCOPE_DEVICE) & INDEX_MASK;
-    uint64_t seen = __ldsan_atomic_cas_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | next, LDSAN_SCOPE_DEVICE);
+    uint64_t next = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(link_of(chunk), LDSAN_SCOPE_DEVICE)) & INDEX_MASK;
+    uint64_t seen =
+        __ldsan_uniform_u64(__ldsan_atomic_cas_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | next, LDSAN_SCOPE_DEVICE));
     if (seen == h) return chunk;
     h = seen;
   }
@@ -49,33 +50,34 @@ uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c) {
 }
 
 void __ldsan_block_cache_push(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
-  uint64_t *head = &p->heads[c];
+  LDSAN_GLOBAL uint64_t *head = &p->heads[c];
   uint64_t name = name_of(p, chunk);
-  uint64_t h = __ldsan_load_acquire_u64(head, LDSAN_SCOPE_DEVICE);
+  uint64_t h = __ldsan_uniform_u64(__ldsan_load_acquire_u64(head, LDSAN_SCOPE_DEVICE));
   for (;;) {
     __ldsan_store_relaxed_u64(link_of(chunk), h & INDEX_MASK, LDSAN_SCOPE_DEVICE);
-    uint64_t seen = __ldsan_atomic_cas_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | name, LDSAN_SCOPE_DEVICE);
+    uint64_t seen =
+        __ldsan_uniform_u64(__ldsan_atomic_cas_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | name, LDSAN_SCOPE_DEVICE));
     if (seen == h) return;
     h = seen;
   }
 }
 
-static uint64_t *quarantine_of(const ldsan_pool *p, uint32_t c) {
+static LDSAN_GLOBAL uint64_t *quarantine_of(const ldsan_pool *p, uint32_t c) {
   return p->heads + 16 + (uint64_t)c * LDSAN_POOL_QUARANTINE;
 }
 
 void __ldsan_block_cache_release(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
   uint32_t hash = __ldsan_workgroup_id_x() * 0x9E3779B1u ^ __ldsan_workgroup_id_y() * 0x85EBCA77u ^
                   __ldsan_workgroup_id_z() * 0xC2B2AE3Du;
-  uint64_t *slot = quarantine_of(p, c) + (hash >> 29); /* top bits: one of 8 slots */
-  uint64_t old = __ldsan_atomic_exchange_u64(slot, name_of(p, chunk), LDSAN_SCOPE_DEVICE);
+  LDSAN_GLOBAL uint64_t *slot = quarantine_of(p, c) + (hash >> 29); /* top bits: one of 8 slots */
+  uint64_t old = __ldsan_uniform_u64(__ldsan_atomic_exchange_u64(slot, name_of(p, chunk), LDSAN_SCOPE_DEVICE));
   if (old) __ldsan_block_cache_push(p, c, chunk_named(p, old));
 }
 
 void __ldsan_block_cache_drain(const ldsan_pool *p) {
   for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c) {
     for (uint32_t k = 0; k < LDSAN_POOL_QUARANTINE; ++k) {
-      uint64_t old = __ldsan_atomic_exchange_u64(quarantine_of(p, c) + k, 0, LDSAN_SCOPE_DEVICE);
+      uint64_t old = __ldsan_uniform_u64(__ldsan_atomic_exchange_u64(quarantine_of(p, c) + k, 0, LDSAN_SCOPE_DEVICE));
       if (old) (void)__ldsan_pool_free(p, chunk_named(p, old));
     }
     for (uint64_t chunk; (chunk = __ldsan_block_cache_pop(p, c)) != 0;) (void)__ldsan_pool_free(p, chunk);

@@ -18,24 +18,24 @@ typedef struct asan_global {
 _Static_assert(sizeof(asan_global) == 64, "asan global record");
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_register_globals)(uint64_t globals, uint64_t n) {
-  const asan_global *g = (const asan_global *)(uintptr_t)globals;
+  const LDSAN_GLOBAL asan_global *g = (const LDSAN_GLOBAL asan_global *)(uintptr_t)globals;
   for (uint64_t i = 0; i < n; ++i)
     __ldsan_poison(g[i].beg + g[i].size, g[i].size_with_redzone - g[i].size, ASAN_GLOBAL_REDZONE);
 }
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_unregister_globals)(uint64_t globals, uint64_t n) {
-  const asan_global *g = (const asan_global *)(uintptr_t)globals;
+  const LDSAN_GLOBAL asan_global *g = (const LDSAN_GLOBAL asan_global *)(uintptr_t)globals;
   for (uint64_t i = 0; i < n; ++i) __ldsan_unpoison(g[i].beg, g[i].size_with_redzone);
 }
 
 /* `flag` (u64) makes registration once per module: the CAS lets one caller in. */
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_register_elf_globals)(uint64_t flag, uint64_t start, uint64_t stop) {
-  if (__ldsan_atomic_cas_u64((uint64_t *)(uintptr_t)flag, 0, 1, LDSAN_SCOPE_DEVICE) != 0) return;
+  if (__ldsan_atomic_cas_u64((LDSAN_GLOBAL uint64_t *)(uintptr_t)flag, 0, 1, LDSAN_SCOPE_DEVICE) != 0) return;
   LDSAN_ENTRY(__asan_register_globals)(start, (stop - start) / sizeof(asan_global));
 }
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_unregister_elf_globals)(uint64_t flag, uint64_t start, uint64_t stop) {
-  if (__ldsan_atomic_cas_u64((uint64_t *)(uintptr_t)flag, 1, 0, LDSAN_SCOPE_DEVICE) != 1) return;
+  if (__ldsan_atomic_cas_u64((LDSAN_GLOBAL uint64_t *)(uintptr_t)flag, 1, 0, LDSAN_SCOPE_DEVICE) != 1) return;
   LDSAN_ENTRY(__asan_unregister_globals)(start, (stop - start) / sizeof(asan_global));
 }
 

@@ -79,8 +79,9 @@ void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
   uint64_t skip = aligned - base + LDSAN_POOL_HEADS_SIZE;
   uint64_t avail = size > skip ? size - skip : 0;
   uint64_t n = avail / (LDSAN_POOL_REGION_SIZE + sizeof(struct ldsan_region));
-  out->heads = (uint64_t *)(uintptr_t)aligned;
-  out->meta = (struct ldsan_region *)(uintptr_t)(aligned + LDSAN_POOL_HEADS_SIZE);
+  if (n > UINT32_MAX) n = UINT32_MAX; /* region indexes are 32-bit */
+  out->heads = (LDSAN_GLOBAL uint64_t *)(uintptr_t)aligned;
+  out->meta = (LDSAN_GLOBAL struct ldsan_region *)(uintptr_t)(aligned + LDSAN_POOL_HEADS_SIZE);
   out->regions = aligned + LDSAN_POOL_HEADS_SIZE + n * sizeof(struct ldsan_region);
   out->nregions = n;
 }
@@ -96,18 +97,18 @@ void __ldsan_pool_current(ldsan_pool *out) {
 }
 
 int __ldsan_pool_prepared(const ldsan_pool *p) {
-  return __ldsan_load_acquire_u64(&p->heads[PREPARED_FLAG], LDSAN_SCOPE_DEVICE) == 2u;
+  return __ldsan_uniform_u64(__ldsan_load_acquire_u64(&p->heads[PREPARED_FLAG], LDSAN_SCOPE_DEVICE)) == 2u;
 }
 
 void __ldsan_pool_prepare(const ldsan_pool *p) {
-  uint64_t *flag = &p->heads[PREPARED_FLAG];
-  if (__ldsan_atomic_cas_u64(flag, 0, 1, LDSAN_SCOPE_DEVICE) == 0) {
+  LDSAN_GLOBAL uint64_t *flag = &p->heads[PREPARED_FLAG];
+  if (__ldsan_uniform_u64(__ldsan_atomic_cas_u64(flag, 0, 1, LDSAN_SCOPE_DEVICE)) == 0) {
     uint64_t base = (uint64_t)(uintptr_t)p->heads;
     __ldsan_poison(base, p->regions + p->nregions * LDSAN_POOL_REGION_SIZE - base, LDSAN_SHADOW_LDS_STORE);
     __ldsan_store_release_u64(flag, 2, LDSAN_SCOPE_DEVICE);
     return;
   }
-  for (uint32_t attempt = 0; __ldsan_load_acquire_u64(flag, LDSAN_SCOPE_DEVICE) != 2u; ++attempt)
+  for (uint32_t attempt = 0; __ldsan_uniform_u64(__ldsan_load_acquire_u64(flag, LDSAN_SCOPE_DEVICE)) != 2u; ++attempt)
     __ldsan_target_backoff(attempt);
 }
 
@@ -142,22 +143,23 @@ static uint32_t start_hint(void) {
 /* Returns a region index with one chunk of class c reserved for the caller, or
  * p->nregions if none: first a partly used region of class c, then a free one. */
 static uint64_t reserve_region(const ldsan_pool *p, uint32_t c, uint32_t hint) {
-  uint64_t n = p->nregions;
-  uint32_t tag = c + 1u, cap = chunks_in(c);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t r = (hint + i) % n;
-    uint64_t s = __ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE);
+  uint32_t n = (uint32_t)p->nregions; /* at most UINT32_MAX (__ldsan_pool_view) */
+  uint32_t tag = c + 1u, cap = chunks_in(c), start = hint % n;
+  /* Each pass visits every region once, from start on (no division per step). */
+  for (uint32_t i = 0, r = start; i < n; ++i, r = r + 1u == n ? 0 : r + 1u) {
+    uint64_t s = __ldsan_uniform_u64(__ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE));
     while (state_tag(s) == tag && state_live(s) < cap) {
-      uint64_t seen = __ldsan_atomic_cas_u64(&p->meta[r].state, s, s + LIVE_ONE, LDSAN_SCOPE_DEVICE);
+      uint64_t seen =
+          __ldsan_uniform_u64(__ldsan_atomic_cas_u64(&p->meta[r].state, s, s + LIVE_ONE, LDSAN_SCOPE_DEVICE));
       if (seen == s) return r;
       s = seen;
     }
   }
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t r = (hint + i) % n;
-    if (__ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE) == make_state(TAG_FREE, 0) &&
-        __ldsan_atomic_cas_u64(&p->meta[r].state, make_state(TAG_FREE, 0), make_state(tag, 1),
-                               LDSAN_SCOPE_DEVICE) == make_state(TAG_FREE, 0))
+  const uint64_t free_state = make_state(TAG_FREE, 0);
+  for (uint32_t i = 0, r = start; i < n; ++i, r = r + 1u == n ? 0 : r + 1u) {
+    if (__ldsan_uniform_u64(__ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE)) == free_state &&
+        __ldsan_uniform_u64(__ldsan_atomic_cas_u64(&p->meta[r].state, free_state, make_state(tag, 1),
+                                                   LDSAN_SCOPE_DEVICE)) == free_state)
       return r;
   }
   return n;
@@ -166,17 +168,17 @@ static uint64_t reserve_region(const ldsan_pool *p, uint32_t c, uint32_t hint) {
 /* Returns the address of a chunk claimed in region r, where the caller holds a
  * reservation: a clear bit exists at every instant, so the scan terminates. */
 static uint64_t claim_chunk(const ldsan_pool *p, uint64_t r, uint32_t c, uint32_t hint) {
-  uint32_t cap = chunks_in(c), words = (cap + 63u) / 64u;
+  uint32_t cap = chunks_in(c), words = (cap + 63u) / 64u; /* a power of two */
   uint64_t last_mask = cap % 64u ? (1ull << (cap % 64u)) - 1u : ~0ull;
-  uint64_t *bitmap = p->meta[r].bitmap;
+  LDSAN_GLOBAL uint64_t *bitmap = p->meta[r].bitmap;
   for (;;) {
     for (uint32_t i = 0; i < words; ++i) {
-      uint32_t w = (hint + i) % words;
+      uint32_t w = (hint + i) & (words - 1u);
       uint64_t mask = w == words - 1u ? last_mask : ~0ull;
-      uint64_t clear = ~__ldsan_load_acquire_u64(&bitmap[w], LDSAN_SCOPE_DEVICE) & mask;
+      uint64_t clear = ~__ldsan_uniform_u64(__ldsan_load_acquire_u64(&bitmap[w], LDSAN_SCOPE_DEVICE)) & mask;
       while (clear) {
         uint64_t bit = clear & (~clear + 1u);
-        uint64_t old = __ldsan_atomic_or_u64(&bitmap[w], bit, LDSAN_SCOPE_DEVICE);
+        uint64_t old = __ldsan_uniform_u64(__ldsan_atomic_or_u64(&bitmap[w], bit, LDSAN_SCOPE_DEVICE));
         if (!(old & bit)) {
           uint64_t index = (uint64_t)w * 64u + (uint64_t)__builtin_ctzll(bit);
           return p->regions + r * LDSAN_POOL_REGION_SIZE + (index << (MIN_CHUNK_LOG + c));
@@ -193,8 +195,8 @@ static uint64_t alloc_large(const ldsan_pool *p, uint64_t k) {
     uint64_t taken = 0;
     for (; taken < k; ++taken) {
       uint64_t want = taken == 0 ? make_state(TAG_LARGE_HEAD, (uint32_t)k) : make_state(TAG_LARGE_TAIL, 0);
-      if (__ldsan_atomic_cas_u64(&p->meta[i + taken].state, make_state(TAG_FREE, 0), want,
-                                 LDSAN_SCOPE_DEVICE) != make_state(TAG_FREE, 0))
+      if (__ldsan_uniform_u64(__ldsan_atomic_cas_u64(&p->meta[i + taken].state, make_state(TAG_FREE, 0), want,
+                                 LDSAN_SCOPE_DEVICE)) != make_state(TAG_FREE, 0))
         break;
     }
     if (taken == k) return p->regions + i * LDSAN_POOL_REGION_SIZE;
@@ -250,8 +252,8 @@ int __ldsan_pool_free(const ldsan_pool *p, uint64_t chunk) {
   if (!__ldsan_pool_holds(p, chunk)) return -1;
   uint64_t r = (chunk - p->regions) >> REGION_LOG;
   uint64_t offset = (chunk - p->regions) & (LDSAN_POOL_REGION_SIZE - 1u);
-  struct ldsan_region *region = &p->meta[r];
-  uint64_t s = __ldsan_load_acquire_u64(&region->state, LDSAN_SCOPE_DEVICE);
+  LDSAN_GLOBAL struct ldsan_region *region = &p->meta[r];
+  uint64_t s = __ldsan_uniform_u64(__ldsan_load_acquire_u64(&region->state, LDSAN_SCOPE_DEVICE));
   uint32_t tag = state_tag(s);
   if (tag == TAG_LARGE_HEAD) {
     if (offset != 0) return -1;
@@ -266,12 +268,12 @@ int __ldsan_pool_free(const ldsan_pool *p, uint64_t chunk) {
   if (offset & (((uint64_t)LDSAN_POOL_MIN_CHUNK << c) - 1u)) return -1;
   uint64_t index = offset >> (MIN_CHUNK_LOG + c);
   uint64_t bit = 1ull << (index % 64u);
-  if (!(__ldsan_atomic_and_u64(&region->bitmap[index / 64u], ~bit, LDSAN_SCOPE_DEVICE) & bit))
+  if (!(__ldsan_uniform_u64(__ldsan_atomic_and_u64(&region->bitmap[index / 64u], ~bit, LDSAN_SCOPE_DEVICE)) & bit))
     return -1; /* not handed out */
   /* Our chunk kept live >= 1, so the tag cannot have changed under us. */
   for (;;) {
     uint64_t next = state_live(s) == 1u ? make_state(TAG_FREE, 0) : s - LIVE_ONE;
-    uint64_t seen = __ldsan_atomic_cas_u64(&region->state, s, next, LDSAN_SCOPE_DEVICE);
+    uint64_t seen = __ldsan_uniform_u64(__ldsan_atomic_cas_u64(&region->state, s, next, LDSAN_SCOPE_DEVICE));
     if (seen == s) return 0;
     s = seen;
   }

@@ -13,18 +13,19 @@ static uint64_t current_block(void) {
   return __ldsan_block_lookup(block) ? block : 0;
 }
 
-static ldsan_report_channel *current_channel(void) {
+static LDSAN_GLOBAL ldsan_report_channel *current_channel(void) {
   uint64_t channel = __ldsan_device_state.channel;
-  return channel ? (ldsan_report_channel *)(uintptr_t)channel : &__ldsan_builtin_channel;
+  return channel ? (LDSAN_GLOBAL ldsan_report_channel *)(uintptr_t)channel
+                 : &__ldsan_builtin_channel;
 }
 
 /* Claims a slot of the ring (abi.h protocol, steps 1-2); NULL if none is free. */
-static ldsan_report_record *claim_slot(ldsan_report_channel *ch) {
+static LDSAN_GLOBAL ldsan_report_record *claim_slot(LDSAN_GLOBAL ldsan_report_channel *ch) {
   uint32_t capacity = ch->capacity < LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
   /* Relaxed ticket: the record is published by its own release store. */
   uint32_t ticket = __ldsan_atomic_add_u32(&ch->next, 1u, LDSAN_SCOPE_SYSTEM);
   if (capacity == 0) return 0;
-  ldsan_report_record *r = &ch->records[ticket % capacity];
+  LDSAN_GLOBAL ldsan_report_record *r = &ch->records[ticket % capacity];
   /* Only an EMPTY slot is taken: an undrained record is never overwritten. */
   if (__ldsan_atomic_cas_u32(&r->state, LDSAN_RECORD_EMPTY, LDSAN_RECORD_WRITING, LDSAN_SCOPE_SYSTEM) !=
       LDSAN_RECORD_EMPTY)
@@ -32,15 +33,15 @@ static ldsan_report_record *claim_slot(ldsan_report_channel *ch) {
   return r;
 }
 
-__attribute__((noinline, cold)) void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
+__attribute__((noinline, cold)) uint64_t __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
                     uint32_t flags, uint32_t shadow_byte, uint64_t pc) {
-  ldsan_report_channel *ch = current_channel();
-  ldsan_report_record *r = claim_slot(ch);
+  LDSAN_GLOBAL ldsan_report_channel *ch = current_channel();
+  LDSAN_GLOBAL ldsan_report_record *r = claim_slot(ch);
   if (!r) {
     __ldsan_atomic_add_u32(&ch->dropped, 1u, LDSAN_SCOPE_SYSTEM);
   } else {
     uint64_t block = current_block();
-    const ldsan_block_header *h = block ? (const ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE) : 0;
+    const LDSAN_GLOBAL ldsan_block_header *h = block ? (const LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE) : 0;
     r->kind = kind;
     r->address = address;
     r->access_address = access_address;
@@ -65,6 +66,7 @@ __attribute__((noinline, cold)) void __ldsan_report(uint32_t kind, uint64_t addr
   }
   if (!(flags & LDSAN_ACCESS_NOABORT) && (__ldsan_device_state.flags & LDSAN_STATE_HALT_ON_ERROR))
     __ldsan_target_trap();
+  return 0;
 }
 
 __attribute__((noinline, cold)) void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc) {
@@ -77,7 +79,7 @@ __attribute__((noinline, cold)) void __ldsan_report_access(uint64_t addr, uint64
     uint8_t next = *__ldsan_shadow_of(bad + LDSAN_SHADOW_GRANULE);
     if (next >= LDSAN_SHADOW_GRANULE) shadow = next;
   }
-  __ldsan_report(LDSAN_REPORT_BAD_ACCESS, bad, addr, size, flags, shadow, pc);
+  (void)__ldsan_report(LDSAN_REPORT_BAD_ACCESS, bad, addr, size, flags, shadow, pc);
 }
 
 void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc) {

@@ -9,6 +9,7 @@
 
 #include <ldsan/abi.h>
 
+#include "atomics.h"
 #include "target.h"
 
 /* Every ABI entry point: visible (so llvm-link and the host loader see it) and
@@ -18,9 +19,9 @@
 
 /* ---- state.c: the per-code-object globals ---------------------------------- */
 /* Volatile: the host may rewrite it between dispatches; never fold its initializer. */
-extern LDSAN_EXPORT volatile ldsan_device_state __ldsan_device_state;
-extern LDSAN_EXPORT ldsan_report_channel __ldsan_builtin_channel;
-extern LDSAN_EXPORT uint8_t __ldsan_builtin_pool[LDSAN_BUILTIN_POOL_SIZE];
+extern LDSAN_EXPORT volatile LDSAN_GLOBAL ldsan_device_state __ldsan_device_state;
+extern LDSAN_EXPORT LDSAN_GLOBAL ldsan_report_channel __ldsan_builtin_channel;
+extern LDSAN_EXPORT LDSAN_GLOBAL uint8_t __ldsan_builtin_pool[LDSAN_BUILTIN_POOL_SIZE];
 
 /* ---- shadow.c: ASan shadow poisoning and checks ----------------------------- */
 /* Marks [addr, addr+size) with `value` (ASan rules for partial granules). */
@@ -34,6 +35,14 @@ int __ldsan_find_poisoned(uint64_t beg, uint64_t size, uint64_t *bad, uint8_t *s
 int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
 
 /* ---- pool.c: the LDS backing allocator ------------------------------------- */
+/* One lane at a time: the allocator (pool.c, block_cache.c, block.c's block
+ * paths) runs on one lane of a wave at a time: the kernel prologue and
+ * epilogue call it on work-item 0 alone, device malloc and free let their
+ * lanes take turns. So every value it computes is wave-uniform, and it marks
+ * what it reads from shared memory so (__ldsan_uniform_*): the compiler keeps
+ * the allocator in scalar registers instead of taking a kernel's VGPRs. The
+ * read-only queries the report path makes from any lanes
+ * (__ldsan_pool_holds, __ldsan_pool_chunk_of, __ldsan_block_lookup) do not. */
 #define LDSAN_POOL_REGION_SIZE (1ull << 20) /* bytes per region */
 #define LDSAN_POOL_MIN_CHUNK 256u           /* bytes of the smallest size class */
 #define LDSAN_POOL_MAX_TRIES 1024u          /* allocation attempts before giving up */
@@ -47,9 +56,9 @@ int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
 struct ldsan_region;
 /* A view of one pool: computed from (base, size), holds no state of its own. */
 typedef struct ldsan_pool {
-  uint64_t *heads;           /* LDSAN_POOL_CLASSES block cache heads (block_cache.c), then
+  LDSAN_GLOBAL uint64_t *heads;           /* LDSAN_POOL_CLASSES block cache heads (block_cache.c), then
                                 the pool's flag words; the quarantine follows at heads + 16 */
-  struct ldsan_region *meta; /* nregions region records */
+  LDSAN_GLOBAL struct ldsan_region *meta; /* nregions region records */
   uint64_t regions;          /* address of region 0 (64-byte aligned) */
   uint64_t nregions;
 } ldsan_pool;
@@ -97,14 +106,16 @@ void __ldsan_block_cache_drain(const ldsan_pool *p);
 
 /* ---- block.c: workgroup blocks and device malloc ---------------------------- */
 /* Returns the header of the live block `block`, or null if it is not one. */
-ldsan_block_header *__ldsan_block_lookup(uint64_t block);
+LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block);
 /* The released (not yet reused) block that holds addr, or 0. */
 uint64_t __ldsan_freed_block_at(uint64_t addr);
 
 /* ---- report.c: report records ----------------------------------------------- */
 /* Records one report in the channel, then traps if it aborts and the host
- * asked to halt. `flags` are ldsan_access_flags. */
-void __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
+ * asked to halt. `flags` are ldsan_access_flags. Returns 0, so that a path
+ * that gives up can end in `return __ldsan_report(...)` (a tail call: the
+ * report's registers and frame are not the caller's). */
+uint64_t __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
                     uint32_t flags, uint32_t shadow_byte, uint64_t pc);
 /* Reports a bad access of `size` bytes at addr (finds the first bad byte). */
 void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc);

@@ -7,7 +7,7 @@
 
 /* One end of a range: its shadow byte, offset in the granule, current value. */
 typedef struct endpoint {
-  uint8_t *shadow;
+  LDSAN_GLOBAL uint8_t *shadow;
   uint32_t offset;
   int8_t value;
 } endpoint;
@@ -40,23 +40,26 @@ typedef uint64_t ldsan_u64x2 __attribute__((vector_size(16)));
 /* Fills shadow bytes [s, e) with v: bytes up to 8-byte alignment, words up to
  * 16-byte alignment, then 16 bytes per store (a 40 KiB block's 5 KiB of shadow
  * is 320 stores), then the rest. */
-static void fill_shadow(uint8_t *s, uint8_t *e, uint8_t v) {
+static void fill_shadow(LDSAN_GLOBAL uint8_t *s, LDSAN_GLOBAL uint8_t *e, uint8_t v) {
   while (s < e && ((uintptr_t)s & 7)) *s++ = v;
   uint64_t word = 0x0101010101010101ull * v;
   if (e - s >= 8 && ((uintptr_t)s & 8)) {
-    *(uint64_t *)(void *)s = word;
+    *(LDSAN_GLOBAL uint64_t *)s = word;
     s += 8;
   }
   ldsan_u64x2 wide = {word, word};
-  for (; e - s >= 16; s += 16) *(ldsan_u64x2 *)(void *)s = wide;
+  for (; e - s >= 16; s += 16) *(LDSAN_GLOBAL ldsan_u64x2 *)s = wide;
   if (e - s >= 8) {
-    *(uint64_t *)(void *)s = word;
+    *(LDSAN_GLOBAL uint64_t *)s = word;
     s += 8;
   }
   while (s < e) *s++ = v;
 }
 
-void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value) {
+/* Out of line (noinline) in both: the plugin inlines the block paths into
+ * every kernel (InlineBlockCalls.h), and a leaf call costs a kernel neither
+ * registers nor scratch, where an inlined copy per use costs code size. */
+__attribute__((noinline)) void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value) {
   if (size == 0) return;
   endpoint beg = endpoint_of(addr);
   endpoint end = end_of(addr + size);
@@ -76,7 +79,7 @@ void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value) {
   if (end.value > 0 && end.value <= (int8_t)end.offset) *end.shadow = value;
 }
 
-void __ldsan_unpoison(uint64_t addr, uint64_t size) {
+__attribute__((noinline)) void __ldsan_unpoison(uint64_t addr, uint64_t size) {
   if (size == 0) return;
   endpoint beg = endpoint_of(addr);
   endpoint end = end_of(addr + size);

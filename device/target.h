@@ -1,6 +1,7 @@
 /* ldsan target contract: the few things portable runtime code needs from the
  * machine (ids, lanes, implicit arguments, LDS address 0, backoff, trap,
- * shadow mapping; atomics are one layer for both builds, atomics.h). One implementation per target: target_amdgcn.h
+ * shadow mapping, the global address space; atomics are one layer for both
+ * builds, atomics.h). One implementation per target: target_amdgcn.h
  * (static inline, the only file allowed __builtin_amdgcn_*) and target_host.c
  * (host unit tests: every input is a settable hook). Everything else in
  * device/ is portable C that builds unchanged for both. */
@@ -9,7 +10,16 @@
 
 #include <stdint.h>
 
-#include "atomics.h"
+/* Qualifies a pointer to device (global) memory: the pool, headers, shadow,
+ * descriptors, the report channel. On amdgcn it is address space 1, which
+ * tells the compiler what a generic pointer cannot: the access is not to a
+ * lane's private memory, so a load from a wave-uniform address is
+ * wave-uniform (kept in scalar registers) and uses global_* instructions. */
+#if defined(__AMDGCN__)
+#define LDSAN_GLOBAL __attribute__((address_space(1)))
+#else
+#define LDSAN_GLOBAL
+#endif
 
 #if defined(__AMDGCN__)
 #define LDSAN_TARGET_FN static inline
@@ -39,9 +49,22 @@ LDSAN_TARGET_FN void __ldsan_target_trap(void);
 /* The 8 bytes at LDS address 0: where the lowered kernel keeps its block address. */
 LDSAN_TARGET_FN uint64_t __ldsan_lds0_read(void);
 /* Returns the shadow byte address of addr. */
-LDSAN_TARGET_FN uint8_t *__ldsan_shadow_of(uint64_t addr);
+LDSAN_TARGET_FN LDSAN_GLOBAL uint8_t *__ldsan_shadow_of(uint64_t addr);
+/* x, told to the compiler as the same in every active lane of the wave
+ * (v_readfirstlane on amdgcn), so it keeps x in scalar registers. Exact only
+ * where one lane runs, or all active lanes hold the same x: the allocator's
+ * callers guarantee that (runtime.h, "one lane at a time"). */
+LDSAN_TARGET_FN uint32_t __ldsan_uniform_u32(uint32_t x);
+LDSAN_TARGET_FN uint64_t __ldsan_uniform_u64(uint64_t x);
+/* Nonzero in the lowest active lane of the wave (in every host thread). */
+LDSAN_TARGET_FN int __ldsan_first_active_lane(void);
 /* Waits a little before retry number `attempt` (longer as attempts grow). */
 LDSAN_TARGET_FN void __ldsan_target_backoff(uint32_t attempt);
+
+/* An address in the code that calls it (amdgcn: s_getpc): the pc of a report
+ * made where the return address means nothing, in code the plugin inlines
+ * into a kernel (the kernel's own prologue and epilogue, block.c). */
+LDSAN_TARGET_FN uint64_t __ldsan_target_pc(void);
 
 /* Return address of the calling function: a macro, so that it is evaluated in
  * the entry point itself (whose caller is the instrumented code). */

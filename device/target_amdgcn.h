@@ -19,10 +19,21 @@ static inline uint32_t __ldsan_lane_id(void) {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
 }
 
+static inline uint32_t __ldsan_uniform_u32(uint32_t x) { return (uint32_t)__builtin_amdgcn_readfirstlane((int)x); }
+static inline uint64_t __ldsan_uniform_u64(uint64_t x) {
+  return (uint64_t)__ldsan_uniform_u32((uint32_t)x) | (uint64_t)__ldsan_uniform_u32((uint32_t)(x >> 32)) << 32;
+}
+static inline int __ldsan_first_active_lane(void) {
+  uint32_t lane = __ldsan_lane_id();
+  return lane == __ldsan_uniform_u32(lane);
+}
+
 /* Constant (address space 4) addresses are plain 64-bit global addresses. */
 static inline uint64_t __ldsan_implicitarg_ptr(void) {
   return (uint64_t)(uintptr_t)__builtin_amdgcn_implicitarg_ptr();
 }
+
+static inline uint64_t __ldsan_target_pc(void) { return (uint64_t)__builtin_amdgcn_s_getpc(); }
 
 /* llvm.trap is s_trap 2 on amdhsa: the queue reports the wave and stops it. */
 static inline void __ldsan_target_trap(void) { __builtin_trap(); }
@@ -36,12 +47,15 @@ static inline uint64_t __ldsan_lds0_read(void) {
   return *(volatile __attribute__((address_space(3))) uint64_t *)zero;
 }
 
-static inline uint8_t *__ldsan_shadow_of(uint64_t addr) {
-  return (uint8_t *)(uintptr_t)((addr >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET);
+static inline LDSAN_GLOBAL uint8_t *__ldsan_shadow_of(uint64_t addr) {
+  return (LDSAN_GLOBAL uint8_t *)(uintptr_t)((addr >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET);
 }
 
-/* s_sleep 127 is ~8k cycles; wait 1..16 of those as attempts grow. */
-static inline void __ldsan_target_backoff(uint32_t attempt) {
+/* s_sleep 127 is ~8k cycles; wait 1..16 of those as attempts grow. Out of
+ * line: the block paths are inlined into kernels, and the CPU emulator tells
+ * this back-off (a wait for other workgroups) from a kernel's own s_sleep (a
+ * possible wait for its workgroup's work-items) by the function it is in. */
+static __attribute__((noinline)) void __ldsan_target_backoff(uint32_t attempt) {
   uint32_t n = attempt < 16 ? attempt + 1 : 16;
   for (uint32_t i = 0; i < n; ++i) __builtin_amdgcn_s_sleep(127);
 }

@@ -22,13 +22,17 @@ uint32_t __ldsan_workitem_id_x(void) { return __ldsan_host_workitem_id[0]; }
 uint32_t __ldsan_workitem_id_y(void) { return __ldsan_host_workitem_id[1]; }
 uint32_t __ldsan_workitem_id_z(void) { return __ldsan_host_workitem_id[2]; }
 uint32_t __ldsan_lane_id(void) { return __ldsan_host_lane; }
+uint32_t __ldsan_uniform_u32(uint32_t x) { return x; }
+uint64_t __ldsan_uniform_u64(uint64_t x) { return x; }
+int __ldsan_first_active_lane(void) { return 1; }
+uint64_t __ldsan_target_pc(void) { return (uint64_t)(uintptr_t)__builtin_return_address(0); }
 uint64_t __ldsan_implicitarg_ptr(void) { return __ldsan_host_implicitarg; }
 uint64_t __ldsan_lds0_read(void) { return __ldsan_host_lds0; }
 
 /* Counts instead of stopping, so a test can check that a report trapped. */
 void __ldsan_target_trap(void) { __atomic_fetch_add(&__ldsan_host_trap_count, 1u, __ATOMIC_SEQ_CST); }
 
-uint8_t *__ldsan_shadow_of(uint64_t addr) {
+LDSAN_GLOBAL uint8_t *__ldsan_shadow_of(uint64_t addr) {
   return (uint8_t *)((uintptr_t)(addr >> 3) + __ldsan_host_shadow_offset);
 }
 

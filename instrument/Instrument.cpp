@@ -8,6 +8,7 @@
 #include "Instrument.h"
 
 #include "BlockGuard.h"
+#include "InlineBlockCalls.h"
 #include "Descriptor.h"
 #include "Diag.h"
 #include "LdsPlan.h"
@@ -414,6 +415,10 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
 
   std::string Reason;
   if (!linkRuntime(X, std::move(RT), Reason)) {
+    F = {Reason, "", "check that the runtime was built for this LLVM"};
+    return false;
+  }
+  if (!inlineBlockCalls(X, Reason)) {
     F = {Reason, "", "check that the runtime was built for this LLVM"};
     return false;
   }

@@ -18,6 +18,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -150,6 +151,12 @@ int main(int argc, char **argv) {
     else in = argv[i];
   }
   if (!in || !out) usage();
+  /* Device code has no C library, and the ldsan runtime inlined into kernels
+   * writes ASan's shadow directly: the CPU optimizer must not turn its fill
+   * loops into memset calls, which host ASan's interceptor rejects on shadow
+   * memory (LLVM forms the memset intrinsic even under "no-builtins"). */
+  const char *llvm_args[] = {"ldsan-emu-retarget", "-disable-loop-idiom-all"};
+  LLVMParseCommandLineOptions(2, llvm_args, NULL);
 
   rt_ctx c = {0};
   c.input = in;

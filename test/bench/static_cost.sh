@@ -9,7 +9,7 @@
 #     (buffer_wbl2 / buffer_inv), calls, and its own SGPRs, VGPRs, AGPRs and
 #     scratch (a kernel allocates the most any function it calls needs).
 # Usage: static_cost.sh [target ...]   (default gfx942:xnack+ gfx90a:xnack+)
-#        static_cost.sh --kernel-line <target> <kernel>  one line "sgpr vgpr agpr scratch occupancy"
+#        static_cost.sh --kernel-line <target> <kernel>  one line "sgpr vgpr agpr scratch occupancy instrs"
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$root/${BUILD:-build}"
@@ -24,9 +24,11 @@ assemble() {
   echo "$s"
 }
 
-# kernel_line <asm> <mangled kernel>: "sgpr vgpr agpr scratch occupancy" from the
-# code object metadata (VGPRs: all the kernel allocates, AGPRs included, as the
-# hardware counts them for occupancy) and the compiler's "; Occupancy:" note.
+# kernel_line <asm> <mangled kernel>: "sgpr vgpr agpr scratch occupancy instrs"
+# from the code object metadata (VGPRs: all the kernel allocates, AGPRs
+# included, as the hardware counts them for occupancy), the compiler's
+# "; Occupancy:" note and the kernel's own instructions (ldsan's block paths
+# are inlined into it: its code size).
 kernel_line() {
   awk -v k="$2" '
     $1 == "-" && $2 == ".agpr_count:" { entry = 1; agpr = $3; mine = 0; next }
@@ -34,11 +36,13 @@ kernel_line() {
     mine && $1 == ".private_segment_fixed_size:" { sc = $2 }
     mine && $1 == ".sgpr_count:" { sg = $2 }
     mine && $1 == ".vgpr_count:" { vg = $2; mine = 0 }
-    $1 == k ":" { in_fn = 1 }
+    $1 == k ":" { in_fn = 1; in_body = 1; next }
+    in_body && /^\.Lfunc_end/ { in_body = 0 }
+    in_body && /^[ \t]+[a-z_][a-z0-9_]*/ && $1 !~ /^\./ { n++ }
     in_fn && $1 == ";" && $2 == "Occupancy:" { occ = $3; in_fn = 0 }
     END {
       if (sg == "") { print "static_cost.sh: no kernel " k " in the metadata" > "/dev/stderr"; exit 1 }
-      printf "%s %s %s %s %s\n", sg, vg, a, sc, occ
+      printf "%s %s %s %s %s %s\n", sg, vg, a, sc, occ, n
     }' "$1"
 }
 
@@ -79,10 +83,10 @@ targets=("$@"); [[ ${#targets[@]} -gt 0 ]] || targets=(gfx942:xnack+ gfx90a:xnac
 for t in "${targets[@]}"; do
   s="$(assemble "$t")"
   echo "== ldsan static device cost, $t (ldsan-cc --offload-device-only -O2 -S test/bench/reference_kernels.hip)"
-  printf "  %-30s %6s %6s %6s %8s %10s\n" kernel SGPR VGPR "(AGPR)" scratch occupancy
+  printf "  %-30s %6s %6s %6s %8s %10s %7s\n" kernel SGPR VGPR "(AGPR)" scratch occupancy instrs
   for k in _Z6ref_1kPf _Z7ref_40kPf; do
-    read -r sg vg ag sc oc <<<"$(kernel_line "$s" "$k")"
-    printf "  %-30s %6s %6s %6s %8s %10s\n" "$k" "$sg" "$vg" "$ag" "$sc" "$oc"
+    read -r sg vg ag sc oc n <<<"$(kernel_line "$s" "$k")"
+    printf "  %-30s %6s %6s %6s %8s %10s %7s\n" "$k" "$sg" "$vg" "$ag" "$sc" "$oc" "$n"
   done
   echo "  ROCm asanrtl (issue #10, llc-22 for gfx942, 1 KiB array): SGPR 106, VGPR 62, scratch 240 B, occupancy 7-8"
   printf "  %-30s %6s %5s %7s %6s %5s %5s %5s %5s %7s\n" "runtime function" instrs loops atomics fences calls SGPR VGPR AGPR scratch

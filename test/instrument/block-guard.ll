@@ -12,7 +12,7 @@ target triple = "amdgcn-amd-amdhsa"
 @_ZZ4fillPiE4tile = internal addrspace(3) global [256 x i32] undef, align 16
 
 ; CHECK-LABEL: define amdgpu_kernel void @_Z4fillPi(
-; CHECK: %[[B:[0-9]+]] = call i64 @__ldsan_kernel_enter(
+; CHECK: %[[B:[0-9a-z.]+]] = call i64 @stub_enter(
 ; CHECK-NEXT: %[[NONE:.*]] = icmp eq i64 %[[B]], 0
 ; CHECK-NEXT: br i1 %[[NONE]], label %ldsan.no_block, label %[[REST:[^,]+]], !prof
 ; CHECK: ldsan.no_block:

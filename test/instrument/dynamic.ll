@@ -44,10 +44,10 @@ attributes #0 = { sanitize_address "target-cpu"="gfx90a" }
 ; ldsan's enter receives.
 ; IR-LABEL: define amdgpu_kernel void @_Z4kdynPi(
 ; IR: call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
-; IR: call i64 @__ldsan_kernel_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z4kdynPi to i64))
-; IR: call void @__ldsan_kernel_exit(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z4kdynPi to i64))
+; IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z4kdynPi to i64))
+; IR: call void @stub_exit(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z4kdynPi to i64))
 ; IR-LABEL: define amdgpu_kernel void @_Z5kdyn2i(
-; IR: call i64 @__ldsan_kernel_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kdyn2i to i64))
+; IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kdyn2i to i64))
 
 ; DESC: kernel _Z4kdynPi abi=3 total={{[0-9]+}} vars=3 static_size=64 max_align=16 flags=D{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S name=<compiler LDS slot>

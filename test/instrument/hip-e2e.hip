@@ -34,9 +34,11 @@ __global__ void k3(int *out) { out[threadIdx.x] = 7; }
 // IR: @__ldsan_kdesc._Z2k1Pii = internal addrspace(1) constant
 // IR: @__ldsan_kdesc._Z2k2Pi = internal addrspace(1) constant
 // IR-NOT: @__ldsan_kdesc._Z2k3Pi
-// IR: call i64 @__ldsan_kernel_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
-// IR: call void @__ldsan_kernel_exit(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
-// IR: define internal i64 @__ldsan_kernel_enter(
+// The runtime's enter and exit are inlined into the kernel (InlineBlockCalls.h).
+// IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
+// IR: call void @stub_exit(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
+// IR-NOT: @__ldsan_kernel_enter
+// IR: define internal i64 @stub_enter(
 // IR: !"ldsan.instrumented"
 
 // DESC: kernel _Z2k1Pii abi=3 total={{[0-9]+}} vars=3 static_size=448 max_align=16 flags={{$}}

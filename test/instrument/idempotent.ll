@@ -10,5 +10,5 @@
 ; RUN: opt-noplugin -passes=amdgpu-sw-lower-lds %t.once.bc -o %t.relowered.bc
 ; RUN: cmp %t.roundtrip.bc %t.relowered.bc
 ; RUN: llvm-dis %t.once.bc -o - | FileCheck %s
-; CHECK-COUNT-1: call i64 @__ldsan_kernel_enter(
-; CHECK-NOT: call i64 @__ldsan_kernel_enter(
+; CHECK-COUNT-1: call i64 @stub_enter(
+; CHECK-NOT: call i64 @stub_enter(

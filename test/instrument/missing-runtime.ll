@@ -17,4 +17,4 @@
 ; RUN:   | FileCheck %s --check-prefix=DEFAULT
 ; MISSING: error: ldsan: error: cannot read the ldsan device runtime '[[PATH]]': No such file or directory; run 'make' in the ldsan tree or set LDSAN_RUNTIME
 ; GARBAGE: error: ldsan: error: cannot read the ldsan device runtime '[[PATH]]': not LLVM IR or bitcode: {{.+}}; run 'make' in the ldsan tree or set LDSAN_RUNTIME
-; DEFAULT: define internal i64 @__ldsan_kernel_enter(
+; DEFAULT: define internal i64 @stub_enter(

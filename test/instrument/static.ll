@@ -57,7 +57,7 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR-LABEL: define amdgpu_kernel void @_Z5kstatPii(
 ; IR-SAME: #[[KSTAT:[0-9]+]]
 ; IR: Malloc:
-; IR: %[[BLOCK:[0-9]+]] = call i64 @__ldsan_kernel_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
+; IR: %[[BLOCK:[0-9a-z.]+]] = call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
 ; IR-NEXT: icmp eq i64 %[[BLOCK]], 0
 ; IR: inttoptr i64 %[[BLOCK]] to ptr addrspace(1)
 ; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 24)
@@ -65,7 +65,7 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 56)
 ; IR: {{^}}Free:
 ; IR-NEXT: %[[PTR:[0-9]+]] = ptrtoint ptr addrspace(1)
-; IR-NEXT: call void @__ldsan_kernel_exit(i64 %[[PTR]], i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
+; IR-NEXT: call void @stub_exit(i64 %[[PTR]], i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
 
 ; A kernel without LDS is not lowered.
 ; IR-LABEL: define amdgpu_kernel void @_Z6knoldsPi(
@@ -76,8 +76,8 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; Only what the kernels need comes from the runtime, internal, for gfx90a.
 ; IR-NOT: __asan_malloc_impl
 ; IR-NOT: __asan_free_impl
-; IR: define internal i64 @__ldsan_kernel_enter(i64 %size, i64 %desc) #[[RT:[0-9]+]]
-; IR: define internal void @__ldsan_kernel_exit(i64 %block, i64 %desc) #[[RT]]
+; IR: define internal i64 @stub_enter(i64 %size, i64 %desc) #[[RT:[0-9]+]]
+; IR: define internal void @stub_exit(i64 %block, i64 %desc) #[[RT]]
 ; IR: define internal void @__asan_poison_region(i64 %addr, i64 %size) #[[RT]]
 ; IR: define internal void @__asan_report_store4(i64 %addr) #[[RT]]
 ; IR-NOT: stub_never_called

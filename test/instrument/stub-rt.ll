@@ -1,7 +1,9 @@
 ; A stand-in for build/lib/ldsan-rt.bc, so the plugin tests do not depend on
 ; device/. Defines the entry points the plugin routes kernels to, a few ASan
 ; entry points, the device-state globals, and one function nobody calls
-; (LinkOnlyNeeded must leave it out).
+; (LinkOnlyNeeded must leave it out). The plugin inlines enter and exit into
+; the kernels (InlineBlockCalls.h): their bodies call stub_enter/stub_exit, so
+; a test sees where they went.
 target triple = "amdgcn-amd-amdhsa"
 
 @__ldsan_device_state = addrspace(1) global [4 x i64] zeroinitializer, align 8
@@ -9,13 +11,23 @@ target triple = "amdgcn-amd-amdhsa"
 @__ldsan_builtin_pool = addrspace(1) global [64 x i8] zeroinitializer, align 64
 @llvm.used = appending addrspace(1) global [1 x ptr] [ptr @stub_never_called], section "llvm.metadata"
 
-define i64 @__ldsan_kernel_enter(i64 %size, i64 %desc) #0 {
+define i64 @__ldsan_kernel_enter(i64 %size, i64 %desc) #1 {
+  %p = call i64 @stub_enter(i64 %size, i64 %desc)
+  ret i64 %p
+}
+
+define void @__ldsan_kernel_exit(i64 %block, i64 %desc) #1 {
+  call void @stub_exit(i64 %block, i64 %desc)
+  ret void
+}
+
+define i64 @stub_enter(i64 %size, i64 %desc) #0 {
   %s = load i64, ptr addrspace(1) @__ldsan_device_state, align 8
   %p = add i64 %s, %size
   ret i64 %p
 }
 
-define void @__ldsan_kernel_exit(i64 %block, i64 %desc) #0 {
+define void @stub_exit(i64 %block, i64 %desc) #0 {
   store i64 %block, ptr addrspace(1) @__ldsan_device_state, align 8
   ret void
 }
@@ -49,6 +61,7 @@ define void @stub_never_called() #0 {
 declare void @llvm.trap()
 
 attributes #0 = { nounwind "target-cpu"="generic" "amdgpu-no-workgroup-id-x" }
+attributes #1 = { noinline nounwind "target-cpu"="generic" "amdgpu-no-workgroup-id-x" }
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 400}

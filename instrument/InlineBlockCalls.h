@@ -1,0 +1,31 @@
+//===- InlineBlockCalls.h - the runtime's block calls become kernel code -*- C++ -*-===//
+//
+// A call from a kernel costs the kernel what the callee needs: the backend
+// gives a kernel the most registers any function it calls uses, and every
+// callee that keeps values across a call of its own, or needs more scalar
+// registers than the calling convention lets it clobber, saves registers to
+// scratch. The lowered kernel's calls of __ldsan_kernel_enter and
+// __ldsan_kernel_exit are therefore inlined into the kernel once the runtime
+// is linked: a kernel has no callee-saved registers to preserve, so the
+// allocator's scalar code adds no scratch and no VGPRs beyond what it uses
+// itself (issue #10; the reference kernels' resources are pinned by
+// test/bench/check_static_cost.sh).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LDSAN_INSTRUMENT_INLINEBLOCKCALLS_H
+#define LDSAN_INSTRUMENT_INLINEBLOCKCALLS_H
+
+#include "llvm/IR/Module.h"
+
+#include <string>
+
+namespace ldsan {
+
+/// Inlines every call of the kernel enter/exit functions in a kernel of M and
+/// drops the functions if nothing else calls them. Returns false, with the
+/// reason in Why, if a call cannot be inlined.
+bool inlineBlockCalls(llvm::Module &M, std::string &Why);
+
+} // namespace ldsan
+
+#endif
