@@ -63,11 +63,18 @@ typedef struct block_request {
   uint32_t block_flags; /* LDSAN_BLOCK_* */
 } block_request;
 
+/* prev_size of a chunk that holds no block shadow yet (from the pool). */
+#define FRESH_CHUNK UINT64_MAX
+
 /* Makes chunk (of size_class/chunk_size) the block r asks for: header, shadow
  * (header, addressable part, tail, the compiler's slot), then the magic that
- * publishes it. Inline in both paths below, so neither keeps values across a
- * call. */
-static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size_class, uint64_t chunk_size) {
+ * publishes it. A chunk from the block cache keeps its last block's shadow:
+ * header e2, [block, block + prev_size) e4 (block_free), the rest e3; only
+ * what differs is written (the addressable part, and e3 over the old block's
+ * excess), so a workgroup's shadow work is its own block's size, not its
+ * chunk's. Inline in both paths below, so neither keeps values across a call. */
+static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size_class, uint64_t chunk_size,
+                                  uint64_t prev_size) {
   uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk;
   h->size_class = size_class;
@@ -80,9 +87,13 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   /* Atomic: a popper of the block cache may still read the link it held. */
   __ldsan_store_relaxed_u64(&h->cache_link, 0, LDSAN_SCOPE_DEVICE);
   h->owner = LDSAN_OWNER(__ldsan_workgroup_id_x(), __ldsan_workgroup_id_y(), __ldsan_workgroup_id_z());
-  __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
+  if (prev_size == FRESH_CHUNK) __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
   __ldsan_unpoison(block, r.used);
-  __ldsan_poison(block + r.used, chunk + chunk_size - (block + r.used), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  /* The old block's e4 covers whole granules: up to prev_size rounded up. */
+  uint64_t stale_end = prev_size < payload ? (prev_size + LDSAN_SHADOW_GRANULE - 1) & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1)
+                                           : payload;
+  if (stale_end > r.used) __ldsan_poison(block + r.used, stale_end - r.used, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
   if (r.kernel_desc) poison_compiler_slot(block, (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)r.kernel_desc, r.used);
   __ldsan_store_release_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
   return block;
@@ -113,7 +124,7 @@ static inline __attribute__((always_inline)) uint64_t block_from_pool(block_requ
   if (!chunk)
     return __ldsan_report(status == LDSAN_POOL_TOO_LARGE ? LDSAN_REPORT_BLOCK_TOO_LARGE : LDSAN_REPORT_POOL_EXHAUSTED,
                           0, 0, r.block_size, report_flags, 0, pc);
-  return init_block(r, chunk, size_class, chunk_size);
+  return init_block(r, chunk, size_class, chunk_size, FRESH_CHUNK);
 }
 
 /* A block for r: a workgroup's block (LDSAN_BLOCK_KERNEL) from the block cache
@@ -126,7 +137,11 @@ static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report
     __ldsan_pool_current(&pool);
     uint32_t size_class = __ldsan_pool_class_of(bytes);
     uint64_t chunk = __ldsan_block_cache_pop(&pool, size_class);
-    if (chunk) return init_block(r, chunk, size_class, (uint64_t)LDSAN_POOL_MIN_CHUNK << size_class);
+    if (chunk) {
+      /* The chunk is ours: its header still holds the last block's size. */
+      uint64_t prev_size = __ldsan_uniform_u64(((LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk)->block_size);
+      return init_block(r, chunk, size_class, (uint64_t)LDSAN_POOL_MIN_CHUNK << size_class, prev_size);
+    }
   }
   return block_from_pool(r, pc, report_flags);
 }
@@ -147,12 +162,18 @@ static void block_free(uint64_t block, uint64_t pc) {
   uint32_t size_class = __ldsan_uniform_u32(h->size_class);
   uint64_t chunk_size = __ldsan_uniform_u64(h->chunk_size);
   uint32_t block_flags = __ldsan_uniform_u32(h->block_flags);
-  /* Poison before the chunk can reach its next owner, who unpoisons its part. */
-  __ldsan_poison(block, chunk_size - LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_FREED);
-  if ((block_flags & LDSAN_BLOCK_KERNEL) && size_class < LDSAN_POOL_CLASSES)
+  uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
+  /* Poison before the chunk can reach its next owner, who unpoisons its part.
+   * A workgroup's block goes to the block cache: e4 over the block; its tail
+   * stays e3, which init_block counts on. Anything else: the whole chunk. */
+  if ((block_flags & LDSAN_BLOCK_KERNEL) && size_class < LDSAN_POOL_CLASSES) {
+    uint64_t block_size = __ldsan_uniform_u64(h->block_size);
+    __ldsan_poison(block, block_size < payload ? block_size : payload, LDSAN_SHADOW_LDS_FREED);
     __ldsan_block_cache_release(&pool, size_class, chunk);
-  else if (__ldsan_pool_free(&pool, chunk) != 0)
-    (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
+  } else {
+    __ldsan_poison(block, payload, LDSAN_SHADOW_LDS_FREED);
+    if (__ldsan_pool_free(&pool, chunk) != 0) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
+  }
 }
 
 /* What the block of a workgroup of the kernel described by kernel_desc holds. */

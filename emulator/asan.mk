@@ -46,7 +46,7 @@ EMU_ASAN_FLAGS   := $(SAN_FLAGS)
 
 $(BUILD)/obj/emucore-asan/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h
 	@mkdir -p $(@D)
-	$(CLANG) $(EMU_CFLAGS) $(EMU_ASAN_FLAGS) -fPIC -c $< -o $@
+	$(CLANG) $(EMU_CFLAGS) $(EMU_ASAN_FLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # The fiber switch is assembly: the plain object (nothing to instrument).
 $(EMU_ASAN_CORE): $(EMU_ASAN_CORE_OBJ) $(BUILD)/obj/emucore/core_fiber.o
@@ -55,7 +55,7 @@ $(EMU_ASAN_CORE): $(EMU_ASAN_CORE_OBJ) $(BUILD)/obj/emucore/core_fiber.o
 
 $(BUILD)/obj/emulator/hip-asan/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h
 	@mkdir -p $(@D)
-	$(CLANG) $(EMU_HIP_CFLAGS) $(EMU_ASAN_FLAGS) -c $< -o $@
+	$(CLANG) $(EMU_HIP_CFLAGS) $(EMU_ASAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(EMU_ASAN_HIP): $(EMU_ASAN_HIP_OBJ)
 	@mkdir -p $(@D)
@@ -81,3 +81,6 @@ $(EMU_ASAN)/sanitized: emulator/asan.mk | $(HOST_ASAN_LIB) $(HSA_TOOL_ASAN_LIB) 
 	@mkdir -p $(EMU_ASAN)/bin $(EMU_ASAN)/lib $(EMU_ASAN)/libexec
 	@for l in $(EMU_ASAN_LINKS); do ln -sfn "$${l#*:}" "$(EMU_ASAN)/$${l%%:*}"; done
 	echo "ldsan ASan+UBSan build root: see emulator/asan.mk" > $@
+
+# Header dependencies of the sanitized core and HIP layer.
+-include $(EMU_ASAN_CORE_OBJ:.o=.d) $(EMU_ASAN_HIP_OBJ:.o=.d)

@@ -42,7 +42,7 @@ $(EMU_RETARGET): $(EMU_RT_SRC) $(EMU_RT_CXX_OBJ) emulator/retarget/retarget.h em
 
 $(BUILD)/obj/emucore/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(EMU_CFLAGS) -fPIC -c $< -o $@
+	$(CLANG) $(EMU_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/emucore/core_fiber.o: emulator/core/core_fiber.S
 	@mkdir -p $(dir $@)
@@ -90,3 +90,6 @@ emucore-tests: emulator-core $(EMU_TEST_BINS) $(EMU_T)/stub_rt.bc $(EMU_T)/unsup
 
 bench-core: emucore-tests
 	$(EMU_T)/bench
+
+# Header dependencies (include/ldsan/*.h: the host library's structs the core fills).
+-include $(EMU_CORE_OBJ:.o=.d)

@@ -13,7 +13,7 @@ all: emulator-hip $(if $(wildcard emulator/core.mk),emulator-core)
 
 $(BUILD)/obj/emulator/hip/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(EMU_HIP_CFLAGS) -c $< -o $@
+	$(CLANG) $(EMU_HIP_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/lib/libldsan-emu-hip.a: $(EMU_HIP_OBJS)
 	@mkdir -p $(dir $@)
@@ -38,3 +38,6 @@ bench: static-cost-bench
 .PHONY: static-cost-bench
 static-cost-bench: all
 	BUILD=$(BUILD) test/bench/static_cost.sh
+
+# Header dependencies (include/ldsan/*.h).
+-include $(EMU_HIP_OBJS:.o=.d)

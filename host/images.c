@@ -4,7 +4,8 @@
  * its device state), drained after each dispatch or device error, drained and
  * forgotten when unloaded or at exit. One path for every backend (GPU, CPU
  * emulator); backends only say how memory is reached (ldsan_backend).
- * Threading: the registry is a list under images_mu; draining takes the report
+ * Threading: the registry is a list under images_mu, the LDS stores a list
+ * under stores_mu (taken inside images_mu, never around it); draining takes the report
  * mutex (drain.c) and may end the process (die.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -28,41 +29,90 @@ static pthread_once_t atexit_once = PTHREAD_ONCE_INIT;
 static void drain_at_exit(void) { ldsan_host_drain_all(); }
 static void install_atexit(void) { atexit(drain_at_exit); }
 
-/* LDS backing stores the host gave (option lds_pool_size), one per backend
- * (device), shared by every code object registered on it and kept until exit
- * (a block of one code object may still be live when another unloads). */
+/* LDS backing stores, one per backend (device), shared by every code object
+ * registered on it and kept until exit (a block of one code object may still
+ * be live when another unloads). size 0: the device could not get one. */
 typedef struct lds_store {
   const ldsan_backend *backend;
   uint64_t base, size;
+  void *shared; /* host pointer when it came from alloc_shared (freed at shutdown) */
   struct lds_store *next;
 } lds_store;
-static lds_store *stores; /* under images_mu */
+static lds_store *stores; /* under stores_mu (drains run under images_mu and ask for sizes) */
+static pthread_mutex_t stores_mu = PTHREAD_MUTEX_INITIALIZER;
 
-/* Points st at the device's LDS backing store, allocating it on first use;
- * leaves st's built-in pool when the option is 0 or the memory cannot be had. */
-static void use_lds_store(const ldsan_backend *b, const char *name, ldsan_device_state *st) {
+/* The store's size: option lds_pool_size, else 2 MiB per compute unit (for
+ * example 16 resident workgroups per CU with 64 KiB of LDS each, a chunk being
+ * the block rounded up to a power of two), at least 64 MiB. */
+#define LDS_STORE_PER_CU (2ull << 20)
+#define LDS_STORE_MIN (64ull << 20)
+static unsigned long long lds_store_size_for(const ldsan_backend *b) {
   unsigned long long size = ldsan_flags_get()->lds_pool_size;
-  if (size == 0) return;
-  pthread_mutex_lock(&images_mu);
+  if (size) return size;
+  size = (unsigned long long)b->compute_units * LDS_STORE_PER_CU;
+  return size > LDS_STORE_MIN ? size : LDS_STORE_MIN;
+}
+
+/* The device's store, allocated on first use (device memory when the backend
+ * has it, else shared memory); under stores_mu. */
+static lds_store *lds_store_of(const ldsan_backend *b, const char *name) {
   lds_store *s = stores;
   while (s && s->backend != b) s = s->next;
-  if (!s && (s = calloc(1, sizeof *s)) != NULL) {
-    s->backend = b;
-    if (size <= SIZE_MAX && b->alloc_shared(b->mem.ctx, (size_t)size, &s->base)) {
-      s->size = size;
-    } else {
-      fprintf(stderr, "ldsan: warning: cannot allocate the LDS backing store of %llu bytes (option lds_pool_size) "
-              "on %s; %s and every other code object there use their built-in %u MiB pool\n", size,
-              b->device_name ? b->device_name : "the device", name, LDSAN_BUILTIN_POOL_SIZE >> 20);
-    }
-    s->next = stores;
-    stores = s;
+  if (s || (s = calloc(1, sizeof *s)) == NULL) return s;
+  s->backend = b;
+  unsigned long long size = lds_store_size_for(b);
+  void *handle = NULL;
+  if (size <= SIZE_MAX) {
+    handle = b->alloc_device ? b->alloc_device(b->mem.ctx, (size_t)size, &s->base) : NULL;
+    if (!handle) handle = s->shared = b->alloc_shared(b->mem.ctx, (size_t)size, &s->base);
   }
+  if (handle) {
+    s->size = size;
+  } else {
+    s->base = 0;
+    fprintf(stderr, "ldsan: warning: cannot allocate the LDS backing store of %llu bytes on %s; %s and every "
+            "other code object there use their built-in %u MiB pool (set a smaller LDSAN_OPTIONS=lds_pool_size "
+            "to avoid this)\n", size, b->device_name ? b->device_name : "the device", name,
+            LDSAN_BUILTIN_POOL_SIZE >> 20);
+  }
+  s->next = stores;
+  stores = s;
+  return s;
+}
+
+/* Points st at the device's LDS backing store (leaves its built-in pool if the
+ * store cannot be had). */
+static void use_lds_store(const ldsan_backend *b, const char *name, ldsan_device_state *st) {
+  pthread_mutex_lock(&stores_mu);
+  lds_store *s = lds_store_of(b, name);
   if (s && s->size) {
     st->pool_base = s->base;
     st->pool_size = s->size;
   }
-  pthread_mutex_unlock(&images_mu);
+  pthread_mutex_unlock(&stores_mu);
+}
+
+/* Forgets the stores (shutdown: no kernel runs any more; the runtime frees
+ * device memory itself, and an unloaded tools library leaves nothing behind). */
+static void forget_lds_stores(void) {
+  pthread_mutex_lock(&stores_mu);
+  while (stores) {
+    lds_store *next = stores->next;
+    if (stores->shared) stores->backend->free_shared(stores->backend->mem.ctx, stores->shared);
+    free(stores);
+    stores = next;
+  }
+  pthread_mutex_unlock(&stores_mu);
+}
+
+/* Bytes of b's store, 0 if it has none (its code objects use their built-in pool). */
+static uint64_t lds_store_size(const ldsan_backend *b) {
+  pthread_mutex_lock(&stores_mu);
+  lds_store *s = stores;
+  while (s && s->backend != b) s = s->next;
+  uint64_t size = s ? s->size : 0;
+  pthread_mutex_unlock(&stores_mu);
+  return size;
 }
 
 /* Reads the device state; returns 0 and fills *st, or prints why not. */
@@ -130,6 +180,7 @@ static ldsan_dispatch_info with_backend(const ldsan_image *img, const ldsan_disp
     info.symbolize = img->backend->symbolize;
     info.symbolize_ctx = img->backend->symbolize_ctx;
   }
+  info.lds_store_size = lds_store_size(img->backend);
   return info;
 }
 
@@ -189,6 +240,7 @@ void ldsan_host_image_unregister(ldsan_image *img) {
 
 void ldsan_host_shutdown(void) {
   ldsan_host_drain_all();
+  forget_lds_stores();
   ldsan_symbolizer_reset(0);  /* stops the symbolizer process, frees its cache */
   ldsan_log_close();
   ldsan_flags_release();

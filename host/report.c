@@ -392,10 +392,10 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
   print_summary(out, c);
 }
 
-/* Bytes of LDS backing store the code objects use: the option's, else built-in. */
-static unsigned long long lds_store_bytes(void) {
-  unsigned long long n = ldsan_flags_get()->lds_pool_size;
-  return n ? n : (unsigned long long)LDSAN_BUILTIN_POOL_SIZE;
+/* Bytes of LDS backing store the dispatch's device uses: its store, else the built-in pool. */
+static unsigned long long lds_store_bytes(const report_ctx *c) {
+  uint64_t n = c->dispatch ? c->dispatch->lds_store_size : 0;
+  return n ? (unsigned long long)n : (unsigned long long)LDSAN_BUILTIN_POOL_SIZE;
 }
 
 /* Allocator failures: what happened, to whom, and what to do. */
@@ -412,7 +412,7 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
     break;
   case LDSAN_REPORT_BLOCK_TOO_LARGE:
     fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: larger than the whole LDS backing store "
-            "(%llu bytes)\n", size, c->kernel, lds_store_bytes());
+            "(%llu bytes)\n", size, c->kernel, lds_store_bytes(c));
     break;
   case LDSAN_REPORT_BAD_FREE:
     fprintf(out, "attempting to free LDS block 0x%llx, which ldsan did not allocate, in kernel %s\n",
@@ -430,7 +430,8 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   case LDSAN_REPORT_POOL_EXHAUSTED:
     fprintf(out, "HINT: every workgroup in flight holds one block; the LDS backing store holds %llu bytes. Launch "
             "fewer workgroups at once (smaller grid), use less LDS, or give ldsan a larger store "
-            "(LDSAN_OPTIONS=lds_pool_size=256M).\n", lds_store_bytes());
+            "(LDSAN_OPTIONS=lds_pool_size=%lluM: twice this).\n", lds_store_bytes(c),
+            lds_store_bytes(c) >= (1ull << 19) ? (2 * lds_store_bytes(c)) >> 20 : 1ull);
     break;
   case LDSAN_REPORT_BLOCK_TOO_LARGE:
     fprintf(out, "HINT: the block is the kernel's static LDS plus the launch's dynamic LDS plus %u bytes; check the "

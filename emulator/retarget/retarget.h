@@ -49,7 +49,7 @@ typedef struct rt_ctx {
   LLVMValueRef kernel_table; /* __ldsan_emu_kernels */
 } rt_ctx;
 
-/* retarget_main.c */
+/* retarget_util.c: helpers shared by the passes (retarget_main.c drives them) */
 void rt_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Returns the function `name`, declaring it with type fty if absent. */
 LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty);

@@ -10,7 +10,6 @@
  * again; emit. Any unsupported construct is reported with the function using
  * it and the tool exits 1. Debug info the input has is kept (line tables are
  * what turns a report's pc into a source line; retarget_debug.cpp) unless -g0. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,75 +22,12 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
-#include "../core/emu_tls.h"
 #include "retarget.h"
 
 #define RT_TRIPLE "x86_64-pc-linux-gnu"
 /* Address spaces the device IR keeps: flat-sized (64-bit) global, constant and
  * private pointers, 32-bit LDS offsets; allocas in 5, globals in 1. */
 #define RT_DL_EXTRA "-p1:64:64-p3:32:32-p4:64:64-p5:64:64-A5-G1"
-
-void rt_error(rt_ctx *c, const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "ldsan-emu-retarget: error: %s: ", c->input);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  c->errors++;
-}
-
-const char *rt_name(LLVMValueRef v) {
-  size_t n;
-  const char *s = LLVMGetValueName2(v, &n);
-  return (s && *s) ? s : "<unnamed>";
-}
-
-int rt_addrspace(LLVMValueRef v) {
-  LLVMTypeRef t = LLVMTypeOf(v);
-  if (LLVMGetTypeKind(t) != LLVMPointerTypeKind) return -1;
-  return (int)LLVMGetPointerAddressSpace(t);
-}
-
-LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
-  if (!f) f = LLVMAddFunction(c->mod, name, fty);
-  return f;
-}
-
-LLVMValueRef rt_tls_field(rt_ctx *c, unsigned offset) {
-  if (!c->tls) {
-    c->tls = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(c->i8, LDSAN_EMU_TLS_SIZE), LDSAN_EMU_TLS_SYMBOL, 0);
-    LLVMSetThreadLocal(c->tls, 1);
-    LLVMSetThreadLocalMode(c->tls, LLVMInitialExecTLSModel);
-    LLVMSetLinkage(c->tls, LLVMExternalLinkage);
-  }
-  if (offset == 0) return c->tls;
-  LLVMValueRef idx = LLVMConstInt(c->i64, offset, 0);
-  return LLVMBuildInBoundsGEP2(c->b, c->i8, c->tls, &idx, 1, "");
-}
-
-int rt_md_int(rt_ctx *c, LLVMValueRef obj, const char *kind, unsigned idx, uint64_t *out) {
-  unsigned want = LLVMGetMDKindIDInContext(c->ctx, kind, (unsigned)strlen(kind));
-  size_t n = 0;
-  int found = -1;
-  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(obj, &n);
-  for (size_t i = 0; i < n && found < 0; i++) {
-    if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != want) continue;
-    LLVMValueRef node = LLVMMetadataAsValue(c->ctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
-    unsigned ops = LLVMGetMDNodeNumOperands(node);
-    if (idx >= ops) break;
-    LLVMValueRef *v = calloc(ops, sizeof *v);
-    LLVMGetMDNodeOperands(node, v);
-    if (v[idx] && LLVMIsAConstantInt(v[idx])) {
-      *out = LLVMConstIntGetZExtValue(v[idx]);
-      found = 0;
-    }
-    free(v);
-  }
-  if (md) LLVMDisposeValueMetadataEntries(md);
-  return found;
-}
 
 /* Swaps in the x86-64 triple and data layout (plus the device address spaces). */
 static void set_target(rt_ctx *c, LLVMTargetMachineRef tm) {

@@ -1,5 +1,6 @@
 /* ldsan HSA tools library: one ldsan_backend per GPU agent. Device memory
- * (code objects, the LDS backing pool) is VRAM the host cannot dereference, so
+ * (code objects, the LDS backing store in the agent's coarse-grained pool,
+ * sized by its compute units) is VRAM the host cannot dereference, so
  * reads and writes go through hsa_memory_copy via a bounce buffer in
  * fine-grained system memory (which every agent may access); host memory (the
  * ASan shadow, the report channels) is read with process_vm_readv, which fails
@@ -90,6 +91,39 @@ static void agent_free_shared(void *ctx, void *p) {
   if (p) ldsan_hsa.amd_memory_pool_free(p);
 }
 
+/* The agent's own memory, zeroed: the LDS backing store (hsa_amd_memory_fill
+ * runs on the agent). The host reaches it through agent_read/agent_write. */
+static void *agent_alloc_device(void *ctx, size_t n, uint64_t *device_addr) {
+  ldsan_hsa_agent *a = ctx;
+  void *p = NULL;
+  n = (n + 3u) & ~(size_t)3u;
+  if (!a->have_vram || ldsan_hsa.amd_memory_pool_allocate(a->vram, n, 0, &p) != HSA_STATUS_SUCCESS || !p)
+    return NULL;
+  if (ldsan_hsa.amd_memory_fill(p, 0, n / 4u) != HSA_STATUS_SUCCESS) {
+    ldsan_hsa.amd_memory_pool_free(p);
+    return NULL;
+  }
+  *device_addr = (uint64_t)(uintptr_t)p;
+  return p;
+}
+
+/* A GPU agent's coarse-grained global pool that the runtime may allocate from. */
+static hsa_status_t find_vram_pool(hsa_amd_memory_pool_t pool, void *data) {
+  ldsan_hsa_agent *a = data;
+  hsa_amd_segment_t segment;
+  uint32_t flags = 0;
+  bool alloc = false;
+  if (ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) != HSA_STATUS_SUCCESS ||
+      segment != HSA_AMD_SEGMENT_GLOBAL)
+    return HSA_STATUS_SUCCESS;
+  ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
+  ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc);
+  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) || !alloc) return HSA_STATUS_SUCCESS;
+  a->vram = pool;
+  a->have_vram = 1;
+  return HSA_STATUS_INFO_BREAK;
+}
+
 static hsa_status_t find_system_pool(hsa_amd_memory_pool_t pool, void *data) {
   (void)data;
   hsa_amd_segment_t segment;
@@ -135,6 +169,12 @@ static hsa_status_t visit_agent(hsa_agent_t agent, void *data) {
   ldsan_hsa.agent_iterate_isas(agent, first_isa, name);
   if (!name[0]) ldsan_hsa.agent_get_info(agent, HSA_AGENT_INFO_NAME, name);  /* 64 bytes at most */
   snprintf(a->name, sizeof a->name, "%s", name[0] ? name : "amdgpu");
+  uint32_t compute_units = 0;
+  if (ldsan_hsa.agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &compute_units) !=
+      HSA_STATUS_SUCCESS)
+    compute_units = 0;
+  a->have_vram = 0;
+  ldsan_hsa.amd_agent_iterate_memory_pools(agent, find_vram_pool, a);
   /* ROCr names the ISA by the mode the agent runs in: xnack- means HSA_XNACK
    * was not 1 when the runtime started. */
   if (strstr(a->name, "xnack-"))
@@ -148,6 +188,8 @@ static hsa_status_t visit_agent(hsa_agent_t agent, void *data) {
       .write = agent_write,
       .alloc_shared = agent_alloc_shared,
       .free_shared = agent_free_shared,
+      .alloc_device = agent_alloc_device,
+      .compute_units = compute_units,
       .symbolize = ldsan_hsa_symbolize,
       .symbolize_ctx = a,
   };

@@ -45,7 +45,8 @@ constexpr uint32_t kCoreNeeded = needs(max_of({
     offsetof(CoreApiTable, hsa_executable_destroy_fn),
     offsetof(CoreApiTable, hsa_executable_iterate_agent_symbols_fn),
     offsetof(CoreApiTable, hsa_executable_symbol_get_info_fn)}));
-constexpr uint32_t kAmdNeeded = needs(offsetof(AmdExtTable, hsa_amd_queue_intercept_register_fn));
+constexpr uint32_t kAmdNeeded = needs(max_of({offsetof(AmdExtTable, hsa_amd_queue_intercept_register_fn),
+                                                offsetof(AmdExtTable, hsa_amd_memory_fill_fn)}));
 
 // Says why the table cannot be used, or returns nullptr.
 const char *check_table(const HsaApiTable *t, char *why, size_t len) {
@@ -97,6 +98,7 @@ void copy_runtime(const HsaApiTable *t, ldsan_hsa_api *api) {
   api->amd_memory_pool_get_info = a->hsa_amd_memory_pool_get_info_fn;
   api->amd_memory_pool_allocate = a->hsa_amd_memory_pool_allocate_fn;
   api->amd_memory_pool_free = a->hsa_amd_memory_pool_free_fn;
+  api->amd_memory_fill = a->hsa_amd_memory_fill_fn;
   api->amd_agents_allow_access = a->hsa_amd_agents_allow_access_fn;
   api->amd_queue_intercept_create = a->hsa_amd_queue_intercept_create_fn;
   api->amd_queue_intercept_register = a->hsa_amd_queue_intercept_register_fn;

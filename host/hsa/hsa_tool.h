@@ -54,6 +54,7 @@ typedef struct ldsan_hsa_api {
                                            void *value);
   hsa_status_t (*amd_memory_pool_allocate)(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags, void **ptr);
   hsa_status_t (*amd_memory_pool_free)(void *ptr);
+  hsa_status_t (*amd_memory_fill)(void *ptr, uint32_t value, size_t count);
   hsa_status_t (*amd_agents_allow_access)(uint32_t num_agents, const hsa_agent_t *agents, const uint32_t *flags,
                                           const void *ptr);
   hsa_status_t (*amd_queue_intercept_create)(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
@@ -91,6 +92,8 @@ typedef struct ldsan_hsa_agent {
   hsa_agent_t agent;
   int index;                     /* among GPU agents, for reports */
   char name[96];                 /* target, e.g. "gfx90a:sramecc+:xnack+" (from its ISA) */
+  hsa_amd_memory_pool_t vram;    /* its coarse-grained global pool (the LDS backing store) */
+  int have_vram;
   ldsan_backend backend;
 } ldsan_hsa_agent;
 /* Finds the GPU agents and the fine-grained system pool; returns how many GPU agents. */

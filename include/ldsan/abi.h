@@ -216,9 +216,10 @@ typedef struct ldsan_device_state {
 } ldsan_device_state;
 LDSAN_STATIC_ASSERT(sizeof(ldsan_device_state) == 32, "device state size");
 
-/* Built-in LDS backing pool of every code object (bytes), used when the host
- * provides none. */
-#define LDSAN_BUILTIN_POOL_SIZE (64u << 20)
+/* Built-in LDS backing pool of every code object (bytes): the small fallback
+ * used where no ldsan host library gives the device its store (a program run
+ * without it). 7 regions of 1 MiB. */
+#define LDSAN_BUILTIN_POOL_SIZE (8u << 20)
 
 #ifdef __cplusplus
 }

@@ -90,6 +90,9 @@ typedef struct ldsan_dispatch_info {
    * print them after dropping the frames of the HIP/HSA runtimes and ldsan. */
   const uint64_t *launch_pcs;
   uint32_t launch_depth;
+  /* Bytes of the LDS backing store the dispatch's device uses (0: the code
+   * object's built-in pool). Filled by the host library. */
+  uint64_t lds_store_size;
 } ldsan_dispatch_info;
 
 /* Most launch frames a backend records (and a report prints). */
@@ -184,6 +187,13 @@ typedef struct ldsan_backend {
    * *device_addr, or returns NULL. */
   void *(*alloc_shared)(void *ctx, size_t n, uint64_t *device_addr);
   void (*free_shared)(void *ctx, void *host_ptr);
+  /* Allocates n zeroed bytes of the device's own memory (coarse-grained VRAM
+   * on a GPU), reached by the host only through mem.read/write; returns a
+   * non-NULL handle and sets *device_addr, or returns NULL. May be NULL: the
+   * LDS backing store then comes from alloc_shared. Kept until exit. */
+  void *(*alloc_device)(void *ctx, size_t n, uint64_t *device_addr);
+  /* Compute units of the device (0: unknown); sizes its LDS backing store. */
+  uint32_t compute_units;
   ldsan_symbolizer symbolize; /* may be NULL */
   void *symbolize_ctx;
 } ldsan_backend;

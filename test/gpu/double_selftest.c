@@ -410,7 +410,7 @@ static void test_loader(hsa_executable_t *kept, hsa_code_object_reader_t *kept_r
       lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE, &mem));
   CHECK_OK(ext.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, &uri_len));
   CHECK_EQ((uint64_t)delta, base); /* the code object's first segment is at vaddr 0 */
-  CHECK(lsize > ((uint64_t)64 << 20)); /* .bss holds the 64 MiB built-in pool */
+  CHECK(lsize > (uint64_t)LDSAN_BUILTIN_POOL_SIZE); /* .bss holds the built-in pool */
   CHECK(ko > base && ko < base + lsize);
   CHECK_EQ(lagent.handle, l.gpu[0].handle);
   CHECK_EQ(storage, HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY);

@@ -104,6 +104,11 @@ two-agents)  # gfx90a and gfx942 agents, each with its own code object
   has "on amdgpu device 1 (gfx942"
   # Both code objects' pcs symbolize to the source (gfx90a and gfx942 line tables).
   count "in static_lds(int*, int) test/compile/static_lds.hip" 2  # the simulated pc may have line 0
+  # Each agent has its own LDS backing store in its VRAM, 2 MiB per compute unit
+  # (the double's MI210: 104 CUs, MI300X: 304), zeroed (sim_device.c checks).
+  has "test: LDS backing store of 218103808 bytes at"
+  has "test: LDS backing store of 637534208 bytes at"
+  count "zeroed, in the agent's VRAM" 2
   status 0 ;;
 abi-mismatch)  # a code object from another ldsan: one clear line naming it, and it runs unchecked (a clean dispatch)
   run SIM_STATE_ABI=99 -- "$co90"

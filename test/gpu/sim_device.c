@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hsa/hsa_ext_amd.h>
+
 #include "hsa_double.h"
 #include "ldsan/abi.h"
 
@@ -118,6 +120,18 @@ __attribute__((no_sanitize("address"))) static void shadow_set(uint64_t lo, uint
     *(volatile uint8_t *)(uintptr_t)((a >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET) = v;
 }
 
+/* Whether the store at base was seen (and checked) before; remembers it. */
+static int sim_store_seen(uint64_t base) {
+  static uint64_t seen[8];
+  static int n;
+  pthread_mutex_lock(&plans_mu);
+  int found = 0;
+  for (int i = 0; i < n && !found; i++) found = seen[i] == base;
+  if (!found && n < 8) seen[n++] = base;
+  pthread_mutex_unlock(&plans_mu);
+  return found;
+}
+
 /* Finds the plan's variable in the kernel's descriptor; returns its record. */
 static int find_var(uint64_t kdesc, const char *want, ldsan_var_desc *out, uint32_t *static_size) {
   const ldsan_kernel_desc *h = hsa_double_device_view(kdesc, sizeof *h);
@@ -162,8 +176,36 @@ static hsa_double_outcome sim_run(void *ctx, hsa_agent_t agent, const hsa_kernel
             (unsigned long long)co->state, (unsigned long long)kdesc, plan.variable, kdesc ? "not found" : "");
     return HSA_DOUBLE_MEMFAULT;
   }
-  /* The workgroup's block, its header and shadow (kernel prologue). */
-  uint64_t chunk = co->pool + (uint64_t)(plan.workgroup % 512u) * BLOCK_STRIDE;
+  /* The workgroup's block, its header and shadow (kernel prologue), in the LDS
+   * backing store the host gave this device (ldsan's per-device store), else
+   * the code object's built-in pool. The store must be memory the agent may
+   * reach, zeroed as the pool requires: on hardware anything else faults or
+   * corrupts the allocator. */
+  uint64_t pool = state->pool_base ? state->pool_base : co->pool;
+  uint64_t pool_size = state->pool_base ? state->pool_size : LDSAN_BUILTIN_POOL_SIZE;
+  const unsigned char *head = hsa_double_device_view(pool, 4096);
+  if (!hsa_double_access_allowed(agent, pool, pool_size) || !head ||
+      !hsa_double_device_view(pool, pool_size)) {
+    fprintf(stderr, "test: the LDS backing store 0x%llx (%llu bytes) is not memory agent %llu may access\n",
+            (unsigned long long)pool, (unsigned long long)pool_size, (unsigned long long)agent.handle);
+    return HSA_DOUBLE_MEMFAULT;
+  }
+  if (state->pool_base && !sim_store_seen(state->pool_base)) {
+    for (int i = 0; i < 4096; i++)
+      if (head[i]) {
+        fprintf(stderr, "test: the LDS backing store is not zeroed (byte %d)\n", i);
+        return HSA_DOUBLE_MEMFAULT;
+      }
+    hsa_amd_pointer_info_t info = {.size = sizeof info};
+    int vram = hsa_amd_pointer_info((void *)(uintptr_t)pool, &info, NULL, NULL, NULL) == HSA_STATUS_SUCCESS &&
+               info.agentOwner.handle == agent.handle &&
+               (info.global_flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+    fprintf(stderr, "test: LDS backing store of %llu bytes at 0x%llx, zeroed, %s, for %s\n",
+            (unsigned long long)pool_size, (unsigned long long)pool,
+            vram ? "in the agent's VRAM" : "not in the agent's VRAM", plan.kernel);
+  }
+  uint64_t slots = (pool_size - 4096) / BLOCK_STRIDE;
+  uint64_t chunk = pool + 4096 + (uint64_t)plan.workgroup % (slots < 512 ? slots : 512) * BLOCK_STRIDE;
   uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
   ldsan_block_header *hdr = hsa_double_device_view(chunk, sizeof *hdr);
   memset(hdr, 0, sizeof *hdr);

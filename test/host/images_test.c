@@ -115,10 +115,94 @@ static void test_dispatch_done(void) {
   ldsan_flags_parse("halt_on_error=1", stderr);
 }
 
+/* Device memory for the LDS backing store: what the fake device was asked for. */
+static size_t device_asked;
+static int device_calls, device_fails;
+static void *fake_alloc_device(void *ctx, size_t n, uint64_t *device_addr) {
+  (void)ctx;
+  device_calls++;
+  device_asked = n;
+  if (device_fails) return NULL;
+  *device_addr = 0x7000000000ull; /* VRAM: the host never dereferences it */
+  return (void *)1;
+}
+static void *no_alloc(void *ctx, size_t n, uint64_t *device_addr) {
+  (void)ctx, (void)n, (void)device_addr;
+  return NULL;
+}
+
+/* Registers one code object on b and returns the pool its state was given. */
+static void pool_given(ldsan_backend *b, uint64_t *base, uint64_t *size) {
+  state->pool_base = state->pool_size = 0;
+  ldsan_log_override(fopen("/dev/null", "w"));
+  FILE *old = stderr;
+  stderr = fopen("/dev/null", "w");
+  ldsan_image *img = ldsan_host_image_register(b, "co-store", STATE_ADDR);
+  fclose(stderr);
+  stderr = old;
+  CHECK(img != NULL);
+  *base = state->pool_base;
+  *size = state->pool_size;
+  ldsan_host_image_unregister(img);
+  ldsan_log_override(NULL);
+}
+
+/* Each device gets one LDS backing store, sized 2 MiB per compute unit (at
+ * least 64 MiB) or by lds_pool_size, in its own memory when it has some,
+ * shared by every code object registered on it. */
+static void test_lds_store(void) {
+  uint64_t base, size;
+  ldsan_backend gpu = backend;
+  gpu.alloc_device = fake_alloc_device;
+  gpu.compute_units = 104;
+  pool_given(&gpu, &base, &size);
+  CHECK_EQ(device_calls, 1);
+  CHECK_EQ(size, 104ull * (2u << 20));
+  CHECK_EQ(device_asked, (size_t)size);
+  CHECK_EQ(base, 0x7000000000ull);
+  pool_given(&gpu, &base, &size); /* a second code object: the same store */
+  CHECK_EQ(device_calls, 1);
+  CHECK_EQ(size, 104ull * (2u << 20));
+
+  ldsan_backend small = gpu; /* few compute units: the 64 MiB floor */
+  small.compute_units = 4;
+  pool_given(&small, &base, &size);
+  CHECK_EQ(size, 64ull << 20);
+
+  ldsan_backend cpu = backend; /* no device memory: shared memory */
+  ldsan_flags_parse("lds_pool_size=3M", stderr);
+  pool_given(&cpu, &base, &size);
+  CHECK_EQ(size, 3ull << 20);
+  CHECK(base != 0);
+  ldsan_flags_parse("lds_pool_size=0", stderr);
+
+  ldsan_backend full = gpu; /* the device is out of memory: shared memory instead */
+  device_fails = 1;
+  pool_given(&full, &base, &size);
+  CHECK_EQ(device_calls, 3);
+  CHECK_EQ(size, 104ull * (2u << 20));
+  CHECK(base != 0x7000000000ull && base != 0);
+
+  ldsan_backend none = gpu; /* no memory at all: the built-in pool (state left 0) */
+  none.alloc_shared = no_alloc;
+  capture c;
+  capture_begin(&c);
+  FILE *old = stderr;
+  stderr = c.f;
+  ldsan_image *img = ldsan_host_image_register(&none, "co-nomem", STATE_ADDR);
+  stderr = old;
+  capture_end(&c);
+  CHECK(img == NULL); /* no channel either: alloc_shared fails first */
+  CHECK_HAS(c.buf, "cannot allocate a report channel");
+  free(c.buf);
+  device_fails = 0;
+}
+
 int main(void) {
   setup();
   test_register();
   test_unregister_fatal();
   test_dispatch_done();
+  test_lds_store();
   return test_done("images_test");
 }

@@ -292,19 +292,26 @@ static void test_allocator_kinds(void) {
   r.size = 576;
   r.address = 0;
   r.block = 0;
-  char *out = report(&r, &mini_dispatch);
+  /* The host gave the device a 96 MiB store: the messages say so. */
+  ldsan_dispatch_info with_store = mini_dispatch;
+  with_store.lds_store_size = 96ull << 20;
+  char *out = report(&r, &with_store);
   CHECK_HAS(out, "ERROR: AddressSanitizer: lds-pool-exhausted on amdgpu device 0 (gfx90a:xnack+)\n");
   CHECK_HAS(out, "cannot allocate an LDS block of 576 bytes for kernel k1(int*, int): the LDS backing pool is full\n");
   CHECK_HAS(out, "workgroup (3,1,0)");
-  CHECK_HAS(out, "HINT: every workgroup in flight holds one block; the LDS backing store holds 67108864 bytes. ");
-  CHECK_HAS(out, "(LDSAN_OPTIONS=lds_pool_size=256M)");
+  CHECK_HAS(out, "HINT: every workgroup in flight holds one block; the LDS backing store holds 100663296 bytes. ");
+  CHECK_HAS(out, "(LDSAN_OPTIONS=lds_pool_size=192M: twice this)");
   CHECK_HAS(out, "SUMMARY: AddressSanitizer: lds-pool-exhausted in k1(int*, int)\n");
   free(out);
   r.kind = LDSAN_REPORT_BLOCK_TOO_LARGE;
   r.size = 1ull << 30;
-  out = report(&r, &mini_dispatch);
+  out = report(&r, &with_store);
   CHECK_HAS(out, "lds-block-too-large");
-  CHECK_HAS(out, "larger than the whole LDS backing store (67108864 bytes)\n");
+  CHECK_HAS(out, "larger than the whole LDS backing store (100663296 bytes)\n");
+  free(out);
+  /* No store (the device could not get one): the code object's built-in pool. */
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "larger than the whole LDS backing store (8388608 bytes)\n");
   CHECK_HAS(out, "LDSAN_OPTIONS=lds_pool_size=...");
   free(out);
   r.kind = LDSAN_REPORT_BAD_FREE;

@@ -59,7 +59,9 @@ static void test_enter_exit_without_desc(void) {
   CHECK_EQ(__ldsan_block_lookup(block + 64), 0);
   __ldsan_kernel_exit(block, 0);
   CHECK_EQ(h->magic, 0);
-  CHECK(shadow_is(block, block - 64 + 256, LDSAN_SHADOW_LDS_FREED));
+  /* The block's 100 bytes (granules up to 104) become e4; the tail stays e3. */
+  CHECK(shadow_is(block, block + 104, LDSAN_SHADOW_LDS_FREED));
+  CHECK(shadow_is(block + 104, block - 64 + 256, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
   CHECK_EQ(__ldsan_block_lookup(block), 0);
   CHECK_EQ(dev.channel->next, 0);
   __ldsan_kernel_exit(0, 0); /* after a failed enter: nothing */
@@ -198,9 +200,38 @@ static void test_exhaustion_and_too_large(void) {
   __ldsan_host_trap_count = 0;
 }
 
+/* A chunk back from the block cache keeps its last block's shadow (header e2,
+ * block e4, tail e3); the next block's enter rewrites only what differs, and
+ * the result is exact whether the new block is smaller or larger. */
+static void test_recycled_chunk_shadow(void) {
+  /* Blocks of up to 128 bytes share class 0: 256-byte chunks, 192 after the header. */
+  uint64_t a = __ldsan_kernel_enter(100, 0);
+  __ldsan_kernel_exit(a, 0); /* a: quarantine */
+  uint64_t b = __ldsan_kernel_enter(100, 0);
+  __ldsan_kernel_exit(b, 0); /* b: quarantine, a: top of the class's cache */
+  uint64_t c = __ldsan_kernel_enter(20, 0);
+  CHECK_EQ(c, a);
+  CHECK(shadow_is(c - 64, c, LDSAN_SHADOW_LDS_BLOCK_HEADER));
+  CHECK(shadow_is(c, c + 16, 0));
+  CHECK_EQ(unit_shadow(c + 16), 4);
+  CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL)); /* was e4 up to 104 */
+  __ldsan_kernel_exit(c, 0); /* c: quarantine, b: cache */
+  CHECK(shadow_is(c, c + 24, LDSAN_SHADOW_LDS_FREED));
+  CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
+  uint64_t d = __ldsan_kernel_enter(124, 0); /* larger than b's 100 */
+  CHECK_EQ(d, b);
+  CHECK(shadow_is(d - 64, d, LDSAN_SHADOW_LDS_BLOCK_HEADER));
+  CHECK(shadow_is(d, d + 120, 0));
+  CHECK_EQ(unit_shadow(d + 120), 4);
+  CHECK(shadow_is(d + 128, d + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
+  __ldsan_kernel_exit(d, 0);
+  CHECK_EQ(dev.channel->next, 0);
+}
+
 int main(void) {
   unit_device_init(&dev, UNIT_POOL_BYTES(4));
   RUN(test_enter_exit_without_desc);
+  RUN(test_recycled_chunk_shadow);
   RUN(test_enter_static_desc);
   RUN(test_enter_dynamic_desc);
   RUN(test_bad_desc_ignored);
