@@ -107,34 +107,33 @@ static void *agent_alloc_device(void *ctx, size_t n, uint64_t *device_addr) {
   return p;
 }
 
-/* A GPU agent's coarse-grained global pool that the runtime may allocate from. */
-static hsa_status_t find_vram_pool(hsa_amd_memory_pool_t pool, void *data) {
-  ldsan_hsa_agent *a = data;
+/* Whether pool is a global pool with `flag` (HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_*)
+ * that the runtime may allocate from. */
+static int global_pool_with(hsa_amd_memory_pool_t pool, uint32_t flag) {
   hsa_amd_segment_t segment;
   uint32_t flags = 0;
   bool alloc = false;
   if (ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) != HSA_STATUS_SUCCESS ||
       segment != HSA_AMD_SEGMENT_GLOBAL)
-    return HSA_STATUS_SUCCESS;
+    return 0;
   ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
   ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc);
-  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) || !alloc) return HSA_STATUS_SUCCESS;
+  return (flags & flag) && alloc;
+}
+
+/* A GPU agent's coarse-grained global pool (its VRAM). */
+static hsa_status_t find_vram_pool(hsa_amd_memory_pool_t pool, void *data) {
+  ldsan_hsa_agent *a = data;
+  if (!global_pool_with(pool, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)) return HSA_STATUS_SUCCESS;
   a->vram = pool;
   a->have_vram = 1;
   return HSA_STATUS_INFO_BREAK;
 }
 
+/* The CPU agent's fine-grained global pool (system memory every agent may reach). */
 static hsa_status_t find_system_pool(hsa_amd_memory_pool_t pool, void *data) {
   (void)data;
-  hsa_amd_segment_t segment;
-  uint32_t flags = 0;
-  bool alloc = false;
-  if (ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) != HSA_STATUS_SUCCESS ||
-      segment != HSA_AMD_SEGMENT_GLOBAL)
-    return HSA_STATUS_SUCCESS;
-  ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-  ldsan_hsa.amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc);
-  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) || !alloc) return HSA_STATUS_SUCCESS;
+  if (!global_pool_with(pool, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)) return HSA_STATUS_SUCCESS;
   system_pool = pool;
   have_system_pool = 1;
   return HSA_STATUS_INFO_BREAK;
