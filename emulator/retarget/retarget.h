@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 #define RT_AS_GLOBAL 1u
 #define RT_AS_LDS 3u
@@ -48,6 +49,11 @@ typedef struct rt_ctx {
   LLVMValueRef channel;      /* __ldsan_builtin_channel, or NULL */
   LLVMValueRef kernel_table; /* __ldsan_emu_kernels */
 } rt_ctx;
+
+/* retarget_emit.cpp: writes the object with the module's own data layout
+ * (LLVMTargetMachineEmitToFile would replace it with the target's); returns 0,
+ * or 1 with a malloc'd message. */
+int rt_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef mod, const char *path, char **msg);
 
 /* retarget_util.c: helpers shared by the passes (retarget_main.c drives them) */
 void rt_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot write %s: %s\n", ll, msg);
     return 1;
   }
-  if (LLVMTargetMachineEmitToFile(tm, c.mod, out, LLVMObjectFile, &msg)) {
+  if (rt_emit_object(tm, c.mod, out, &msg)) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot emit %s: %s\n", out, msg);
     return 1;
   }
