@@ -1,0 +1,31 @@
+// Bug: a 13-byte dynamic LDS buffer (the launch's size, not a multiple of 8)
+// read one byte past its end. That byte lies inside the 8-byte granule the
+// buffer ends in, where ASan's shadow says "5 bytes addressable": the overrun
+// is caught to the byte, not at the next granule or the compiler's padding.
+// EXPECT: dynamic-lds-buffer-overflow
+// EXPECT-ACCESS: READ of size 1
+// EXPECT-WORKITEM: (3,0,0)
+// EXPECT-KERNEL: tail_byte
+// EXPECT-LOCATION: 0 bytes after the end of dynamic LDS of size 13
+// EXPECT-EXIT: 1
+#include "common.h"
+
+__global__ void tail_byte(const char *in, char *out, int n) {
+  extern __shared__ char bytes[];
+  int t = threadIdx.x;
+  if (t < n) bytes[t] = in[t];
+  __syncthreads();
+  if (t == 3) out[0] = bytes[n];  // BUG: bytes[13] of a 13-byte buffer
+}
+
+int main() {
+  const int n = 13;
+  char *din, *dout;
+  HIP_CHECK(hipMalloc(&din, 64));
+  HIP_CHECK(hipMalloc(&dout, 64));
+  HIP_CHECK(hipMemset(din, 1, 64));
+  tail_byte<<<1, 64, n>>>(din, dout, n);
+  LAUNCH_CHECK();
+  printf("bug_dynamic_padding: no error detected\n");
+  return 0;
+}
