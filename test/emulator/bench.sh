@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make bench: emulated (ldsan-sanitized, CPU emulator) vs. native time of a
-# 1M-element reduction (4096 workgroups x 256 work-items), printed as a ratio.
-# Target: under 50x against the kernel body compiled natively. Not a test.
+# 1M-element reduction (4096 workgroups x 256 work-items), printed as a ratio
+# (target: under 50x against the kernel body compiled natively); then what one
+# workgroup's LDS costs on the emulator (bench_blocks.hip: the same tiny kernel
+# through a __shared__ array and through registers). Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-build}"
@@ -21,3 +23,12 @@ printf '  native, plain loop (clang -O2):                     %10.3f ms\n' "$loo
 awk -v e="$emu" -v k="$kern" -v l="$loop" 'BEGIN {
   printf "ratio emulated / native kernel body: %.1fx (target < 50x)\n", e / k
   printf "ratio emulated / native plain loop:  %.1fx\n", e / l }'
+"$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_blocks.hip -o "$tmp/blocks"
+"$tmp/blocks" 10 >"$tmp/blocks.out"
+lds=$(awk '/^lds_us_per_wg/ {print $2}' "$tmp/blocks.out")
+plain=$(awk '/^plain_us_per_wg/ {print $2}' "$tmp/blocks.out")
+[[ -n "$lds" && -n "$plain" ]] || { echo "bench: bench_blocks printed no times"; exit 1; }
+echo "16384 workgroups x 16 work-items, one 64-byte __shared__ array (best of runs):"
+printf '  per workgroup, through LDS (ldsan block enter/exit, checked accesses): %7.3f us\n' "$lds"
+printf '  per workgroup, same kernel through registers:                         %7.3f us\n' "$plain"
+awk -v a="$lds" -v b="$plain" 'BEGIN { printf "LDS share of a workgroup on the emulator: %.3f us (%.0f%% of its time)\n", a - b, 100 * (a - b) / a }'
