@@ -3,6 +3,7 @@
 
 #include "ldsan/entry_points.def"
 
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -20,6 +21,14 @@ bool ldsan::inlineBlockCalls(Module &M, std::string &Why) {
           CB->getFunction()->getCallingConv() == CallingConv::AMDGPU_KERNEL)
         Calls.push_back(CB);
     for (CallBase *CB : Calls) {
+      // The inlined runtime has no debug info: its code takes the call's
+      // location, which the LDS lowering copied from the kernel's first
+      // instruction (often a threadIdx helper in a HIP header). A report from
+      // there (block too large, store full, bad free) names the kernel's own
+      // line instead.
+      if (DISubprogram *SP = CB->getFunction()->getSubprogram())
+        CB->setDebugLoc(DILocation::get(CB->getContext(), SP->getScopeLine() ? SP->getScopeLine() : SP->getLine(),
+                                        0, SP));
       InlineFunctionInfo IFI;
       InlineResult R = InlineFunction(*CB, IFI);
       if (!R.isSuccess()) {

@@ -1,0 +1,45 @@
+// Bug: device malloc keeps (leaks) most of a small LDS backing store
+// (LDSAN_OPTIONS=lds_pool_size=1100K: one 1 MiB region), so the next kernel's
+// workgroups find no LDS block. With halt_on_error=0 each reports it (one full
+// report, the rest counted), leaves the kernel at its first barrier without
+// touching the missing block, and the program goes on: no crash, and the report
+// names the kernel's own line.
+// EXPECT: lds-pool-exhausted
+// EXPECT-STDERR: cannot allocate an LDS block of 352 bytes for kernel reverse(int*): the LDS backing pool is full
+// EXPECT-STDERR: the LDS backing store holds 1126400 bytes
+// EXPECT-FRAME: in reverse(int*) test/emulator/bug_pool_exhausted.hip:21
+// EXPECT-STDOUT: hog: 1 block; reverse untouched: 64 of 64
+// EXPECT-ABSENT: SEGV
+// EXPECT-EXIT: 0
+// ENV: LDSAN_OPTIONS=lds_pool_size=1100K:halt_on_error=0
+#include <hip/hip_runtime.h>
+#include <cstdio>
+
+// Takes a 900 KiB block of the store's only region and never frees it.
+__global__ void hog(void **out) { out[0] = malloc(900 * 1024); }
+
+__global__ void reverse(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = (int)threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+
+int main() {
+  void **p = nullptr, *got = nullptr;
+  int *d = nullptr, init[64], back[64];
+  for (int i = 0; i < 64; i++) init[i] = -7;
+  if (hipMalloc(&p, sizeof(void *)) != hipSuccess || hipMalloc(&d, sizeof init) != hipSuccess ||
+      hipMemcpy(d, init, sizeof init, hipMemcpyHostToDevice) != hipSuccess)
+    return 3;
+  hipLaunchKernelGGL(hog, dim3(1), dim3(1), 0, 0, p);
+  if (hipDeviceSynchronize() != hipSuccess || hipMemcpy(&got, p, sizeof got, hipMemcpyDeviceToHost) != hipSuccess)
+    return 3;
+  hipLaunchKernelGGL(reverse, dim3(2), dim3(64), 0, 0, d);
+  hipDeviceSynchronize();
+  if (hipMemcpy(back, d, sizeof back, hipMemcpyDeviceToHost) != hipSuccess) return 3;
+  int untouched = 0;
+  for (int i = 0; i < 64; i++) untouched += back[i] == -7;
+  std::printf("hog: %d block; reverse untouched: %d of 64\n", got != nullptr, untouched);
+  return 0;
+}
