@@ -15,9 +15,17 @@
 //            if (%b == 0) goto NoBlock else goto Rest
 //   NoBlock: store null -> slot; goto Merge
 //   Rest:    store %b -> slot; poison ...; goto Merge
-//   Merge:   phi ...; s_barrier
+//   Merge:   phi ...; fence release; s_barrier; fence acquire
 //            if (load slot == null) return      (every work-item alike)
 //   Body:    <kernel body>
+//
+// and the epilogue's barrier before __ldsan_kernel_exit gets the same fences.
+// The pass emits a bare s_barrier, and gfx90a/gfx942 barriers do not wait for
+// memory: without a workgroup-scope release/acquire pair, work-item 0's header
+// and shadow writes may not be visible to the other waves when they pass the
+// prologue barrier, and another wave's last store into the block may land
+// after work-item 0 handed the block's chunk to the next workgroup. The pair
+// is what __syncthreads() emits.
 //
 //===----------------------------------------------------------------------===//
 #include "BlockGuard.h"
@@ -54,6 +62,27 @@ static CallInst *findBarrier(BasicBlock &BB) {
     if (auto *II = dyn_cast<IntrinsicInst>(&I))
       if (II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier)
         return II;
+  return nullptr;
+}
+
+/// Wraps Barrier in the workgroup-scope release/acquire fences of __syncthreads().
+static void fenceBarrier(CallInst *Barrier) {
+  LLVMContext &Ctx = Barrier->getContext();
+  SyncScope::ID Workgroup = Ctx.getOrInsertSyncScopeID("workgroup");
+  IRBuilder<> B(Barrier);
+  B.CreateFence(AtomicOrdering::Release, Workgroup);
+  B.SetInsertPoint(Barrier->getNextNode());
+  B.CreateFence(AtomicOrdering::Acquire, Workgroup);
+}
+
+/// The barrier right before the (only) call of the kernel exit: in the block
+/// that branches to the call's block.
+static CallInst *findExitBarrier(Function &K) {
+  for (Instruction &I : instructions(K))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *F = CI->getCalledFunction(); F && F->getName() == LDSAN_KERNEL_EXIT_NAME)
+        if (BasicBlock *Pred = CI->getParent()->getSinglePredecessor())
+          return findBarrier(*Pred);
   return nullptr;
 }
 
@@ -111,8 +140,16 @@ bool ldsan::guardKernelBlock(Function &K, std::string &Why) {
   B.CreateCondBr(B.CreateICmpEQ(Enter, ConstantInt::get(Enter->getType(), 0), "ldsan.no_block"), NoBlock,
                  Rest, Unlikely);
 
+  CallInst *ExitBarrier = findExitBarrier(K);
+  if (!ExitBarrier) {
+    Why = "no workgroup barrier before the block is freed";
+    return false;
+  }
+  fenceBarrier(ExitBarrier);
+  fenceBarrier(Barrier);
+
   // Every work-item, after the barrier: leave the kernel without a block.
-  BasicBlock *Body = SplitBlock(Merge, Barrier->getNextNode());
+  BasicBlock *Body = SplitBlock(Merge, Barrier->getNextNode()->getNextNode());
   BasicBlock *Leave = BasicBlock::Create(Ctx, "ldsan.no_block.exit", &K);
   ReturnInst::Create(Ctx, Leave)->setDebugLoc(Loc);
   Merge->getTerminator()->eraseFromParent();

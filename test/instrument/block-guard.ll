@@ -2,7 +2,8 @@
 ; and returned 0) must not run the kernel: work-item 0 skips the prologue's
 ; poisoning and stores null in the LDS slot, and after the prologue's barrier
 ; every work-item reads the slot and returns when it is null, before any
-; access to the block.
+; access to the block. The barriers that hand the block over (prologue, and
+; the one before the block is freed) get __syncthreads()'s workgroup fences.
 ; RUN: LDSAN_RUNTIME=%S/stub-rt.ll opt -passes=ldsan-instrument %s -S -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 
@@ -22,10 +23,17 @@ target triple = "amdgcn-amd-amdhsa"
 ; CHECK: call void @__asan_poison_region(
 ; CHECK: [[MERGE]]:
 ; CHECK-NEXT: phi i1 {{.*}} [ true, %ldsan.no_block ]
+; CHECK-NEXT: fence syncscope("workgroup") release
 ; CHECK-NEXT: call void @llvm.amdgcn.s.barrier()
+; CHECK-NEXT: fence syncscope("workgroup") acquire
 ; CHECK-NEXT: %ldsan.block = load ptr addrspace(1), ptr addrspace(3) @llvm.amdgcn.sw.lds._Z4fillPi
 ; CHECK-NEXT: %[[NULL:.*]] = icmp eq ptr addrspace(1) %ldsan.block, null
 ; CHECK-NEXT: br i1 %[[NULL]], label %ldsan.no_block.exit, label %{{.*}}, !prof
+; CHECK: fence syncscope("workgroup") release
+; CHECK-NEXT: call void @llvm.amdgcn.s.barrier()
+; CHECK-NEXT: fence syncscope("workgroup") acquire
+; CHECK-NEXT: br i1 %xyzCond
+; CHECK: call void @stub_exit(
 ; CHECK: ldsan.no_block.exit:
 ; CHECK-NEXT: ret void
 define amdgpu_kernel void @_Z4fillPi(ptr addrspace(1) %out) #0 {
