@@ -52,11 +52,13 @@ EMU_DEVICE_ACCESS static int emu_write(void *ctx, uint64_t addr, const void *src
   return 0;
 }
 
+/* calloc: zeroed, and a large allocation (the device's 64 MiB LDS backing
+ * store) comes as untouched zero pages, not 64 MiB of memset. The pool aligns
+ * its own base; nothing here needs more than malloc's alignment. */
 static void *emu_alloc_shared(void *ctx, size_t n, uint64_t *device_addr) {
   (void)ctx;
-  void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+  void *p = calloc(1, n ? n : 1);
   if (!p) return NULL;
-  memset(p, 0, n);
   *device_addr = (uint64_t)(uintptr_t)p;
   return p;
 }
