@@ -5,7 +5,10 @@
  * for memory the host reads, such as the report channel); on the host the
  * scope has no effect. Read-modify-writes return the previous value; fetch_add
  * is relaxed (a claim counter), cas/or/and/exchange are acq_rel (they hand
- * memory over). */
+ * memory over), and the block cache's fast path uses the weaker orders it
+ * needs (cas_acquire to take a chunk, cas_release to give one back,
+ * cas_relaxed for a word only its owner changes): on amdgcn every acquire is a
+ * cache invalidate and every release a write-back, per workgroup. */
 #ifndef LDSAN_DEVICE_ATOMICS_H
 #define LDSAN_DEVICE_ATOMICS_H
 
@@ -39,6 +42,25 @@ static inline uint64_t __ldsan_atomic_cas_u64(LDSAN_GLOBAL uint64_t *p, uint64_t
                      __ATOMIC_ACQUIRE);
   return expected;
 }
+/* Take / give back / own-word variants of cas (failure: acquire, relaxed, relaxed). */
+static inline uint64_t __ldsan_atomic_cas_acquire_u64(LDSAN_GLOBAL uint64_t *p, uint64_t expected, uint64_t desired,
+                                                      int scope) {
+  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_ACQUIRE,
+                     __ATOMIC_ACQUIRE);
+  return expected;
+}
+static inline uint64_t __ldsan_atomic_cas_release_u64(LDSAN_GLOBAL uint64_t *p, uint64_t expected, uint64_t desired,
+                                                      int scope) {
+  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_RELEASE,
+                     __ATOMIC_RELAXED);
+  return expected;
+}
+static inline uint32_t __ldsan_atomic_cas_relaxed_u32(LDSAN_GLOBAL uint32_t *p, uint32_t expected, uint32_t desired,
+                                                      int scope) {
+  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_RELAXED,
+                     __ATOMIC_RELAXED);
+  return expected;
+}
 static inline uint64_t __ldsan_atomic_or_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_or, p, v, __ATOMIC_ACQ_REL);
 }
@@ -59,7 +81,13 @@ static inline uint64_t __ldsan_load_acquire_u64(const LDSAN_GLOBAL uint64_t *p, 
 static inline uint64_t __ldsan_load_relaxed_u64(const LDSAN_GLOBAL uint64_t *p, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_RELAXED);
 }
+static inline uint32_t __ldsan_load_relaxed_u32(const LDSAN_GLOBAL uint32_t *p, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_RELAXED);
+}
 static inline void __ldsan_store_relaxed_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
+  LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELAXED);
+}
+static inline void __ldsan_store_relaxed_u32(LDSAN_GLOBAL uint32_t *p, uint32_t v, int scope) {
   LDSAN_SCOPED(scope, __scoped_atomic_store_n, p, v, __ATOMIC_RELAXED);
 }
 static inline void __ldsan_store_release_u32(LDSAN_GLOBAL uint32_t *p, uint32_t v, int scope) {

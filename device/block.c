@@ -26,21 +26,24 @@ uint64_t __ldsan_freed_block_at(uint64_t addr) {
   return chunk + LDSAN_BLOCK_HEADER_SIZE;
 }
 
-/* The header of live block `block` of pool, or null if it is not one. */
-static inline LDSAN_GLOBAL ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block) {
+/* The header of live block `block` of pool, or null if it is not one.
+ * acquire: the block may come from another thread (reports, free); a kernel's
+ * exit reads the magic its own enter wrote. */
+static inline LDSAN_GLOBAL ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block, int acquire) {
   if (block % LDSAN_BLOCK_HEADER_SIZE || block < LDSAN_BLOCK_HEADER_SIZE ||
       !__ldsan_pool_holds(pool, block - LDSAN_BLOCK_HEADER_SIZE))
     return 0;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
-  if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC || h->self != block)
-    return 0;
+  uint32_t magic = acquire ? __ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE)
+                           : __ldsan_load_relaxed_u32(&h->magic, LDSAN_SCOPE_DEVICE);
+  if (magic != LDSAN_BLOCK_MAGIC || h->self != block) return 0;
   return h;
 }
 
 LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
   ldsan_pool pool;
   __ldsan_pool_current(&pool);
-  return lookup_in(&pool, block);
+  return lookup_in(&pool, block, 1);
 }
 
 /* Poisons md item 0, the compiler's 8-byte block-pointer slot and its redzone:
@@ -95,7 +98,13 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
                                            : payload;
   if (stale_end > r.used) __ldsan_poison(block + r.used, stale_end - r.used, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
   if (r.kernel_desc) poison_compiler_slot(block, (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)r.kernel_desc, r.used);
-  __ldsan_store_release_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
+  /* A workgroup's block is published to its other waves by the prologue
+   * barrier's fences, and freed by the same lane: relaxed. A malloc block may
+   * be freed by anyone: release. */
+  if (r.block_flags & LDSAN_BLOCK_KERNEL)
+    __ldsan_store_relaxed_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
+  else
+    __ldsan_store_release_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
   return block;
 }
 
@@ -147,14 +156,20 @@ static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report
 }
 
 /* Poisons the whole block and returns its chunk to the pool; reports a block
- * ldsan did not hand out (or already took back) as a bad free. One lane. */
-static void block_free(uint64_t block, uint64_t pc) {
+ * ldsan did not hand out (or already took back) as a bad free. One lane.
+ * own_block: the caller's workgroup allocated it (kernel exit), so the magic
+ * needs no ordering; else (free) another thread may have, so acquire it. */
+static void block_free(uint64_t block, uint64_t pc, int own_block) {
   ldsan_pool pool; /* the device state is volatile: read once */
   __ldsan_pool_current(&pool);
   LDSAN_GLOBAL ldsan_block_header *h =
-      (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block));
-  if (!h || __ldsan_uniform_u32(__ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE)) !=
-                LDSAN_BLOCK_MAGIC) {
+      (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block, !own_block));
+  uint32_t magic = 0;
+  if (h)
+    magic = __ldsan_uniform_u32(own_block ? __ldsan_atomic_cas_relaxed_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0,
+                                                                           LDSAN_SCOPE_DEVICE)
+                                          : __ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE));
+  if (magic != LDSAN_BLOCK_MAGIC) {
     (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
     return;
   }
@@ -209,7 +224,7 @@ LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
   (void)kernel_desc;
   block = __ldsan_uniform_u64(block);
   if (block == 0) return; /* enter failed and was reported */
-  block_free(block, __ldsan_target_pc());
+  block_free(block, __ldsan_target_pc(), 1);
 }
 
 /* Device malloc and free may come from many lanes at once: the lanes take
@@ -233,7 +248,7 @@ LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
   if (!pc) pc = __ldsan_return_address();
   for (;;) {
     if (__ldsan_first_active_lane()) {
-      block_free(__ldsan_uniform_u64(ptr), __ldsan_uniform_u64(pc));
+      block_free(__ldsan_uniform_u64(ptr), __ldsan_uniform_u64(pc), 0);
       break;
     }
   }

@@ -20,8 +20,11 @@
  * pushed back in between (ABA) does not match a stale expected value. A
  * popper may read the link of a chunk another popper already took (and may be
  * rewriting): that value is stale, and the CAS, whose expected head no longer
- * matches, fails. All CASes are acq_rel at device scope: a chunk's shadow and
- * header, written by its last owner, happen-before its next owner's use. */
+ * matches, fails. Orders, at device scope: a push's CAS releases (the chunk's
+ * shadow, header and link, written before it, happen-before...), a pop's head
+ * load and CAS acquire (...the popper's reads of the link and its use of the
+ * chunk); the quarantine exchange is acq_rel (it both gives a chunk and takes
+ * the one it displaces). The TSan builds of test_block_cache.c and test_pool_concurrency.c check these orders. */
 #include "runtime.h"
 
 #define INDEX_MASK 0xffffffffull
@@ -42,7 +45,8 @@ uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c) {
     uint64_t chunk = chunk_named(p, h & INDEX_MASK);
     uint64_t next = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(link_of(chunk), LDSAN_SCOPE_DEVICE)) & INDEX_MASK;
     uint64_t seen =
-        __ldsan_uniform_u64(__ldsan_atomic_cas_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | next, LDSAN_SCOPE_DEVICE));
+        __ldsan_uniform_u64(__ldsan_atomic_cas_acquire_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | next,
+                                                           LDSAN_SCOPE_DEVICE));
     if (seen == h) return chunk;
     h = seen;
   }
@@ -52,11 +56,14 @@ uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c) {
 void __ldsan_block_cache_push(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
   LDSAN_GLOBAL uint64_t *head = &p->heads[c];
   uint64_t name = name_of(p, chunk);
-  uint64_t h = __ldsan_uniform_u64(__ldsan_load_acquire_u64(head, LDSAN_SCOPE_DEVICE));
+  /* Relaxed: only the CAS below needs ordering (release: the chunk's shadow,
+   * header and link happen-before the popper's acquire). */
+  uint64_t h = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
   for (;;) {
     __ldsan_store_relaxed_u64(link_of(chunk), h & INDEX_MASK, LDSAN_SCOPE_DEVICE);
     uint64_t seen =
-        __ldsan_uniform_u64(__ldsan_atomic_cas_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | name, LDSAN_SCOPE_DEVICE));
+        __ldsan_uniform_u64(__ldsan_atomic_cas_release_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | name,
+                                                           LDSAN_SCOPE_DEVICE));
     if (seen == h) return;
     h = seen;
   }
