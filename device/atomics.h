@@ -31,36 +31,23 @@ static inline uint32_t __ldsan_atomic_add_u32(LDSAN_GLOBAL uint32_t *p, uint32_t
 static inline uint64_t __ldsan_atomic_add_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
 }
-/* Returns the observed value: equals `expected` iff the swap happened. */
-static inline uint32_t __ldsan_atomic_cas_u32(LDSAN_GLOBAL uint32_t *p, uint32_t expected, uint32_t desired, int scope) {
-  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_ACQ_REL,
-                     __ATOMIC_ACQUIRE);
-  return expected;
-}
-static inline uint64_t __ldsan_atomic_cas_u64(LDSAN_GLOBAL uint64_t *p, uint64_t expected, uint64_t desired, int scope) {
-  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_ACQ_REL,
-                     __ATOMIC_ACQUIRE);
-  return expected;
-}
-/* Take / give back / own-word variants of cas (failure: acquire, relaxed, relaxed). */
-static inline uint64_t __ldsan_atomic_cas_acquire_u64(LDSAN_GLOBAL uint64_t *p, uint64_t expected, uint64_t desired,
-                                                      int scope) {
-  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_ACQUIRE,
-                     __ATOMIC_ACQUIRE);
-  return expected;
-}
-static inline uint64_t __ldsan_atomic_cas_release_u64(LDSAN_GLOBAL uint64_t *p, uint64_t expected, uint64_t desired,
-                                                      int scope) {
-  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_RELEASE,
-                     __ATOMIC_RELAXED);
-  return expected;
-}
-static inline uint32_t __ldsan_atomic_cas_relaxed_u32(LDSAN_GLOBAL uint32_t *p, uint32_t expected, uint32_t desired,
-                                                      int scope) {
-  (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, __ATOMIC_RELAXED,
-                     __ATOMIC_RELAXED);
-  return expected;
-}
+/* Compare-and-swap, one definition per (name, type, success order, failure
+ * order). Returns the observed value: equals `expected` iff the swap happened.
+ *   cas          acq_rel   hands memory over both ways
+ *   cas_acquire  acquire   takes a chunk (block cache pop)
+ *   cas_release  release   gives a chunk back (block cache push)
+ *   cas_relaxed  relaxed   a word only its owner changes (a block's magic) */
+#define LDSAN_DEFINE_CAS(name, T, success, failure)                                                    \
+  static inline T name(LDSAN_GLOBAL T *p, T expected, T desired, int scope) {                           \
+    (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, success, failure); \
+    return expected;                                                                                   \
+  }
+LDSAN_DEFINE_CAS(__ldsan_atomic_cas_u32, uint32_t, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+LDSAN_DEFINE_CAS(__ldsan_atomic_cas_u64, uint64_t, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+LDSAN_DEFINE_CAS(__ldsan_atomic_cas_acquire_u64, uint64_t, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)
+LDSAN_DEFINE_CAS(__ldsan_atomic_cas_release_u64, uint64_t, __ATOMIC_RELEASE, __ATOMIC_RELAXED)
+LDSAN_DEFINE_CAS(__ldsan_atomic_cas_relaxed_u32, uint32_t, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+#undef LDSAN_DEFINE_CAS
 static inline uint64_t __ldsan_atomic_or_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_or, p, v, __ATOMIC_ACQ_REL);
 }
