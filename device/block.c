@@ -8,7 +8,8 @@
  * One work-item allocates and frees each block (the compiler's work-item
  * 0,0,0); the compiler's barrier after it stores the block in LDS[0] publishes
  * the header and shadow to the workgroup. The header's magic is stored last
- * (release) and cleared by CAS on free, so exactly one of two racing frees wins. */
+ * (release for a malloc block, which any thread may free) and cleared by CAS
+ * on free, so exactly one of two racing frees wins. */
 #include "entry_points.h"
 #include "runtime.h"
 
@@ -66,6 +67,13 @@ typedef struct block_request {
   uint32_t block_flags; /* LDSAN_BLOCK_* */
 } block_request;
 
+/* Bytes of the chunk r needs (header, block, tail redzone), or 0 if that
+ * wraps (a block larger than any store). */
+static inline uint64_t chunk_bytes(block_request r) {
+  uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
+  return bytes > r.block_size ? bytes : 0;
+}
+
 /* prev_size of a chunk that holds no block shadow yet (from the pool). */
 #define FRESH_CHUNK UINT64_MAX
 
@@ -111,23 +119,22 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
 /* The pool's path (a workgroup takes it only until a chunk of its class is in
  * the block cache): prepares the pool on first use, probes regions, backs off
  * while full; when the pool is exhausted, the block caches give their chunks
- * back and it tries once more. Returns the block, or reports why there is
- * none and returns 0 (report_flags: LDSAN_ACCESS_NOABORT or 0). Inline: in a
+ * back and it tries once more. bytes: chunk_bytes(r). Returns the block, or
+ * reports why there is none and returns 0 (report_flags: LDSAN_ACCESS_NOABORT
+ * or 0). Inline: in a
  * kernel (InlineBlockCalls.h) its scalar code costs no scratch, where a call
  * would make the kernel save registers for it. */
-static inline __attribute__((always_inline)) uint64_t block_from_pool(block_request r, uint64_t pc,
+static inline __attribute__((always_inline)) uint64_t block_from_pool(const ldsan_pool *pool, block_request r,
+                                                                      uint64_t bytes, uint64_t pc,
                                                                       uint32_t report_flags) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
-  if (!__ldsan_pool_prepared(&pool)) __ldsan_pool_prepare(&pool);
-  uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
+  if (!__ldsan_pool_prepared(pool)) __ldsan_pool_prepare(pool);
   uint32_t size_class = 0, status = LDSAN_POOL_TOO_LARGE;
   uint64_t chunk_size = 0, chunk = 0;
-  if (bytes > r.block_size) { /* else block_size wrapped: larger than any pool */
+  if (bytes) { /* else larger than any pool */
     for (uint32_t drained = 0;; drained = 1) {
-      chunk = __ldsan_pool_alloc(&pool, bytes, &size_class, &chunk_size, &status);
+      chunk = __ldsan_pool_alloc(pool, bytes, &size_class, &chunk_size, &status);
       if (chunk || status != LDSAN_POOL_EXHAUSTED || drained) break;
-      __ldsan_block_cache_drain(&pool);
+      __ldsan_block_cache_drain(pool);
     }
   }
   if (!chunk)
@@ -137,13 +144,13 @@ static inline __attribute__((always_inline)) uint64_t block_from_pool(block_requ
 }
 
 /* A block for r: a workgroup's block (LDSAN_BLOCK_KERNEL) from the block cache
- * when one of its class is there (one CAS), else from the pool (a tail call).
- * An unprepared pool has an empty cache. */
+ * when one of its class is there (one CAS), else from the pool. An unprepared
+ * pool has an empty cache. */
 static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report_flags) {
-  uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
-  if ((r.block_flags & LDSAN_BLOCK_KERNEL) && bytes > r.block_size && bytes <= LDSAN_POOL_REGION_SIZE) {
-    ldsan_pool pool;
-    __ldsan_pool_current(&pool);
+  ldsan_pool pool; /* the device state is volatile: read once */
+  __ldsan_pool_current(&pool);
+  uint64_t bytes = chunk_bytes(r);
+  if ((r.block_flags & LDSAN_BLOCK_KERNEL) && bytes && bytes <= LDSAN_POOL_REGION_SIZE) {
     uint32_t size_class = __ldsan_pool_class_of(bytes);
     uint64_t chunk = __ldsan_block_cache_pop(&pool, size_class);
     if (chunk) {
@@ -152,7 +159,7 @@ static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report
       return init_block(r, chunk, size_class, (uint64_t)LDSAN_POOL_MIN_CHUNK << size_class, prev_size);
     }
   }
-  return block_from_pool(r, pc, report_flags);
+  return block_from_pool(&pool, r, bytes, pc, report_flags);
 }
 
 /* Poisons the whole block and returns its chunk to the pool; reports a block

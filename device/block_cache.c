@@ -5,7 +5,7 @@
  * bitmaps. Chunks stay in their class until the pool runs dry; then
  * __ldsan_block_cache_drain gives them all back to the pool.
  *
- *   head (u64, in the pool's first 128 bytes):  | tag (32 bits) | index + 1 (32 bits) |
+ *   head (u64, one per class at the start of the pool):  | tag (32 bits) | index + 1 (32 bits) |
  *     index = (chunk - regions) / 64; 0 in the low half: empty
  *   link of a cached chunk: its header's cache_link (the header is dead while
  *     the chunk is cached: magic 0), holding the next head's low half
@@ -74,9 +74,7 @@ static LDSAN_GLOBAL uint64_t *quarantine_of(const ldsan_pool *p, uint32_t c) {
 }
 
 void __ldsan_block_cache_release(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
-  uint32_t hash = __ldsan_workgroup_id_x() * 0x9E3779B1u ^ __ldsan_workgroup_id_y() * 0x85EBCA77u ^
-                  __ldsan_workgroup_id_z() * 0xC2B2AE3Du;
-  LDSAN_GLOBAL uint64_t *slot = quarantine_of(p, c) + (hash >> 29); /* top bits: one of 8 slots */
+  LDSAN_GLOBAL uint64_t *slot = quarantine_of(p, c) + (__ldsan_workgroup_hash() >> 29); /* top bits: one of 8 */
   uint64_t old = __ldsan_uniform_u64(__ldsan_atomic_exchange_u64(slot, name_of(p, chunk), LDSAN_SCOPE_DEVICE));
   if (old) __ldsan_block_cache_push(p, c, chunk_named(p, old));
 }

@@ -6,7 +6,7 @@
  * Layout of a pool [base, base+size), base rounded up to 64:
  *
  *   | heads | rec 0 | rec 1 | ... | rec n-1 | region 0 (1 MiB) | region 1 | ... | region n-1 | slack |
- *     128 B: block cache heads (block_cache.c)
+ *     1 KiB: block cache heads, the prepared flag, the quarantine (block_cache.c)
  *             576 B records: state word + chunk bitmap        chunks of one size class each
  *
  *   state word, changed only by CAS:   | live (32 bits) | tag (32 bits) |
@@ -134,8 +134,7 @@ uint32_t __ldsan_pool_class_of(uint64_t bytes) {
   return 64u - (uint32_t)__builtin_clzll(bytes - 1u) - MIN_CHUNK_LOG;  /* ceil(log2(bytes)) - 8 */
 }
 
-/* Spreads workgroups over regions and bitmap words: a hash of the workgroup id. */
-static uint32_t start_hint(void) {
+uint32_t __ldsan_workgroup_hash(void) {
   return __ldsan_workgroup_id_x() * 0x9E3779B1u ^ __ldsan_workgroup_id_y() * 0x85EBCA77u ^
          __ldsan_workgroup_id_z() * 0xC2B2AE3Du;
 }
@@ -223,7 +222,7 @@ uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_
   } else {
     c = __ldsan_pool_class_of(bytes);
   }
-  uint32_t hint = start_hint();
+  uint32_t hint = __ldsan_workgroup_hash(); /* spreads workgroups over regions and bitmap words */
   for (uint32_t attempt = 0; attempt < LDSAN_POOL_MAX_TRIES; ++attempt) {
     if (k) {
       uint64_t chunk = alloc_large(p, k);
