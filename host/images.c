@@ -53,11 +53,17 @@ static unsigned long long lds_store_size_for(const ldsan_backend *b) {
   return size > LDS_STORE_MIN ? size : LDS_STORE_MIN;
 }
 
+/* b's store if it has one yet, else NULL; under stores_mu. */
+static lds_store *find_store(const ldsan_backend *b) {
+  lds_store *s = stores;
+  while (s && s->backend != b) s = s->next;
+  return s;
+}
+
 /* The device's store, allocated on first use (device memory when the backend
  * has it, else shared memory); under stores_mu. */
 static lds_store *lds_store_of(const ldsan_backend *b, const char *name) {
-  lds_store *s = stores;
-  while (s && s->backend != b) s = s->next;
+  lds_store *s = find_store(b);
   if (s || (s = calloc(1, sizeof *s)) == NULL) return s;
   s->backend = b;
   unsigned long long size = lds_store_size_for(b);
@@ -108,8 +114,7 @@ static void forget_lds_stores(void) {
 /* Bytes of b's store, 0 if it has none (its code objects use their built-in pool). */
 static uint64_t lds_store_size(const ldsan_backend *b) {
   pthread_mutex_lock(&stores_mu);
-  lds_store *s = stores;
-  while (s && s->backend != b) s = s->next;
+  lds_store *s = find_store(b);
   uint64_t size = s ? s->size : 0;
   pthread_mutex_unlock(&stores_mu);
   return size;

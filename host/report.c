@@ -62,6 +62,19 @@ int ldsan_report_aborts(const ldsan_report_record *r) {
   return ldsan_flags_get()->halt_on_error && !(r->flags & LDSAN_ACCESS_NOABORT);
 }
 
+/* The kernel's demangled name from its descriptor, else from `fallback` (a
+ * symbol name), else "<unknown kernel>"; returns whether it is known. */
+static int kernel_name(const ldsan_desc *desc, const char *fallback, char *out, size_t n) {
+  const char *raw = desc->valid ? ldsan_desc_string(desc, desc->header.name) : NULL;
+  if (!raw) raw = fallback;
+  if (raw && *raw) {
+    ldsan_demangle(raw, out, n);
+    return 1;
+  }
+  snprintf(out, n, "<unknown kernel>");
+  return 0;
+}
+
 void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_device_memory *mem,
                            const ldsan_dispatch_info *dispatch) {
   memset(c, 0, sizeof *c);
@@ -76,11 +89,7 @@ void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ld
   ldsan_desc_read(&c->desc, mem, desc_addr);
   c->dyn = r->dynamic_size ? r->dynamic_size : (c->hdr_ok ? c->hdr.dynamic_size : 0);
 
-  const char *raw = c->desc.valid ? ldsan_desc_string(&c->desc, c->desc.header.name) : NULL;
-  if (!raw && dispatch) raw = dispatch->kernel_name;
-  c->kernel_known = raw && *raw;
-  if (c->kernel_known) ldsan_demangle(raw, c->kernel, sizeof c->kernel);
-  else snprintf(c->kernel, sizeof c->kernel, "<unknown kernel>");
+  c->kernel_known = kernel_name(&c->desc, dispatch ? dispatch->kernel_name : NULL, c->kernel, sizeof c->kernel);
 
   c->loc.where = LDSAN_WHERE_UNKNOWN;
   c->loc.var = -1;
@@ -204,10 +213,8 @@ static int describe_freed(FILE *out, ldsan_decorator d, const report_ctx *c) {
   f.mem = c->mem;
   f.dyn = h.dynamic_size;
   ldsan_desc_read(&f.desc, c->mem, h.kernel_desc);
-  const char *raw = f.desc.valid ? ldsan_desc_string(&f.desc, f.desc.header.name) : NULL;
   char kernel[512];
-  if (raw && *raw) ldsan_demangle(raw, kernel, sizeof kernel);
-  else snprintf(kernel, sizeof kernel, "<unknown kernel>");
+  (void)kernel_name(&f.desc, NULL, kernel, sizeof kernel);
   unsigned long long a = (unsigned long long)r->address;
   ldsan_location l = ldsan_desc_locate(&f.desc, (int64_t)(r->address - r->freed_block), f.dyn);
   if (l.var >= 0 && l.where == LDSAN_WHERE_INSIDE) {

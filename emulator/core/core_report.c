@@ -10,12 +10,9 @@
  * prints the reports and ends the process if one of them must stop it: the
  * same path the HSA tools library takes on a GPU. The shadow is host ASan's
  * when the program has it, else the host library maps it. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "../../include/ldsan/abi.h"
 #include "../../include/ldsan/host.h"
@@ -39,16 +36,12 @@ int ldsan_emu_init_shadow(void) { return ldsan_host_map_shadow(); }
 
 EMU_DEVICE_ACCESS static int emu_read(void *ctx, uint64_t addr, void *dst, size_t n) {
   (void)ctx;
-  if (n == 0) return 0;
   /* Addresses come from device-written records and headers, which a kernel's
    * own bug may have overwritten (an underflow into its block header): read
-   * them with process_vm_readv, which fails on unmapped memory instead of
-   * faulting. Not memcpy: host ASan intercepts memcpy and would abort on the
-   * poisoned LDS redzones the report has to read. */
-  struct iovec local = {dst, n}, remote = {(void *)(uintptr_t)addr, n};
-  ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-  if (got == (ssize_t)n) return 0;
-  if (got >= 0 || errno == EFAULT) return -1; /* (part of) the range is not mapped */
+   * without faulting. Not memcpy: host ASan intercepts memcpy and would abort
+   * on the poisoned LDS redzones the report has to read. */
+  int rc = ldsan_host_read_self(addr, dst, n);
+  if (rc != -2) return rc;
   /* The system call is not allowed here (seccomp): a byte loop. */
   const volatile unsigned char *src = (const volatile unsigned char *)(uintptr_t)addr;
   unsigned char *out = dst;

@@ -3,7 +3,7 @@
  * sized by its compute units) is VRAM the host cannot dereference, so
  * reads and writes go through hsa_memory_copy via a bounce buffer in
  * fine-grained system memory (which every agent may access); host memory (the
- * ASan shadow, the report channels) is read with process_vm_readv, which fails
+ * ASan shadow, the report channels) is read with ldsan_host_read_self, which fails
  * cleanly instead of faulting on an address that is not mapped. Report
  * channels are fine-grained system memory allowed for every GPU agent.
  * Threading: agents are found once in OnLoad; the bounce buffer has a lock. */
@@ -11,8 +11,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "hsa_tool.h"
 
@@ -26,12 +24,6 @@ static hsa_amd_memory_pool_t system_pool;
 static int have_system_pool;
 static pthread_mutex_t bounce_mu = PTHREAD_MUTEX_INITIALIZER;
 static void *bounce;
-
-/* Reads host memory of this process without faulting; 0 if all n bytes were read. */
-static int read_self(uint64_t addr, void *dst, size_t n) {
-  struct iovec local = {dst, n}, remote = {(void *)(uintptr_t)addr, n};
-  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
-}
 
 /* Copies n bytes through the bounce buffer; to_device picks the direction. */
 static int copy_via_bounce(uint64_t device_addr, void *host, size_t n, int to_device) {
@@ -57,7 +49,7 @@ static int copy_via_bounce(uint64_t device_addr, void *host, size_t n, int to_de
 static int agent_read(void *ctx, uint64_t addr, void *dst, size_t n) {
   (void)ctx;
   if (n == 0) return 0;
-  if (read_self(addr, dst, n) == 0) return 0;
+  if (ldsan_host_read_self(addr, dst, n) == 0) return 0;
   return copy_via_bounce(addr, dst, n, 0);
 }
 

@@ -252,6 +252,11 @@ int ldsan_host_map_shadow(void);
 /* 1 when host AddressSanitizer is in the process. */
 int ldsan_host_has_asan(void);
 
+/* Reads n bytes of this process's memory at addr without faulting: 0 if all
+ * were read, -1 if (part of) the range is not mapped, -2 if the system call
+ * it uses is not allowed here. */
+int ldsan_host_read_self(uint64_t addr, void *dst, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
