@@ -51,18 +51,27 @@ static void put_record(ldsan_report_channel *ch, uint64_t args) {
   ch->records[slot] = r;
 }
 
-static void test_register(void) {
-  state->abi_version = 7;
+/* Registers code object `name` on b with stderr captured: *err gets what the
+ * registration printed (the caller frees it). */
+static ldsan_image *register_capturing(const ldsan_backend *b, const char *name, char **err) {
   capture c;
   capture_begin(&c);
   FILE *old = stderr;
   stderr = c.f;
-  ldsan_image *img = ldsan_host_image_register(&backend, "co-old", STATE_ADDR);
+  ldsan_image *img = ldsan_host_image_register(b, name, STATE_ADDR);
   stderr = old;
   capture_end(&c);
+  *err = c.buf;
+  return img;
+}
+
+static void test_register(void) {
+  state->abi_version = 7;
+  char *err;
+  ldsan_image *img = register_capturing(&backend, "co-old", &err);
   CHECK(img == NULL);
-  CHECK_HAS(c.buf, "ldsan: error: co-old was built with ldsan ABI version 7");
-  free(c.buf);
+  CHECK_HAS(err, "ldsan: error: co-old was built with ldsan ABI version 7");
+  free(err);
   state->abi_version = LDSAN_ABI_VERSION;
   img = ldsan_host_image_register(&backend, "co", STATE_ADDR);
   CHECK(img != NULL);
@@ -135,11 +144,9 @@ static void *no_alloc(void *ctx, size_t n, uint64_t *device_addr) {
 static void pool_given(ldsan_backend *b, uint64_t *base, uint64_t *size) {
   state->pool_base = state->pool_size = 0;
   ldsan_log_override(fopen("/dev/null", "w"));
-  FILE *old = stderr;
-  stderr = fopen("/dev/null", "w");
-  ldsan_image *img = ldsan_host_image_register(b, "co-store", STATE_ADDR);
-  fclose(stderr);
-  stderr = old;
+  char *err;
+  ldsan_image *img = register_capturing(b, "co-store", &err);
+  free(err);
   CHECK(img != NULL);
   *base = state->pool_base;
   *size = state->pool_size;
@@ -185,16 +192,11 @@ static void test_lds_store(void) {
 
   ldsan_backend none = gpu; /* no memory at all: the built-in pool (state left 0) */
   none.alloc_shared = no_alloc;
-  capture c;
-  capture_begin(&c);
-  FILE *old = stderr;
-  stderr = c.f;
-  ldsan_image *img = ldsan_host_image_register(&none, "co-nomem", STATE_ADDR);
-  stderr = old;
-  capture_end(&c);
+  char *err;
+  ldsan_image *img = register_capturing(&none, "co-nomem", &err);
   CHECK(img == NULL); /* no channel either: alloc_shared fails first */
-  CHECK_HAS(c.buf, "cannot allocate a report channel");
-  free(c.buf);
+  CHECK_HAS(err, "cannot allocate a report channel");
+  free(err);
   device_fails = 0;
 }
 
