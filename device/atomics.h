@@ -4,11 +4,11 @@
  * a memory scope: device (all workgroups of the GPU) or system (GPU and host,
  * for memory the host reads, such as the report channel); on the host the
  * scope has no effect. Read-modify-writes return the previous value; fetch_add
- * is relaxed (a claim counter), cas/or/and/exchange are acq_rel (they hand
+ * is relaxed (a claim counter), cas/or/and are acq_rel (they hand
  * memory over), and the block cache's fast path uses the weaker orders it
- * needs (cas_acquire to take a chunk, cas_release to give one back,
- * cas_relaxed for a word only its owner changes): on amdgcn every acquire is a
- * cache invalidate and every release a write-back, per workgroup. */
+ * needs (relaxed CAS on its ring positions, an acquire load and a release
+ * store on its cells): on amdgcn every acquire is a cache invalidate and
+ * every release a write-back, per wave. */
 #ifndef LDSAN_DEVICE_ATOMICS_H
 #define LDSAN_DEVICE_ATOMICS_H
 
@@ -34,9 +34,8 @@ static inline uint64_t __ldsan_atomic_add_u64(LDSAN_GLOBAL uint64_t *p, uint64_t
 /* Compare-and-swap, one definition per (name, type, success order, failure
  * order). Returns the observed value: equals `expected` iff the swap happened.
  *   cas          acq_rel   hands memory over both ways
- *   cas_acquire  acquire   takes a chunk (block cache pop)
- *   cas_release  release   gives a chunk back (block cache push)
- *   cas_relaxed  relaxed   a word only its owner changes (a block's magic) */
+ *   cas_relaxed  relaxed   a counter whose data has its own acquire/release
+ *                          (the block cache's ring positions) */
 #define LDSAN_DEFINE_CAS(name, T, success, failure)                                                    \
   static inline T name(LDSAN_GLOBAL T *p, T expected, T desired, int scope) {                           \
     (void)LDSAN_SCOPED(scope, __scoped_atomic_compare_exchange_n, p, &expected, desired, 0, success, failure); \
@@ -44,18 +43,13 @@ static inline uint64_t __ldsan_atomic_add_u64(LDSAN_GLOBAL uint64_t *p, uint64_t
   }
 LDSAN_DEFINE_CAS(__ldsan_atomic_cas_u32, uint32_t, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 LDSAN_DEFINE_CAS(__ldsan_atomic_cas_u64, uint64_t, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
-LDSAN_DEFINE_CAS(__ldsan_atomic_cas_acquire_u64, uint64_t, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)
-LDSAN_DEFINE_CAS(__ldsan_atomic_cas_release_u64, uint64_t, __ATOMIC_RELEASE, __ATOMIC_RELAXED)
-LDSAN_DEFINE_CAS(__ldsan_atomic_cas_relaxed_u32, uint32_t, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+LDSAN_DEFINE_CAS(__ldsan_atomic_cas_relaxed_u64, uint64_t, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 #undef LDSAN_DEFINE_CAS
 static inline uint64_t __ldsan_atomic_or_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_or, p, v, __ATOMIC_ACQ_REL);
 }
 static inline uint64_t __ldsan_atomic_and_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_and, p, v, __ATOMIC_ACQ_REL);
-}
-static inline uint64_t __ldsan_atomic_exchange_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
-  return LDSAN_SCOPED(scope, __scoped_atomic_exchange_n, p, v, __ATOMIC_ACQ_REL);
 }
 static inline uint32_t __ldsan_load_acquire_u32(const LDSAN_GLOBAL uint32_t *p, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_load_n, p, __ATOMIC_ACQUIRE);

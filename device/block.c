@@ -5,11 +5,19 @@
  *   | header     0xe2   | slot 0xe5 | statics + rz | dynamic |  tail 0xe3 ...      |
  *                        (kernels only)             exact size  (>= 64 bytes)
  *
- * One work-item allocates and frees each block (the compiler's work-item
- * 0,0,0); the compiler's barrier after it stores the block in LDS[0] publishes
- * the header and shadow to the workgroup. The header's magic is stored last
+ * One work-item allocates and frees each block: the compiler's work-item
+ * 0,0,0 for a workgroup's block, the lanes of a device malloc or free one at
+ * a time. The block's shadow is written by the whole wave of work-item 0
+ * (the plugin calls the _wave entry points there, BlockGuard.h), all lanes
+ * sharing the fill (shadow.c): enter leaves in the header what the wave is to
+ * write (shadow_used, shadow_end), and exit_wave poisons the block before
+ * exit gives its chunk back. The compiler's barrier after the block is stored
+ * in LDS[0] publishes header and shadow to the workgroup; the wave reads what
+ * its work-item 0 wrote just before in program order (a wave's accesses to
+ * one address are performed in order). The header's magic is stored last
  * (release for a malloc block, which any thread may free) and cleared by CAS
- * on free, so exactly one of two racing frees wins. */
+ * on free, so exactly one of two racing frees wins; device free refuses a
+ * workgroup's block (a bad free), so its exit clears the magic with a store. */
 #include "entry_points.h"
 #include "runtime.h"
 
@@ -47,6 +55,19 @@ LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
   return lookup_in(&pool, block, 1);
 }
 
+/* The live block of the caller's own workgroup (enter returned it), or null:
+ * only the header's own checks, within the store's memory (no pool view). */
+static inline LDSAN_GLOBAL ldsan_block_header *own_block(uint64_t block) {
+  uint64_t base, size; /* the device state is volatile: read once */
+  __ldsan_pool_store(&base, &size);
+  if (block % LDSAN_BLOCK_HEADER_SIZE || block < base + LDSAN_BLOCK_HEADER_SIZE || block - base >= size) return 0;
+  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+  if (__ldsan_uniform_u32(__ldsan_load_relaxed_u32(&h->magic, LDSAN_SCOPE_DEVICE)) != LDSAN_BLOCK_MAGIC ||
+      __ldsan_uniform_u64(h->self) != block)
+    return 0;
+  return h;
+}
+
 /* Poisons md item 0, the compiler's 8-byte block-pointer slot and its redzone:
  * the kernel keeps the pointer in real LDS, so the block's copy is never used. */
 static void poison_compiler_slot(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_desc *desc, uint64_t used) {
@@ -77,17 +98,57 @@ static inline uint64_t chunk_bytes(block_request r) {
 /* prev_size of a chunk that holds no block shadow yet (from the pool). */
 #define FRESH_CHUNK UINT64_MAX
 
+/* Copies a descriptor's shadow image (abi.h) of [block, block + static_size)
+ * into place, 8 bytes per store where it can, shared by the calling lanes:
+ * word i to rank i mod count, and so the bytes after the last whole word. */
+static void copy_shadow_image(uint64_t block, const LDSAN_GLOBAL uint8_t *image, uint32_t static_size) {
+  uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
+  LDSAN_GLOBAL uint8_t *to = __ldsan_shadow_of(block); /* 8-aligned: blocks are 64-aligned */
+  uint32_t bytes = static_size / LDSAN_SHADOW_GRANULE, words = bytes / 8u;
+  for (uint32_t i = rank; i < words; i += count)
+    ((LDSAN_GLOBAL uint64_t *)to)[i] = ((const LDSAN_GLOBAL uint64_t *)image)[i];
+  for (uint32_t i = words * 8u + rank; i < bytes; i += count) to[i] = image[i];
+}
+
+/* Writes a new block's shadow: [block, block + used) addressable but for the
+ * kernel's redzones and compiler slot (desc's shadow image where it has one,
+ * else the slot here and the redzones by the LDS pass's calls), then
+ * LDS_DYNAMIC_TAIL up to block + end. Shared by the calling lanes
+ * (shadow.c): all lanes of a wave, or one. */
+static void fill_block_shadow(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_desc *desc, uint64_t used, uint64_t end) {
+  uint32_t image = desc ? __ldsan_uniform_u32(desc->shadow) : 0;
+  uint32_t static_size = desc ? __ldsan_uniform_u32(desc->static_size) : 0;
+  if (image && static_size <= used) {
+    copy_shadow_image(block, (const LDSAN_GLOBAL uint8_t *)desc + image, static_size);
+    if (used > static_size)
+      __ldsan_unpoison(block + static_size, used - static_size); /* dynamic LDS */
+  } else {
+    __ldsan_unpoison(block, used);
+    if (desc)
+      poison_compiler_slot(block, desc, used);
+  }
+  if (end > used)
+    __ldsan_poison(block + used, end - used, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+}
+
 /* Makes chunk (of size_class/chunk_size) the block r asks for: header, shadow
  * (header, addressable part, tail, the compiler's slot), then the magic that
  * publishes it. A chunk from the block cache keeps its last block's shadow:
- * header e2, [block, block + prev_size) e4 (block_free), the rest e3; only
+ * header e2, [block, block + prev_size) e4 (kernel exit), the rest e3; only
  * what differs is written (the addressable part, and e3 over the old block's
  * excess), so a workgroup's shadow work is its own block's size, not its
- * chunk's. Inline in both paths below, so neither keeps values across a call. */
+ * chunk's. A workgroup's block leaves that work in its header for the wave
+ * (__ldsan_kernel_enter_wave); anything else does it here. Inline in both
+ * paths below, so neither keeps values across a call. */
 static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size_class, uint64_t chunk_size,
                                   uint64_t prev_size) {
   uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk;
+  uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
+  /* The old block's e4 covers whole granules: up to prev_size rounded up. */
+  uint64_t stale_end = prev_size < payload ? (prev_size + LDSAN_SHADOW_GRANULE - 1) & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1)
+                                           : payload;
+  if (stale_end < r.used) stale_end = r.used;
   h->size_class = size_class;
   h->self = block;
   h->kernel_desc = r.kernel_desc;
@@ -95,20 +156,17 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   h->dynamic_size = r.dynamic_size;
   h->block_flags = r.block_flags;
   h->chunk_size = chunk_size;
-  /* Atomic: a popper of the block cache may still read the link it held. */
-  __ldsan_store_relaxed_u64(&h->cache_link, 0, LDSAN_SCOPE_DEVICE);
   h->owner = LDSAN_OWNER(__ldsan_workgroup_id_x(), __ldsan_workgroup_id_y(), __ldsan_workgroup_id_z());
-  uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
-  if (prev_size == FRESH_CHUNK) __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
-  __ldsan_unpoison(block, r.used);
-  /* The old block's e4 covers whole granules: up to prev_size rounded up. */
-  uint64_t stale_end = prev_size < payload ? (prev_size + LDSAN_SHADOW_GRANULE - 1) & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1)
-                                           : payload;
-  if (stale_end > r.used) __ldsan_poison(block + r.used, stale_end - r.used, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
-  if (r.kernel_desc) poison_compiler_slot(block, (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)r.kernel_desc, r.used);
+  if (prev_size == FRESH_CHUNK)
+    __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  int for_wave = (r.block_flags & LDSAN_BLOCK_KERNEL) && stale_end <= UINT32_MAX;
+  h->shadow_used = for_wave ? (uint32_t)r.used : 0;
+  h->shadow_end = for_wave ? (uint32_t)stale_end : 0;
+  if (!for_wave)
+    fill_block_shadow(block, (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)r.kernel_desc, r.used, stale_end);
   /* A workgroup's block is published to its other waves by the prologue
-   * barrier's fences, and freed by the same lane: relaxed. A malloc block may
-   * be freed by anyone: release. */
+   * barrier's fences, and freed by the same work-item: relaxed. A malloc
+   * block may be freed by anyone: release. */
   if (r.block_flags & LDSAN_BLOCK_KERNEL)
     __ldsan_store_relaxed_u32(&h->magic, LDSAN_BLOCK_MAGIC, LDSAN_SCOPE_DEVICE);
   else
@@ -121,13 +179,14 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
  * while full; when the pool is exhausted, the block caches give their chunks
  * back and it tries once more. bytes: chunk_bytes(r). Returns the block, or
  * reports why there is none and returns 0 (report_flags: LDSAN_ACCESS_NOABORT
- * or 0). Inline: in a
- * kernel (InlineBlockCalls.h) its scalar code costs no scratch, where a call
- * would make the kernel save registers for it. */
+ * or 0; pc 0: the report's own, in the kernel, so no pc is kept live across
+ * the allocation). Inline: in a kernel (InlineBlockCalls.h) its scalar code costs no
+ * scratch, where a call would make the kernel save registers for it. */
 static inline __attribute__((always_inline)) uint64_t block_from_pool(const ldsan_pool *pool, block_request r,
                                                                       uint64_t bytes, uint64_t pc,
                                                                       uint32_t report_flags) {
-  if (!__ldsan_pool_prepared(pool)) __ldsan_pool_prepare(pool);
+  if (!__ldsan_pool_prepared(pool))
+    __ldsan_pool_prepare(pool);
   uint32_t size_class = 0, status = LDSAN_POOL_TOO_LARGE;
   uint64_t chunk_size = 0, chunk = 0;
   if (bytes) { /* else larger than any pool */
@@ -139,63 +198,52 @@ static inline __attribute__((always_inline)) uint64_t block_from_pool(const ldsa
   }
   if (!chunk)
     return __ldsan_report(status == LDSAN_POOL_TOO_LARGE ? LDSAN_REPORT_BLOCK_TOO_LARGE : LDSAN_REPORT_POOL_EXHAUSTED,
-                          0, 0, r.block_size, report_flags, 0, pc);
+                          0, 0, r.block_size, report_flags, 0, pc ? pc : __ldsan_target_pc());
   return init_block(r, chunk, size_class, chunk_size, FRESH_CHUNK);
 }
 
 /* A block for r: a workgroup's block (LDSAN_BLOCK_KERNEL) from the block cache
- * when one of its class is there (one CAS), else from the pool. An unprepared
- * pool has an empty cache. */
+ * when one of its class is there (one CAS; the pool's heads are all it
+ * needs), else from the pool. An unprepared pool has an empty cache. */
 static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report_flags) {
-  ldsan_pool pool; /* the device state is volatile: read once */
-  __ldsan_pool_current(&pool);
+  uint64_t base, size; /* the device state is volatile: read once */
+  __ldsan_pool_store(&base, &size);
   uint64_t bytes = chunk_bytes(r);
   if ((r.block_flags & LDSAN_BLOCK_KERNEL) && bytes && bytes <= LDSAN_POOL_REGION_SIZE) {
     uint32_t size_class = __ldsan_pool_class_of(bytes);
-    uint64_t chunk = __ldsan_block_cache_pop(&pool, size_class);
+    uint64_t chunk = __ldsan_block_cache_pop(__ldsan_pool_heads(base), size_class);
     if (chunk) {
       /* The chunk is ours: its header still holds the last block's size. */
       uint64_t prev_size = __ldsan_uniform_u64(((LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk)->block_size);
       return init_block(r, chunk, size_class, (uint64_t)LDSAN_POOL_MIN_CHUNK << size_class, prev_size);
     }
   }
+  ldsan_pool pool;
+  __ldsan_pool_view(base, size, &pool);
   return block_from_pool(&pool, r, bytes, pc, report_flags);
 }
 
-/* Poisons the whole block and returns its chunk to the pool; reports a block
- * ldsan did not hand out (or already took back) as a bad free. One lane.
- * own_block: the caller's workgroup allocated it (kernel exit), so the magic
- * needs no ordering; else (free) another thread may have, so acquire it. */
-static void block_free(uint64_t block, uint64_t pc, int own_block) {
-  ldsan_pool pool; /* the device state is volatile: read once */
-  __ldsan_pool_current(&pool);
-  LDSAN_GLOBAL ldsan_block_header *h =
-      (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block, !own_block));
-  uint32_t magic = 0;
-  if (h)
-    magic = __ldsan_uniform_u32(own_block ? __ldsan_atomic_cas_relaxed_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0,
-                                                                           LDSAN_SCOPE_DEVICE)
-                                          : __ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE));
-  if (magic != LDSAN_BLOCK_MAGIC) {
-    (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
-    return;
-  }
+/* Takes back live block h (its magic already cleared by the caller, so it is
+ * the caller's alone) and gives its chunk to the block cache or the pool.
+ * kernel_poisoned: a workgroup's block whose [block, block_size) the wave
+ * already poisoned (__ldsan_kernel_exit_wave); else all of it is poisoned
+ * here. The chunk's tail stays e3 in the cache, which init_block counts on.
+ * pc 0: a report's pc is where it is made (in the kernel: its own code). */
+static void release_chunk(uint64_t block, LDSAN_GLOBAL ldsan_block_header *h, int kernel_poisoned, uint64_t pc) {
   uint64_t chunk = block - LDSAN_BLOCK_HEADER_SIZE;
   uint32_t size_class = __ldsan_uniform_u32(h->size_class);
-  uint64_t chunk_size = __ldsan_uniform_u64(h->chunk_size);
-  uint32_t block_flags = __ldsan_uniform_u32(h->block_flags);
-  uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
-  /* Poison before the chunk can reach its next owner, who unpoisons its part.
-   * A workgroup's block goes to the block cache: e4 over the block; its tail
-   * stays e3, which init_block counts on. Anything else: the whole chunk. */
-  if ((block_flags & LDSAN_BLOCK_KERNEL) && size_class < LDSAN_POOL_CLASSES) {
-    uint64_t block_size = __ldsan_uniform_u64(h->block_size);
-    __ldsan_poison(block, block_size < payload ? block_size : payload, LDSAN_SHADOW_LDS_FREED);
-    __ldsan_block_cache_release(&pool, size_class, chunk);
-  } else {
-    __ldsan_poison(block, payload, LDSAN_SHADOW_LDS_FREED);
-    if (__ldsan_pool_free(&pool, chunk) != 0) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc);
-  }
+  uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
+  uint64_t base, size; /* the device state is volatile: read once */
+  __ldsan_pool_store(&base, &size);
+  if (kernel_poisoned && size_class < LDSAN_POOL_CLASSES &&
+      __ldsan_block_cache_push(__ldsan_pool_heads(base), size_class, chunk))
+    return;
+  /* To the pool: poisoned whole, as its next owner expects a fresh chunk. */
+  __ldsan_poison(block, payload, LDSAN_SHADOW_LDS_FREED);
+  ldsan_pool pool;
+  __ldsan_pool_view(base, size, &pool);
+  if (__ldsan_pool_free(&pool, chunk) != 0)
+    (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc ? pc : __ldsan_target_pc());
 }
 
 /* What the block of a workgroup of the kernel described by kernel_desc holds. */
@@ -217,21 +265,47 @@ static inline block_request kernel_request(uint64_t block_size, uint64_t kernel_
   return r;
 }
 
-/* The compiler's prologue and epilogue call these on work-item 0 only: one
- * lane, so every value is wave-uniform (the allocator's contract, runtime.h).
- * The plugin inlines both into the kernel (InlineBlockCalls.h), so a report's
- * pc is the kernel's own (the prologue or epilogue line). */
+/* The compiler's prologue and epilogue call enter and exit on work-item 0
+ * only: one lane, so every value is wave-uniform (the allocator's contract,
+ * runtime.h); the _wave entry points on every lane of its wave, with the
+ * same block. The plugin inlines all four into the kernel
+ * (InlineBlockCalls.h), so a report's pc is the kernel's own (the prologue or
+ * epilogue line). */
 LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
   block_request r = kernel_request(__ldsan_uniform_u64(block_size), __ldsan_uniform_u64(kernel_desc));
   /* A kernel cannot run without its block: failure aborts (when halting). */
-  return block_alloc(r, __ldsan_target_pc(), 0);
+  return block_alloc(r, 0, 0); /* pc 0: the report's own (s_getpc in this kernel) */
+}
+
+LDSAN_ENTRY_FN void __ldsan_kernel_enter_wave(uint64_t block) {
+  block = __ldsan_uniform_u64(block);
+  if (block == 0) return; /* enter failed and was reported */
+  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+  fill_block_shadow(block, (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)__ldsan_uniform_u64(h->kernel_desc),
+                    __ldsan_uniform_u32(h->shadow_used), __ldsan_uniform_u32(h->shadow_end));
+}
+
+LDSAN_ENTRY_FN void __ldsan_kernel_exit_wave(uint64_t block) {
+  block = __ldsan_uniform_u64(block);
+  LDSAN_GLOBAL ldsan_block_header *h = block ? own_block(block) : 0;
+  if (!h) return; /* exit reports it */
+  uint64_t block_size = __ldsan_uniform_u64(h->block_size);
+  uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
+  __ldsan_poison(block, block_size < payload ? block_size : payload, LDSAN_SHADOW_LDS_FREED);
 }
 
 LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
   (void)kernel_desc;
   block = __ldsan_uniform_u64(block);
   if (block == 0) return; /* enter failed and was reported */
-  block_free(block, __ldsan_target_pc(), 1);
+  LDSAN_GLOBAL ldsan_block_header *h = own_block(block);
+  if (!h || !(__ldsan_uniform_u32(h->block_flags) & LDSAN_BLOCK_KERNEL)) {
+    (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
+    return;
+  }
+  /* Only this workgroup changes its block's magic: no CAS. */
+  __ldsan_store_relaxed_u32(&h->magic, 0, LDSAN_SCOPE_DEVICE);
+  release_chunk(block, h, 1, 0);
 }
 
 /* Device malloc and free may come from many lanes at once: the lanes take
@@ -255,7 +329,18 @@ LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
   if (!pc) pc = __ldsan_return_address();
   for (;;) {
     if (__ldsan_first_active_lane()) {
-      block_free(__ldsan_uniform_u64(ptr), __ldsan_uniform_u64(pc), 0);
+      uint64_t block = __ldsan_uniform_u64(ptr);
+      ldsan_pool pool; /* the device state is volatile: read once */
+      __ldsan_pool_current(&pool);
+      LDSAN_GLOBAL ldsan_block_header *h =
+          (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block, 1));
+      /* A workgroup's block is not free's to take; of two racing frees, one wins the CAS. */
+      if (!h || (__ldsan_uniform_u32(h->block_flags) & LDSAN_BLOCK_KERNEL) ||
+          __ldsan_uniform_u32(__ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE)) !=
+              LDSAN_BLOCK_MAGIC)
+        (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_uniform_u64(pc));
+      else
+        release_chunk(block, h, 0, __ldsan_uniform_u64(pc));
       break;
     }
   }

@@ -1,90 +1,106 @@
 /* ldsan block cache: the fast path of a workgroup's LDS block. Per size class
- * a lock-free LIFO (Treiber stack) of chunks that kernel blocks of that class
- * released, in front of the pool (pool.c): taking one is one acquire load and
- * one CAS, giving it back one CAS, where the pool's path probes regions and
- * bitmaps. Chunks stay in their class until the pool runs dry; then
- * __ldsan_block_cache_drain gives them all back to the pool.
+ * a bounded FIFO ring of chunks that kernel blocks of that class released, in
+ * front of the pool (pool.c): taking a chunk is one CAS, giving one back is
+ * one CAS, where the pool's path probes regions and bitmaps. A workgroup thus
+ * pays two global atomics for its block, an acquire where it takes the chunk
+ * and a release where it gives it back. Chunks stay in their class until the
+ * pool runs dry; then __ldsan_block_cache_drain gives them all back.
  *
- *   head (u64, one per class at the start of the pool):  | tag (32 bits) | index + 1 (32 bits) |
- *     index = (chunk - regions) / 64; 0 in the low half: empty
- *   link of a cached chunk: its header's cache_link (the header is dead while
- *     the chunk is cached: magic 0), holding the next head's low half
+ * The ring is also the quarantine: the oldest chunk is taken only while more
+ * than LDSAN_POOL_QUARANTINE chunks of its class wait in the ring, so a
+ * released block stays poisoned as LDS_FREED, header intact, for at least
+ * LDSAN_POOL_QUARANTINE later releases of its class: an access through a
+ * stale pointer is reported naming the block.
  *
- * A released block first waits in its class's quarantine, LDSAN_POOL_QUARANTINE
- * slots after the heads: the releasing workgroup's slot (a hash of its id) is
- * exchanged for the chunk, and the chunk it held goes to the cache. A block
- * thus stays poisoned as LDS_FREED, header intact, for several releases of its
- * class: an access through a stale pointer is reported naming the block.
+ *   per class c (the pool's heads, pool.c):  head = heads[8c], tail = heads[8c + 1]
+ *     64-bit counts of takes and gives; never wrap
+ *   cells: 2^LDSAN_POOL_RING_LOG words per class, cell of position pos: pos mod that
+ *     | stamp (32 bits) | chunk name (32 bits) |   name = (chunk - heads) / 64
+ *     stamp 2*lap: empty for lap (zeroed memory: empty for lap 0), 2*lap + 1: full
  *
- * The tag changes on every successful CAS, so a head that was popped and
- * pushed back in between (ABA) does not match a stale expected value. A
- * popper may read the link of a chunk another popper already took (and may be
- * rewriting): that value is stale, and the CAS, whose expected head no longer
- * matches, fails. Orders, at device scope: a push's CAS releases (the chunk's
- * shadow, header and link, written before it, happen-before...), a pop's head
- * load and CAS acquire (...the popper's reads of the link and its use of the
- * chunk); the quarantine exchange is acq_rel (it both gives a chunk and takes
- * the one it displaces). The TSan builds of test_block_cache.c and test_pool_concurrency.c check these orders. */
+ * (Vyukov's bounded MPMC queue with the sequence and the data in one word.)
+ * give: at pos = tail, a cell empty for pos's lap: CAS tail to pos + 1, then
+ *   store the cell full (release: the chunk's shadow and header, written
+ *   before, happen-before its next taker's use). A full ring, or a cell its
+ *   last taker has not emptied yet: the chunk goes back to the pool instead.
+ * take: at pos = head, with tail - head > LDSAN_POOL_QUARANTINE, a cell full
+ *   for pos's lap (acquire): CAS head to pos + 1, then store the cell empty
+ *   for the next lap. The word read before the CAS is the chunk: until its
+ *   taker empties it, no giver writes that cell.
+ * A stale head or tail fails its CAS and the caller retries with what it saw;
+ * a cell that is not yet what the position needs (a giver between its CAS and
+ * its store, or a ring lapped) ends the attempt: the caller uses the pool.
+ * The TSan builds of test_block_cache.c and test_pool_concurrency.c check
+ * these orders. */
 #include "runtime.h"
 
-#define INDEX_MASK 0xffffffffull
-#define TAG_ONE (1ull << 32)
+#define NAME_MASK 0xffffffffull
 
-/* A chunk's 32-bit name in heads and quarantine slots: index + 1 (0: none). */
-static uint64_t name_of(const ldsan_pool *p, uint64_t chunk) { return ((chunk - p->regions) >> 6) + 1u; }
-static uint64_t chunk_named(const ldsan_pool *p, uint64_t name) { return p->regions + ((name - 1u) << 6); }
+typedef LDSAN_GLOBAL uint64_t *heads_t; /* the pool's heads (ldsan_pool.heads) */
 
-static LDSAN_GLOBAL uint64_t *link_of(uint64_t chunk) {
-  return &((LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk)->cache_link;
+static uint64_t name_of(heads_t heads, uint64_t chunk) { return (chunk - (uint64_t)(uintptr_t)heads) >> 6; }
+static uint64_t chunk_named(heads_t heads, uint64_t name) { return (uint64_t)(uintptr_t)heads + (name << 6); }
+
+static LDSAN_GLOBAL uint64_t *head_of(heads_t heads, uint32_t c) { return heads + 8u * c; }
+static LDSAN_GLOBAL uint64_t *tail_of(heads_t heads, uint32_t c) { return heads + 8u * c + 1u; }
+#define CELLS (1ull << LDSAN_POOL_RING_LOG)
+static LDSAN_GLOBAL uint64_t *cell_of(heads_t heads, uint32_t c, uint64_t pos) {
+  return heads + LDSAN_POOL_HEADS_SIZE / 8u + (uint64_t)c * CELLS + (pos & (CELLS - 1u));
 }
+/* The stamps of position pos: its cell empty for its lap, and full. */
+static uint32_t empty_stamp(uint64_t pos) { return (uint32_t)(pos >> LDSAN_POOL_RING_LOG) * 2u; }
+static uint32_t full_stamp(uint64_t pos) { return empty_stamp(pos) + 1u; }
 
-uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c) {
-  LDSAN_GLOBAL uint64_t *head = &p->heads[c];
-  uint64_t h = __ldsan_uniform_u64(__ldsan_load_acquire_u64(head, LDSAN_SCOPE_DEVICE));
-  while (h & INDEX_MASK) {
-    uint64_t chunk = chunk_named(p, h & INDEX_MASK);
-    uint64_t next = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(link_of(chunk), LDSAN_SCOPE_DEVICE)) & INDEX_MASK;
-    uint64_t seen =
-        __ldsan_uniform_u64(__ldsan_atomic_cas_acquire_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | next,
-                                                           LDSAN_SCOPE_DEVICE));
-    if (seen == h) return chunk;
-    h = seen;
-  }
-  return 0;
-}
-
-void __ldsan_block_cache_push(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
-  LDSAN_GLOBAL uint64_t *head = &p->heads[c];
-  uint64_t name = name_of(p, chunk);
-  /* Relaxed: only the CAS below needs ordering (release: the chunk's shadow,
-   * header and link happen-before the popper's acquire). */
-  uint64_t h = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
+/* Takes the oldest chunk of class c that waited behind more than `quarantine`
+ * others, or returns 0. */
+static uint64_t take(heads_t p, uint32_t c, uint64_t quarantine) {
+  LDSAN_GLOBAL uint64_t *head = head_of(p, c);
+  uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
   for (;;) {
-    __ldsan_store_relaxed_u64(link_of(chunk), h & INDEX_MASK, LDSAN_SCOPE_DEVICE);
-    uint64_t seen =
-        __ldsan_uniform_u64(__ldsan_atomic_cas_release_u64(head, h, ((h & ~INDEX_MASK) + TAG_ONE) | name,
-                                                           LDSAN_SCOPE_DEVICE));
-    if (seen == h) return;
-    h = seen;
+    uint64_t tail = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail_of(p, c), LDSAN_SCOPE_DEVICE));
+    if (tail - pos <= quarantine || tail < pos) return 0;
+    LDSAN_GLOBAL uint64_t *cell = cell_of(p, c, pos);
+    uint64_t word = __ldsan_uniform_u64(__ldsan_load_acquire_u64(cell, LDSAN_SCOPE_DEVICE));
+    if ((uint32_t)(word >> 32) != full_stamp(pos)) {
+      uint64_t now = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
+      if (now == pos) return 0; /* its giver is not done: use the pool */
+      pos = now;
+      continue;
+    }
+    uint64_t seen = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(head, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
+    if (seen == pos) {
+      __ldsan_store_relaxed_u64(cell, (uint64_t)empty_stamp(pos + CELLS) << 32,
+                                LDSAN_SCOPE_DEVICE);
+      return chunk_named(p, word & NAME_MASK);
+    }
+    pos = seen;
   }
 }
 
-static LDSAN_GLOBAL uint64_t *quarantine_of(const ldsan_pool *p, uint32_t c) {
-  return p->heads + 16 + (uint64_t)c * LDSAN_POOL_QUARANTINE;
-}
+uint64_t __ldsan_block_cache_pop(heads_t heads, uint32_t c) { return take(heads, c, LDSAN_POOL_QUARANTINE); }
 
-void __ldsan_block_cache_release(const ldsan_pool *p, uint32_t c, uint64_t chunk) {
-  LDSAN_GLOBAL uint64_t *slot = quarantine_of(p, c) + (__ldsan_workgroup_hash() >> 29); /* top bits: one of 8 */
-  uint64_t old = __ldsan_uniform_u64(__ldsan_atomic_exchange_u64(slot, name_of(p, chunk), LDSAN_SCOPE_DEVICE));
-  if (old) __ldsan_block_cache_push(p, c, chunk_named(p, old));
+int __ldsan_block_cache_push(heads_t p, uint32_t c, uint64_t chunk) {
+  LDSAN_GLOBAL uint64_t *tail = tail_of(p, c);
+  uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
+  for (;;) {
+    LDSAN_GLOBAL uint64_t *cell = cell_of(p, c, pos);
+    uint64_t word = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(cell, LDSAN_SCOPE_DEVICE));
+    if ((uint32_t)(word >> 32) != empty_stamp(pos)) {
+      uint64_t now = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
+      if (now == pos) return 0; /* full, or its last taker is not done */
+      pos = now;
+      continue;
+    }
+    uint64_t seen = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(tail, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
+    if (seen == pos) {
+      __ldsan_store_release_u64(cell, (uint64_t)full_stamp(pos) << 32 | name_of(p, chunk), LDSAN_SCOPE_DEVICE);
+      return 1;
+    }
+    pos = seen;
+  }
 }
 
 void __ldsan_block_cache_drain(const ldsan_pool *p) {
-  for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c) {
-    for (uint32_t k = 0; k < LDSAN_POOL_QUARANTINE; ++k) {
-      uint64_t old = __ldsan_uniform_u64(__ldsan_atomic_exchange_u64(quarantine_of(p, c) + k, 0, LDSAN_SCOPE_DEVICE));
-      if (old) (void)__ldsan_pool_free(p, chunk_named(p, old));
-    }
-    for (uint64_t chunk; (chunk = __ldsan_block_cache_pop(p, c)) != 0;) (void)__ldsan_pool_free(p, chunk);
-  }
+  for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c)
+    for (uint64_t chunk; (chunk = take(p->heads, c, 0)) != 0;) (void)__ldsan_pool_free(p, chunk);
 }

@@ -69,16 +69,16 @@ LDSAN_ENTRY_FN uint64_t LDSAN_ENTRY(__asan_region_is_poisoned)(uint64_t beg, uin
 
 /* The lowered kernel's call on each static LDS variable's right redzone. */
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_poison_region)(uint64_t addr, uint64_t size) {
-  __ldsan_poison(addr, size, LDSAN_SHADOW_LDS_REDZONE);
+  __ldsan_poison_lanes(addr, size, LDSAN_SHADOW_LDS_REDZONE);
 }
 
 /* Public API (sanitizer/asan_interface.h): 0xf7 is ASan's user-poisoned magic. */
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_poison_memory_region)(uint64_t addr, uint64_t size) {
-  __ldsan_poison(addr, size, 0xf7u);
+  __ldsan_poison_lanes(addr, size, 0xf7u);
 }
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_unpoison_memory_region)(uint64_t addr, uint64_t size) {
-  __ldsan_unpoison(addr, size);
+  __ldsan_unpoison_lanes(addr, size);
 }
 
 /* The plugin's sized reports (entry_points.def): one access of `size` bytes at

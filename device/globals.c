@@ -20,12 +20,12 @@ _Static_assert(sizeof(asan_global) == 64, "asan global record");
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_register_globals)(uint64_t globals, uint64_t n) {
   const LDSAN_GLOBAL asan_global *g = (const LDSAN_GLOBAL asan_global *)(uintptr_t)globals;
   for (uint64_t i = 0; i < n; ++i)
-    __ldsan_poison(g[i].beg + g[i].size, g[i].size_with_redzone - g[i].size, ASAN_GLOBAL_REDZONE);
+    __ldsan_poison_lanes(g[i].beg + g[i].size, g[i].size_with_redzone - g[i].size, ASAN_GLOBAL_REDZONE);
 }
 
 LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_unregister_globals)(uint64_t globals, uint64_t n) {
   const LDSAN_GLOBAL asan_global *g = (const LDSAN_GLOBAL asan_global *)(uintptr_t)globals;
-  for (uint64_t i = 0; i < n; ++i) __ldsan_unpoison(g[i].beg, g[i].size_with_redzone);
+  for (uint64_t i = 0; i < n; ++i) __ldsan_unpoison_lanes(g[i].beg, g[i].size_with_redzone);
 }
 
 /* `flag` (u64) makes registration once per module: the CAS lets one caller in. */

@@ -3,11 +3,16 @@
  * (the pool itself, zero-initialized, holds all bookkeeping); no locks, so a
  * wave whose lanes allocate together cannot deadlock on itself.
  *
- * Layout of a pool [base, base+size), base rounded up to 64:
+ * Layout of a pool [base, base+size), base rounded up to 64, at most
+ * LDSAN_POOL_MAX_BYTES of it used:
  *
- *   | heads | rec 0 | rec 1 | ... | rec n-1 | region 0 (1 MiB) | region 1 | ... | region n-1 | slack |
- *     1 KiB: block cache heads, the prepared flag, the quarantine (block_cache.c)
- *             576 B records: state word + chunk bitmap        chunks of one size class each
+ *   | heads | cells | rec 0 | ... | rec m-1 | region 0 (1 MiB) | region 1 | ... | region n-1 | slack |
+ *     1 KiB: block cache counters, the prepared flag (block_cache.c)
+ *             block cache cells: LDSAN_POOL_CLASSES x 2^LDSAN_POOL_RING_LOG words
+ *                     576 B records: state word + chunk bitmap   chunks of one size class each
+ *
+ *   m = (bytes after the cells) / 1 MiB records: one per region and a few
+ *   spare, so that finding the regions takes shifts, no division.
  *
  *   state word, changed only by CAS:   | live (32 bits) | tag (32 bits) |
  *     tag 0            FREE (live 0): any class may take the region
@@ -18,8 +23,8 @@
  *   region of class c: | chunk 0 | chunk 1 | ... | chunk N-1 |    N = 1 MiB >> (8 + c)
  *   bitmap bit i set  <=>  chunk i is handed out
  *
- * Before its first chunk is handed out, a pool's whole memory (heads, records,
- * regions) is poisoned as LDS_STORE (__ldsan_pool_prepare, once): memory no
+ * Before its first chunk is handed out, a pool's whole memory (heads, cells,
+ * records, regions) is poisoned as LDS_STORE (__ldsan_pool_prepare, once): memory no
  * block holds, and the bookkeeping, are caught by the accesses that stray
  * there (a far underflow, an overflow far past a block) instead of silently
  * rewriting the allocator. Blocks unpoison what they hand out.
@@ -48,18 +53,16 @@
 #define BITMAP_WORDS (LDSAN_POOL_REGION_SIZE / LDSAN_POOL_MIN_CHUNK / 64u)
 
 #define TAG_FREE 0u
-#define PREPARED_FLAG 15u /* heads[15]: 0 new, 1 being poisoned, 2 prepared */
+#define PREPARED_FLAG 120u /* heads[120]: 0 new, 1 being poisoned, 2 prepared */
 #define TAG_LARGE_HEAD 0x100u
 #define TAG_LARGE_TAIL 0x101u
 #define LIVE_ONE (1ull << 32)
 
 _Static_assert(LDSAN_POOL_REGION_SIZE == 1ull << REGION_LOG, "region size");
 _Static_assert(LDSAN_POOL_MIN_CHUNK == 1u << MIN_CHUNK_LOG, "min chunk");
-_Static_assert(PREPARED_FLAG >= LDSAN_POOL_CLASSES && PREPARED_FLAG < LDSAN_POOL_HEADS_SIZE / 8u, "flag word");
-_Static_assert(LDSAN_POOL_CLASSES == CLASS_COUNT, "size classes");
-_Static_assert(LDSAN_POOL_HEADS_SIZE >= (16u + LDSAN_POOL_CLASSES * LDSAN_POOL_QUARANTINE) * 8u &&
-                   LDSAN_POOL_HEADS_SIZE % 64u == 0 && LDSAN_POOL_QUARANTINE == 8u,
-               "heads, flags and quarantine fit; the quarantine slot is 3 bits of a hash");
+_Static_assert(PREPARED_FLAG >= 8u * LDSAN_POOL_CLASSES && PREPARED_FLAG < LDSAN_POOL_HEADS_SIZE / 8u,
+               "the flag word follows the block cache counters (8 words per class)");
+_Static_assert(LDSAN_POOL_HEADS_SIZE % 64u == 0, "cells and records stay 64-byte aligned");
 
 struct ldsan_region {
   uint64_t state;                /* tag | live << 32 */
@@ -75,24 +78,30 @@ static uint32_t state_live(uint64_t s) { return (uint32_t)(s >> 32); }
 static uint32_t chunks_in(uint32_t c) { return (uint32_t)(LDSAN_POOL_REGION_SIZE >> (MIN_CHUNK_LOG + c)); }
 
 void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
-  uint64_t aligned = (base + 63u) & ~63ull;
-  uint64_t skip = aligned - base + LDSAN_POOL_HEADS_SIZE;
-  uint64_t avail = size > skip ? size - skip : 0;
-  uint64_t n = avail / (LDSAN_POOL_REGION_SIZE + sizeof(struct ldsan_region));
-  if (n > UINT32_MAX) n = UINT32_MAX; /* region indexes are 32-bit */
+  uint64_t aligned = (uint64_t)(uintptr_t)__ldsan_pool_heads(base);
+  uint64_t usable = size > aligned - base ? size - (aligned - base) : 0;
+  if (usable > LDSAN_POOL_MAX_BYTES) usable = LDSAN_POOL_MAX_BYTES;
+  uint64_t fixed = LDSAN_POOL_FIXED_BYTES;
+  uint64_t avail = usable > fixed ? usable - fixed : 0;
+  uint64_t records = avail >> 20; /* >= the regions that fit after them */
   out->heads = (LDSAN_GLOBAL uint64_t *)(uintptr_t)aligned;
-  out->meta = (LDSAN_GLOBAL struct ldsan_region *)(uintptr_t)(aligned + LDSAN_POOL_HEADS_SIZE);
-  out->regions = aligned + LDSAN_POOL_HEADS_SIZE + n * sizeof(struct ldsan_region);
-  out->nregions = n;
+  out->meta = (LDSAN_GLOBAL struct ldsan_region *)(uintptr_t)(aligned + fixed);
+  out->regions = aligned + fixed + records * sizeof(struct ldsan_region);
+  out->nregions = (avail - records * sizeof(struct ldsan_region)) >> 20;
+}
+
+void __ldsan_pool_store(uint64_t *base, uint64_t *size) {
+  *base = __ldsan_device_state.pool_base;
+  *size = __ldsan_device_state.pool_size;
+  if (*base == 0) {
+    *base = (uint64_t)(uintptr_t)__ldsan_builtin_pool;
+    *size = LDSAN_BUILTIN_POOL_SIZE;
+  }
 }
 
 void __ldsan_pool_current(ldsan_pool *out) {
-  uint64_t base = __ldsan_device_state.pool_base;
-  uint64_t size = __ldsan_device_state.pool_size;
-  if (base == 0) {
-    base = (uint64_t)(uintptr_t)__ldsan_builtin_pool;
-    size = LDSAN_BUILTIN_POOL_SIZE;
-  }
+  uint64_t base, size;
+  __ldsan_pool_store(&base, &size);
   __ldsan_pool_view(base, size, out);
 }
 
@@ -142,7 +151,7 @@ uint32_t __ldsan_workgroup_hash(void) {
 /* Returns a region index with one chunk of class c reserved for the caller, or
  * p->nregions if none: first a partly used region of class c, then a free one. */
 static uint64_t reserve_region(const ldsan_pool *p, uint32_t c, uint32_t hint) {
-  uint32_t n = (uint32_t)p->nregions; /* at most UINT32_MAX (__ldsan_pool_view) */
+  uint32_t n = (uint32_t)p->nregions; /* at most 2^18 (LDSAN_POOL_MAX_BYTES) */
   uint32_t tag = c + 1u, cap = chunks_in(c), start = hint % n;
   /* Each pass visits every region once, from start on (no division per step). */
   for (uint32_t i = 0, r = start; i < n; ++i, r = r + 1u == n ? 0 : r + 1u) {
@@ -212,7 +221,7 @@ uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_
   uint32_t c = 0;
   if (bytes > LDSAN_POOL_REGION_SIZE) {
     k = bytes / LDSAN_POOL_REGION_SIZE + (bytes % LDSAN_POOL_REGION_SIZE != 0);
-    if (k > p->nregions || k > UINT32_MAX) {
+    if (k > p->nregions) {
       *status = LDSAN_POOL_TOO_LARGE;
       return 0;
     }

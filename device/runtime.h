@@ -24,10 +24,14 @@ extern LDSAN_EXPORT LDSAN_GLOBAL ldsan_report_channel __ldsan_builtin_channel;
 extern LDSAN_EXPORT LDSAN_GLOBAL uint8_t __ldsan_builtin_pool[LDSAN_BUILTIN_POOL_SIZE];
 
 /* ---- shadow.c: ASan shadow poisoning and checks ----------------------------- */
-/* Marks [addr, addr+size) with `value` (ASan rules for partial granules). */
+/* Marks [addr, addr+size) with `value` (ASan rules for partial granules).
+ * Every active lane of the wave passes the same range (and shares the work). */
 void __ldsan_poison(uint64_t addr, uint64_t size, uint8_t value);
-/* Makes [addr, addr+size) addressable (ASan rules for partial granules). */
+/* Makes [addr, addr+size) addressable (ASan rules for partial granules); same contract. */
 void __ldsan_unpoison(uint64_t addr, uint64_t size);
+/* The same for lanes that may pass different ranges (the ABI's entry points). */
+void __ldsan_poison_lanes(uint64_t addr, uint64_t size, uint8_t value);
+void __ldsan_unpoison_lanes(uint64_t addr, uint64_t size);
 /* Returns 1 and the first poisoned byte and its shadow byte if [beg, beg+size)
  * has one, else 0. bad/shadow_byte may be null. */
 int __ldsan_find_poisoned(uint64_t beg, uint64_t size, uint64_t *bad, uint8_t *shadow_byte);
@@ -49,17 +53,22 @@ int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
 #define LDSAN_POOL_LARGE_CLASS 0xffu        /* size_class of a chunk spanning whole regions */
 #define LDSAN_POOL_RECORD_SIZE 576u         /* bytes of bookkeeping per region */
 #define LDSAN_POOL_CLASSES 13u              /* size classes of chunks up to a region: 256 B << 0..12 */
-#define LDSAN_POOL_QUARANTINE 8u            /* released blocks each class holds back before reuse */
-#define LDSAN_POOL_HEADS_SIZE 1024u         /* bytes before the records: block cache heads (16 words),
-                                               then the quarantine (LDSAN_POOL_CLASSES x 8 words) */
+#define LDSAN_POOL_QUARANTINE 8u            /* released blocks of a class that wait before one is reused */
+#define LDSAN_POOL_HEADS_SIZE 1024u         /* bytes of counters and flags at the start of a pool */
+#define LDSAN_POOL_RING_LOG 12u             /* block cache cells per class: 4096 (a constant
+                                               offset keeps a scalar register free in every kernel) */
+#define LDSAN_POOL_MAX_BYTES (1ull << 38)   /* chunk names are 32 bits of 64-byte units */
+/* Bytes before the region records: heads, then the cells (416 KiB). */
+#define LDSAN_POOL_FIXED_BYTES (LDSAN_POOL_HEADS_SIZE + ((uint64_t)LDSAN_POOL_CLASSES << (LDSAN_POOL_RING_LOG + 3u)))
 
 struct ldsan_region;
-/* A view of one pool: computed from (base, size), holds no state of its own. */
+/* A view of one pool: computed from (base, size), holds no state of its own.
+ *   | heads (1 KiB) | block cache cells | region records | regions | slack |   (pool.c) */
 typedef struct ldsan_pool {
-  LDSAN_GLOBAL uint64_t *heads;           /* LDSAN_POOL_CLASSES block cache heads (block_cache.c), then
-                                the pool's flag words; the quarantine follows at heads + 16 */
-  LDSAN_GLOBAL struct ldsan_region *meta; /* nregions region records */
-  uint64_t regions;          /* address of region 0 (64-byte aligned) */
+  LDSAN_GLOBAL uint64_t *heads;           /* the pool's start, 64-byte aligned: block cache
+                                             counters, the prepared flag; cells follow */
+  LDSAN_GLOBAL struct ldsan_region *meta; /* region records */
+  uint64_t regions;                       /* address of region 0 (64-byte aligned) */
   uint64_t nregions;
 } ldsan_pool;
 
@@ -67,8 +76,14 @@ enum ldsan_pool_status { LDSAN_POOL_OK = 0, LDSAN_POOL_EXHAUSTED, LDSAN_POOL_TOO
 
 /* Lays a pool over the zero-initialized memory [base, base+size). */
 void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out);
-/* The pool the device state selects (host-provided or built-in). */
+/* The memory of the pool the device state selects (host-provided or built-in). */
+void __ldsan_pool_store(uint64_t *base, uint64_t *size);
+/* That pool. */
 void __ldsan_pool_current(ldsan_pool *out);
+/* The heads of the pool at base (what __ldsan_pool_view's heads would be). */
+static inline LDSAN_GLOBAL uint64_t *__ldsan_pool_heads(uint64_t base) {
+  return (LDSAN_GLOBAL uint64_t *)(uintptr_t)((base + 63u) & ~63ull);
+}
 /* Returns a 64-byte aligned chunk of at least `bytes` (and its class and real
  * size), or 0 with *status saying why. Retries with backoff while full. */
 uint64_t __ldsan_pool_alloc(const ldsan_pool *p, uint64_t bytes, uint32_t *size_class,
@@ -93,17 +108,19 @@ uint32_t __ldsan_pool_class_of(uint64_t bytes);
 uint32_t __ldsan_workgroup_hash(void);
 
 /* ---- block_cache.c: the LDS block fast path ---------------------------------- */
-/* Per size class, a lock-free LIFO of kernel-block chunks released by their
- * workgroups, in front of the pool: a workgroup's block is one CAS to take and
- * one to give back once a chunk of its class has been used. */
-/* Takes a cached chunk of class c (0 if none). */
-uint64_t __ldsan_block_cache_pop(const ldsan_pool *p, uint32_t c);
-/* Caches chunk (of class c, owned by the caller, contents no longer needed). */
-void __ldsan_block_cache_push(const ldsan_pool *p, uint32_t c, uint64_t chunk);
-/* A released block's chunk: held back in the quarantine of class c (so a stray
- * access to it is reported as use after the workgroup exited, naming it); the
- * block it displaces from there goes to the cache. */
-void __ldsan_block_cache_release(const ldsan_pool *p, uint32_t c, uint64_t chunk);
+/* Per size class, a ring of kernel-block chunks released by their workgroups,
+ * in front of the pool: a workgroup's block is one CAS to take and one to give
+ * back once chunks of its class have been used. The ring is the quarantine:
+ * a released chunk is taken again only after LDSAN_POOL_QUARANTINE later
+ * releases of its class (so a stray access to it is reported as use after the
+ * workgroup exited, naming it). */
+/* Both take the pool's heads alone (ldsan_pool.heads, __ldsan_pool_heads): the
+ * fast path needs no more of the pool's view. */
+/* Takes the oldest cached chunk of class c past the quarantine (0 if none). */
+uint64_t __ldsan_block_cache_pop(LDSAN_GLOBAL uint64_t *heads, uint32_t c);
+/* Caches chunk (of class c, owned by the caller, poisoned as freed): 1, or 0
+ * if the ring is full (the caller gives it to the pool). */
+int __ldsan_block_cache_push(LDSAN_GLOBAL uint64_t *heads, uint32_t c, uint64_t chunk);
 /* Gives every cached chunk back to the pool (before declaring it exhausted). */
 void __ldsan_block_cache_drain(const ldsan_pool *p);
 

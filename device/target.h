@@ -56,6 +56,12 @@ LDSAN_TARGET_FN LDSAN_GLOBAL uint8_t *__ldsan_shadow_of(uint64_t addr);
  * callers guarantee that (runtime.h, "one lane at a time"). */
 LDSAN_TARGET_FN uint32_t __ldsan_uniform_u32(uint32_t x);
 LDSAN_TARGET_FN uint64_t __ldsan_uniform_u64(uint64_t x);
+/* The active lanes of the calling wave that share a piece of work (a shadow
+ * fill): how many there are, and the caller's rank among them (0 .. count-1,
+ * rank 0 in the lowest active lane). One lane (count 1) where a single
+ * work-item runs the code, and in the host build unless a test sets them. */
+LDSAN_TARGET_FN uint32_t __ldsan_lane_count(void);
+LDSAN_TARGET_FN uint32_t __ldsan_lane_rank(void);
 /* Nonzero in the lowest active lane of the wave (in every host thread). */
 LDSAN_TARGET_FN int __ldsan_first_active_lane(void);
 /* Waits a little before retry number `attempt` (longer as attempts grow). */

@@ -23,6 +23,12 @@ static inline uint32_t __ldsan_uniform_u32(uint32_t x) { return (uint32_t)__buil
 static inline uint64_t __ldsan_uniform_u64(uint64_t x) {
   return (uint64_t)__ldsan_uniform_u32((uint32_t)x) | (uint64_t)__ldsan_uniform_u32((uint32_t)(x >> 32)) << 32;
 }
+/* ballot(true) is the exec mask: its bit count, and its bits below this lane. */
+static inline uint32_t __ldsan_lane_count(void) { return (uint32_t)__builtin_popcountll(__builtin_amdgcn_ballot_w64(1)); }
+static inline uint32_t __ldsan_lane_rank(void) {
+  uint64_t exec = __builtin_amdgcn_ballot_w64(1);
+  return __builtin_amdgcn_mbcnt_hi((uint32_t)(exec >> 32), __builtin_amdgcn_mbcnt_lo((uint32_t)exec, 0u));
+}
 static inline int __ldsan_first_active_lane(void) {
   uint32_t lane = __ldsan_lane_id();
   return lane == __ldsan_uniform_u32(lane);

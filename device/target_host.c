@@ -10,6 +10,8 @@
 _Thread_local uint32_t __ldsan_host_workgroup_id[3];
 _Thread_local uint32_t __ldsan_host_workitem_id[3];
 _Thread_local uint32_t __ldsan_host_lane;
+_Thread_local uint32_t __ldsan_host_lane_count = 1;
+_Thread_local uint32_t __ldsan_host_lane_rank;
 _Thread_local uint64_t __ldsan_host_lds0;
 _Thread_local uint64_t __ldsan_host_implicitarg;
 uint32_t __ldsan_host_trap_count;
@@ -24,7 +26,9 @@ uint32_t __ldsan_workitem_id_z(void) { return __ldsan_host_workitem_id[2]; }
 uint32_t __ldsan_lane_id(void) { return __ldsan_host_lane; }
 uint32_t __ldsan_uniform_u32(uint32_t x) { return x; }
 uint64_t __ldsan_uniform_u64(uint64_t x) { return x; }
-int __ldsan_first_active_lane(void) { return 1; }
+uint32_t __ldsan_lane_count(void) { return __ldsan_host_lane_count; }
+uint32_t __ldsan_lane_rank(void) { return __ldsan_host_lane_rank; }
+int __ldsan_first_active_lane(void) { return __ldsan_host_lane_rank == 0; }
 uint64_t __ldsan_target_pc(void) { return (uint64_t)(uintptr_t)__builtin_return_address(0); }
 uint64_t __ldsan_implicitarg_ptr(void) { return __ldsan_host_implicitarg; }
 uint64_t __ldsan_lds0_read(void) { return __ldsan_host_lds0; }

@@ -9,6 +9,10 @@
 extern _Thread_local uint32_t __ldsan_host_workgroup_id[3];
 extern _Thread_local uint32_t __ldsan_host_workitem_id[3];
 extern _Thread_local uint32_t __ldsan_host_lane;
+/* The lanes sharing a shadow fill (target.h): 1 and 0 unless a test runs one
+ * wave's lanes one after another, setting rank 0 .. count-1 in turn. */
+extern _Thread_local uint32_t __ldsan_host_lane_count;
+extern _Thread_local uint32_t __ldsan_host_lane_rank;
 extern _Thread_local uint64_t __ldsan_host_lds0;        /* the 8 bytes at LDS address 0 */
 extern _Thread_local uint64_t __ldsan_host_implicitarg; /* address of a fake implicit-argument buffer */
 extern uint32_t __ldsan_host_trap_count;                /* __ldsan_target_trap calls (atomic) */

@@ -443,7 +443,7 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   case LDSAN_REPORT_BLOCK_TOO_LARGE:
     fprintf(out, "HINT: the block is the kernel's static LDS plus the launch's dynamic LDS plus %u bytes; check the "
             "dynamic LDS size of the launch, or give ldsan a larger store (LDSAN_OPTIONS=lds_pool_size=...; "
-            "it must exceed the block by 1 MiB).\n", 2 * LDSAN_BLOCK_HEADER_SIZE);
+            "it must exceed the block by 1.5 MiB).\n", 2 * LDSAN_BLOCK_HEADER_SIZE);
     break;
   case LDSAN_REPORT_BAD_FREE:
     fprintf(out, "HINT: the block pointer in LDS slot 0 was overwritten (look for an earlier lds-buffer-underflow), "

@@ -54,6 +54,30 @@ template <typename T> void appendRecord(std::vector<uint8_t> &Out, const T &R) {
 
 } // namespace
 
+/// The shadow image of the block's static part [0, StaticSize) (abi.h): what
+/// unpoisoning it and then poisoning the slot and each redzone as ASan does
+/// leaves, one byte per 8-byte granule. Empty if StaticSize is not a whole
+/// number of granules or a record lies outside it.
+static std::vector<uint8_t> shadowImage(ArrayRef<ldsan_var_desc> Records, uint32_t StaticSize) {
+  const uint32_t G = LDSAN_SHADOW_GRANULE;
+  if (StaticSize % G)
+    return {};
+  std::vector<uint8_t> Shadow(StaticSize / G, LDSAN_SHADOW_LDS_REDZONE);
+  for (const ldsan_var_desc &R : Records) {
+    if (R.flags & LDSAN_VAR_DYNAMIC)
+      continue;
+    uint64_t End = uint64_t(R.offset) + R.size;
+    if (R.offset % G || End + R.redzone > StaticSize)
+      return {};
+    uint8_t Whole = (R.flags & LDSAN_VAR_COMPILER_SLOT) ? uint8_t(LDSAN_SHADOW_LDS_COMPILER_SLOT) : 0;
+    for (uint64_t A = R.offset; A + G <= End; A += G)
+      Shadow[A / G] = Whole;
+    if (End % G) // the compiler slot is 8 bytes: only a variable ends inside a granule
+      Shadow[End / G] = Whole ? Whole : uint8_t(End % G);
+  }
+  return Shadow;
+}
+
 std::vector<uint8_t> ldsan::buildDescriptor(const LdsPlan &Plan,
                                             const KernelPlan &KP,
                                             ArrayRef<MdItem> Items,
@@ -115,16 +139,30 @@ std::vector<uint8_t> ldsan::buildDescriptor(const LdsPlan &Plan,
     R.line = V.Line;
   }
 
+  std::vector<uint8_t> Shadow = shadowImage(Records, StaticSize);
   std::vector<uint8_t> Blob;
   appendRecord(Blob, H);
   for (const ldsan_var_desc &R : Records)
     appendRecord(Blob, R);
   append_range(Blob, Strings.bytes());
   Blob.resize(alignTo(Blob.size(), 8), 0);
+  if (!Shadow.empty()) {
+    uint32_t At = Blob.size();
+    std::memcpy(Blob.data() + offsetof(ldsan_kernel_desc, shadow), &At, sizeof(At));
+    append_range(Blob, Shadow);
+    Blob.resize(alignTo(Blob.size(), 8), 0);
+  }
   uint32_t Total = Blob.size();
   std::memcpy(Blob.data() + offsetof(ldsan_kernel_desc, total_size), &Total,
               sizeof(Total));
   return Blob;
+}
+
+bool ldsan::hasShadowImage(ArrayRef<uint8_t> Blob) {
+  uint32_t At = 0;
+  if (Blob.size() >= sizeof(ldsan_kernel_desc))
+    std::memcpy(&At, Blob.data() + offsetof(ldsan_kernel_desc, shadow), sizeof(At));
+  return At != 0;
 }
 
 GlobalVariable *ldsan::emitDescriptor(Module &M, StringRef Kernel,

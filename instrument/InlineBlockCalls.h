@@ -5,7 +5,7 @@
 // callee that keeps values across a call of its own, or needs more scalar
 // registers than the calling convention lets it clobber, saves registers to
 // scratch. The lowered kernel's calls of __ldsan_kernel_enter and
-// __ldsan_kernel_exit are therefore inlined into the kernel once the runtime
+// __ldsan_kernel_exit (and of their _wave halves) are therefore inlined into the kernel once the runtime
 // is linked: a kernel has no callee-saved registers to preserve, so the
 // allocator's scalar code adds no scratch and no VGPRs beyond what it uses
 // itself (issue #10; the reference kernels' resources are pinned by

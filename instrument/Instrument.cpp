@@ -8,6 +8,7 @@
 #include "Instrument.h"
 
 #include "BlockGuard.h"
+#include "WaveShadow.h"
 #include "InlineBlockCalls.h"
 #include "Descriptor.h"
 #include "Diag.h"
@@ -405,7 +406,7 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     GlobalVariable *Desc = emitDescriptor(X, KP.Name, Blob);
     rewriteKernelCalls(X, *K, Desc);
     std::string Why;
-    if (!guardKernelBlock(*K, Why)) {
+    if (!guardKernelBlock(*K, Why) || !shareBlockShadow(*K, hasShadowImage(Blob), Why)) {
       F = {Why, KP.Name, FixUpstream};
       return false;
     }

@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped on any change to a layout or protocol in this header. The device state
  * carries it in its initializer; the host refuses a code object that differs. */
-#define LDSAN_ABI_VERSION 3u
+#define LDSAN_ABI_VERSION 4u
 
 /* ---------------------------------------------------------------------------
  * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
@@ -67,7 +67,8 @@ typedef struct ldsan_block_header {
   uint32_t dynamic_size;  /* exact hidden_dynamic_lds_size of this dispatch */
   uint32_t block_flags;   /* LDSAN_BLOCK_* */
   uint64_t chunk_size;    /* bytes of the chunk, header included */
-  uint64_t cache_link;    /* the device's block-cache link while the chunk is cached (magic 0) */
+  uint32_t shadow_used;   /* device-internal: the shadow a workgroup's block still owes, */
+  uint32_t shadow_end;    /*   written by its wave: [0, used) addressable, [used, end) 0xe3 */
   uint64_t owner;         /* workgroup that got the block: LDSAN_OWNER_{X,Y,Z} */
 } ldsan_block_header;
 /* owner = x | y << 32 | z << 48 (y and z truncated to 16 bits) */
@@ -83,7 +84,15 @@ LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "bloc
  * self-contained blob (no relocations): header, var_count variable records,
  * then NUL-terminated strings addressed by byte offsets from the blob start.
  * Global name: __ldsan_kdesc.<kernel>, section LDSAN_DESC_SECTION, align 8.
- * The device reads static_size/flags; the host reads everything.
+ * The device reads static_size/flags/shadow; the host reads everything.
+ *
+ * The shadow image (at byte offset `shadow`, 8-aligned, static_size / 8
+ * bytes; shadow 0: none) is the ASan shadow of the block's static part as a
+ * workgroup starts: for each static variable record, its `size` bytes
+ * addressable (a last partial granule k = size % 8), its redzone
+ * LDSAN_SHADOW_LDS_REDZONE; the compiler slot's own bytes
+ * LDSAN_SHADOW_LDS_COMPILER_SLOT; bytes no record covers the redzone value.
+ * The device copies it into place instead of poisoning variable by variable.
  * ------------------------------------------------------------------------- */
 #define LDSAN_DESC_MAGIC 0x4B44534Cu    /* 'LSDK' */
 #define LDSAN_DESC_SECTION ".ldsan_lds_desc"
@@ -108,8 +117,10 @@ typedef struct ldsan_kernel_desc {
   uint32_t static_size;    /* block offset where dynamic LDS starts */
   uint32_t max_align;      /* largest alignment of any LDS variable of the kernel */
   uint32_t flags;          /* ldsan_kernel_flags */
+  uint32_t shadow;         /* byte offset of the static part's shadow image, or 0 */
+  uint32_t reserved;
 } ldsan_kernel_desc;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_kernel_desc) == 32, "kernel desc size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_kernel_desc) == 40, "kernel desc size");
 
 typedef struct ldsan_var_desc {
   uint32_t offset;         /* from the block start */

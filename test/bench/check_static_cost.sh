@@ -12,7 +12,10 @@ set -euo pipefail
 target="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
 #          max SGPR  max VGPR  max scratch  min occupancy  max instructions
-bounds=(   97        46        0            8              5000 )
+case "$target" in
+  gfx90a*) bounds=(   99        48        0            8              4500 ) ;;
+  *)       bounds=(   95        44        0            8              4500 ) ;;
+esac
 fail=0
 for k in _Z6ref_1kPf _Z7ref_40kPf; do
   read -r sg vg ag sc oc n <<<"$("$here/static_cost.sh" --kernel-line "$target" "$k")"

@@ -1,17 +1,17 @@
 // Bug: device malloc keeps (leaks) most of a small LDS backing store
-// (LDSAN_OPTIONS=lds_pool_size=1100K: one 1 MiB region), so the next kernel's
+// (LDSAN_OPTIONS=lds_pool_size=1500K: one 1 MiB region after its 417 KiB of bookkeeping), so the next kernel's
 // workgroups find no LDS block. With halt_on_error=0 each reports it (one full
 // report, the rest counted), leaves the kernel at its first barrier without
 // touching the missing block, and the program goes on: no crash, and the report
 // names the kernel's own line.
 // EXPECT: lds-pool-exhausted
 // EXPECT-STDERR: cannot allocate an LDS block of 352 bytes for kernel reverse(int*): the LDS backing pool is full
-// EXPECT-STDERR: the LDS backing store holds 1126400 bytes
+// EXPECT-STDERR: the LDS backing store holds 1536000 bytes
 // EXPECT-FRAME: in reverse(int*) test/emulator/bug_pool_exhausted.hip:21
 // EXPECT-STDOUT: hog: 1 block; reverse untouched: 64 of 64
 // EXPECT-ABSENT: SEGV
 // EXPECT-EXIT: 0
-// ENV: LDSAN_OPTIONS=lds_pool_size=1100K:halt_on_error=0
+// ENV: LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0
 #include <hip/hip_runtime.h>
 #include <cstdio>
 

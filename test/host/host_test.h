@@ -208,8 +208,12 @@ static inline void mini_setup(fake_memory *m, uint32_t dynamic_size, int with_dy
   uint64_t used = (MINI_STATIC + dynamic_size + 7) & ~7ull;
   uint64_t chunk = LDSAN_BLOCK_HEADER_SIZE + used + LDSAN_DYNAMIC_TAIL_REDZONE;
   unsigned char *c = fake_map(m, MINI_BLOCK - LDSAN_BLOCK_HEADER_SIZE, chunk);
-  ldsan_block_header h = {LDSAN_BLOCK_MAGIC, 0, MINI_BLOCK, MINI_DESC, MINI_STATIC + dynamic_size,
-                          dynamic_size, 0, chunk, 0, 0};
+  ldsan_block_header h = {.magic = LDSAN_BLOCK_MAGIC,
+                          .self = MINI_BLOCK,
+                          .kernel_desc = MINI_DESC,
+                          .block_size = MINI_STATIC + dynamic_size,
+                          .dynamic_size = dynamic_size,
+                          .chunk_size = chunk};
   memcpy(c, &h, sizeof h);
   /* Shadow of 4 KiB around the chunk, poisoned as the device does. */
   fake_map_shadow(m, MINI_BLOCK - 2048, MINI_BLOCK + 2048, 0xfa);

@@ -13,14 +13,16 @@ target triple = "amdgcn-amd-amdhsa"
 @_ZZ4fillPiE4tile = internal addrspace(3) global [256 x i32] undef, align 16
 
 ; CHECK-LABEL: define amdgpu_kernel void @_Z4fillPi(
-; CHECK: %[[B:[0-9a-z.]+]] = call i64 @stub_enter(
+; CHECK: call i64 @stub_enter(
+; CHECK: %[[B:[0-9a-z.]+]] = call i64 @llvm.amdgcn.readfirstlane.i64(
+; CHECK-NEXT: call void @stub_enter_wave(i64 %[[B]])
 ; CHECK-NEXT: %[[NONE:.*]] = icmp eq i64 %[[B]], 0
 ; CHECK-NEXT: br i1 %[[NONE]], label %ldsan.no_block, label %[[REST:[^,]+]], !prof
 ; CHECK: ldsan.no_block:
 ; CHECK-NEXT: store ptr addrspace(1) null, ptr addrspace(3) @llvm.amdgcn.sw.lds._Z4fillPi
 ; CHECK-NEXT: br label %[[MERGE:[^ ]+]]
 ; CHECK: [[REST]]:
-; CHECK: call void @__asan_poison_region(
+; CHECK: store ptr addrspace(1) %{{.*}}, ptr addrspace(3) @llvm.amdgcn.sw.lds._Z4fillPi
 ; CHECK: [[MERGE]]:
 ; CHECK-NEXT: phi i1 {{.*}} [ true, %ldsan.no_block ]
 ; CHECK-NEXT: fence syncscope("workgroup") release

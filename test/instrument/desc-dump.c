@@ -58,6 +58,17 @@ int main(int argc, char **argv) {
       if (v.reserved)
         bad = 1;
     }
+    if (h.shadow) { /* the static part's shadow image: one byte per granule */
+      if (h.shadow % 8 || h.shadow + h.static_size / 8 > h.total_size) {
+        printf("bad shadow image at %u (%u bytes) in a %u-byte blob\n", h.shadow, h.static_size / 8, h.total_size);
+        return 1;
+      }
+      printf("  shadow:");
+      for (uint32_t g = 0; g < h.static_size / 8; g++) printf(" %02x", blob[h.shadow + g]);
+      printf("\n");
+    }
+    if (h.reserved)
+      bad = 1;
     pos += h.total_size;
   }
   if (pos != n) {

@@ -45,7 +45,7 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 !13 = !{i32 2, !"Debug Info Version", i32 3}
 
 ; The descriptor is internal, read-only, 8-aligned, in its own section, kept.
-; IR: @__ldsan_kdesc._Z5kstatPii = internal addrspace(1) constant [240 x i8] c"LSDK{{.*}}", section ".ldsan_lds_desc", no_sanitize_address, align 8
+; IR: @__ldsan_kdesc._Z5kstatPii = internal addrspace(1) constant [304 x i8] c"LSDK{{.*}}", section ".ldsan_lds_desc", no_sanitize_address, align 8
 ; IR-NOT: @__ldsan_kdesc._Z6knoldsPi
 ; IR: @llvm.compiler.used = appending addrspace(1) global [1 x ptr] [ptr addrspacecast (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to ptr)]
 ; The device state is always linked and stays visible to the host; weak_odr,
@@ -57,14 +57,20 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR-LABEL: define amdgpu_kernel void @_Z5kstatPii(
 ; IR-SAME: #[[KSTAT:[0-9]+]]
 ; IR: Malloc:
-; IR: %[[BLOCK:[0-9a-z.]+]] = call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
+; IR: %[[ITEM0:[0-9a-z.]+]] = call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
+; IR: ldsan.enter.wave:
+; IR-NEXT: phi i64 [ %[[ITEM0]], %ldsan.enter ], [ 0, %Malloc ]
+; IR-NEXT: %[[BLOCK:[0-9a-z.]+]] = call i64 @llvm.amdgcn.readfirstlane.i64(
+; IR-NEXT: call void @stub_enter_wave(i64 %[[BLOCK]])
 ; IR-NEXT: icmp eq i64 %[[BLOCK]], 0
 ; IR: inttoptr i64 %[[BLOCK]] to ptr addrspace(1)
-; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 24)
-; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 64)
-; IR: call void @__asan_poison_region(i64 %{{[0-9]+}}, i64 56)
+; The descriptor carries the block's shadow image (DESC below): the pass's
+; calls that poison each redzone are gone.
+; IR-NOT: call void @__asan_poison_region(
 ; IR: {{^}}Free:
 ; IR-NEXT: %[[PTR:[0-9]+]] = ptrtoint ptr addrspace(1)
+; IR-NEXT: call void @stub_exit_wave(i64 %[[PTR]])
+; IR: ldsan.exit:
 ; IR-NEXT: call void @stub_exit(i64 %[[PTR]], i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
 
 ; A kernel without LDS is not lowered.
@@ -89,8 +95,9 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR: attributes #[[RT]] = { nounwind "target-cpu"="gfx90a" }
 ; IR: !{i32 7, !"ldsan.instrumented", i32 1}
 
-; DESC: kernel _Z5kstatPii abi=3 total=240 vars=3 static_size=448 max_align=16 flags={{$}}
+; DESC: kernel _Z5kstatPii abi=4 total=304 vars=3 static_size=448 max_align=16 flags={{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S name=<compiler LDS slot> source=- at=-:0
 ; DESC-NEXT: var 1: offset=32 size=256 redzone=64 align=16 flags= name=_ZZ5kstatPiiE4tile source=tile at=k.hip:6
 ; DESC-NEXT: var 2: offset=352 size=40 redzone=56 align=4 flags= name=_ZZ5kstatPiiE5other source=other at=k.hip:7
+; DESC-NEXT: shadow: e5 e1 e1 e1 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 e1 e1 e1 e1 e1 e1 e1 e1 00 00 00 00 00 e1 e1 e1 e1 e1 e1 e1
 ; DESC-NOT: kernel

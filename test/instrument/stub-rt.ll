@@ -2,8 +2,8 @@
 ; device/. Defines the entry points the plugin routes kernels to, a few ASan
 ; entry points, the device-state globals, and one function nobody calls
 ; (LinkOnlyNeeded must leave it out). The plugin inlines enter and exit into
-; the kernels (InlineBlockCalls.h): their bodies call stub_enter/stub_exit, so
-; a test sees where they went.
+; the kernels (InlineBlockCalls.h): their bodies call stub_enter/stub_exit
+; (and stub_enter_wave/stub_exit_wave), so a test sees where they went.
 target triple = "amdgcn-amd-amdhsa"
 
 @__ldsan_device_state = addrspace(1) global [4 x i64] zeroinitializer, align 8
@@ -18,6 +18,26 @@ define i64 @__ldsan_kernel_enter(i64 %size, i64 %desc) #1 {
 
 define void @__ldsan_kernel_exit(i64 %block, i64 %desc) #1 {
   call void @stub_exit(i64 %block, i64 %desc)
+  ret void
+}
+
+define void @__ldsan_kernel_enter_wave(i64 %block) #1 {
+  call void @stub_enter_wave(i64 %block)
+  ret void
+}
+
+define void @__ldsan_kernel_exit_wave(i64 %block) #1 {
+  call void @stub_exit_wave(i64 %block)
+  ret void
+}
+
+define void @stub_enter_wave(i64 %block) #0 {
+  store i64 %block, ptr addrspace(1) @__ldsan_device_state, align 8
+  ret void
+}
+
+define void @stub_exit_wave(i64 %block) #0 {
+  store i64 %block, ptr addrspace(1) @__ldsan_device_state, align 8
   ret void
 }
 

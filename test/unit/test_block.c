@@ -40,7 +40,7 @@ static int shadow_is(uint64_t a, uint64_t b, uint8_t v) {
 }
 
 static void test_enter_exit_without_desc(void) {
-  uint64_t block = __ldsan_kernel_enter(100, 0);
+  uint64_t block = unit_kernel_enter(100, 0);
   CHECK(block != 0);
   CHECK_EQ(block % 64, 0);
   ldsan_block_header *h = header_of(block);
@@ -57,20 +57,20 @@ static void test_enter_exit_without_desc(void) {
   CHECK(shadow_is(block + 104, block - 64 + 256, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
   CHECK_EQ(__ldsan_block_lookup(block), (uint64_t)(uintptr_t)h);
   CHECK_EQ(__ldsan_block_lookup(block + 64), 0);
-  __ldsan_kernel_exit(block, 0);
+  unit_kernel_exit(block, 0);
   CHECK_EQ(h->magic, 0);
   /* The block's 100 bytes (granules up to 104) become e4; the tail stays e3. */
   CHECK(shadow_is(block, block + 104, LDSAN_SHADOW_LDS_FREED));
   CHECK(shadow_is(block + 104, block - 64 + 256, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
   CHECK_EQ(__ldsan_block_lookup(block), 0);
   CHECK_EQ(dev.channel->next, 0);
-  __ldsan_kernel_exit(0, 0); /* after a failed enter: nothing */
+  unit_kernel_exit(0, 0); /* after a failed enter: nothing */
   CHECK_EQ(dev.channel->next, 0);
 }
 
 static void test_enter_static_desc(void) {
   make_desc(0);
-  uint64_t block = __ldsan_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
+  uint64_t block = unit_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
   CHECK(block != 0);
   CHECK_EQ(header_of(block)->kernel_desc, (uint64_t)(uintptr_t)&blob);
   CHECK(shadow_is(block, block + 32, LDSAN_SHADOW_LDS_COMPILER_SLOT));
@@ -81,7 +81,7 @@ static void test_enter_static_desc(void) {
   CHECK(__ldsan_access_is_bad(block + 32 + 13, 1));
   CHECK(__ldsan_access_is_bad(block + 64, 1)); /* past the statics: tail */
   CHECK_EQ(unit_shadow(block + 64), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
-  __ldsan_kernel_exit(block, (uint64_t)(uintptr_t)&blob);
+  unit_kernel_exit(block, (uint64_t)(uintptr_t)&blob);
   CHECK_EQ(dev.channel->next, 0);
 }
 
@@ -92,7 +92,7 @@ static void test_enter_dynamic_desc(void) {
   uint32_t dyn = 13;
   memcpy(implicitargs + 120, &dyn, 4);
   __ldsan_host_implicitarg = (uint64_t)(uintptr_t)implicitargs;
-  uint64_t block = __ldsan_kernel_enter(64 + 16, (uint64_t)(uintptr_t)&blob);
+  uint64_t block = unit_kernel_enter(64 + 16, (uint64_t)(uintptr_t)&blob);
   CHECK(block != 0);
   CHECK_EQ(header_of(block)->dynamic_size, 13);
   CHECK(!__ldsan_access_is_bad(block + 64, 13));
@@ -110,7 +110,7 @@ static void test_enter_dynamic_desc(void) {
   CHECK_EQ(r->kernel_desc, (uint64_t)(uintptr_t)&blob);
   CHECK_EQ(r->dynamic_size, 13);
   CHECK_EQ(r->shadow_byte, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
-  __ldsan_kernel_exit(block, (uint64_t)(uintptr_t)&blob);
+  unit_kernel_exit(block, (uint64_t)(uintptr_t)&blob);
   /* After exit, LDS[0] no longer validates. */
   LDSAN_ENTRY(__asan_report_load1)(block);
   CHECK_EQ(dev.channel->records[1].block, 0);
@@ -125,10 +125,10 @@ static void test_enter_dynamic_desc(void) {
 static void test_bad_desc_ignored(void) {
   make_desc(0);
   blob.k.magic = 0;
-  uint64_t block = __ldsan_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
+  uint64_t block = unit_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
   CHECK_EQ(header_of(block)->kernel_desc, 0);
   CHECK(shadow_is(block, block + 64, 0)); /* treated as desc 0: all block_size usable */
-  __ldsan_kernel_exit(block, 0);
+  unit_kernel_exit(block, 0);
 }
 
 static void test_malloc_free(void) {
@@ -180,21 +180,21 @@ static void test_exhaustion_and_too_large(void) {
   CHECK_EQ(r->pc, 0x77);
   CHECK_EQ(__ldsan_host_trap_count, 0);
   /* A kernel cannot run without its block: aborting report. */
-  CHECK_EQ(__ldsan_kernel_enter(10, 0), 0);
+  CHECK_EQ(unit_kernel_enter(10, 0), 0);
   CHECK_EQ(dev.channel->records[1].kind, LDSAN_REPORT_POOL_EXHAUSTED);
   CHECK_EQ(dev.channel->records[1].flags, 0);
   CHECK_EQ(__ldsan_host_trap_count, 1);
   for (int i = 0; i < 4; ++i) LDSAN_ENTRY(__asan_free_impl)(held[i], 0);
-  CHECK_EQ(__ldsan_kernel_enter(5 * LDSAN_POOL_REGION_SIZE, 0), 0);
+  CHECK_EQ(unit_kernel_enter(5 * LDSAN_POOL_REGION_SIZE, 0), 0);
   CHECK_EQ(dev.channel->records[2].kind, LDSAN_REPORT_BLOCK_TOO_LARGE);
   CHECK_EQ(dev.channel->records[2].size, 5 * LDSAN_POOL_REGION_SIZE);
   CHECK_EQ(LDSAN_ENTRY(__asan_malloc_impl)(UINT64_MAX - 10, 0), 0); /* size wraps */
   CHECK_EQ(dev.channel->records[3].kind, LDSAN_REPORT_BLOCK_TOO_LARGE);
-  uint64_t big = __ldsan_kernel_enter(3 * LDSAN_POOL_REGION_SIZE, 0); /* multi-region block */
+  uint64_t big = unit_kernel_enter(3 * LDSAN_POOL_REGION_SIZE, 0); /* multi-region block */
   CHECK(big != 0);
   CHECK_EQ(header_of(big)->chunk_size, 4 * LDSAN_POOL_REGION_SIZE);
   CHECK_EQ(unit_shadow(big + 3 * LDSAN_POOL_REGION_SIZE), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
-  __ldsan_kernel_exit(big, 0);
+  unit_kernel_exit(big, 0);
   CHECK_EQ(dev.channel->next, 4);
   unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
   __ldsan_host_trap_count = 0;
@@ -205,26 +205,27 @@ static void test_exhaustion_and_too_large(void) {
  * the result is exact whether the new block is smaller or larger. */
 static void test_recycled_chunk_shadow(void) {
   /* Blocks of up to 128 bytes share class 0: 256-byte chunks, 192 after the header. */
-  uint64_t a = __ldsan_kernel_enter(100, 0);
-  __ldsan_kernel_exit(a, 0); /* a: quarantine */
-  uint64_t b = __ldsan_kernel_enter(100, 0);
-  __ldsan_kernel_exit(b, 0); /* b: quarantine, a: top of the class's cache */
-  uint64_t c = __ldsan_kernel_enter(20, 0);
+  uint64_t a = unit_kernel_enter(100, 0);
+  unit_kernel_exit(a, 0); /* a: in the ring */
+  uint64_t b = unit_kernel_enter(100, 0);
+  unit_kernel_exit(b, 0); /* b behind a */
+  for (uint32_t i = 1; i < LDSAN_POOL_QUARANTINE; ++i) unit_kernel_exit(unit_kernel_enter(100, 0), 0);
+  uint64_t c = unit_kernel_enter(20, 0); /* a is past the quarantine */
   CHECK_EQ(c, a);
   CHECK(shadow_is(c - 64, c, LDSAN_SHADOW_LDS_BLOCK_HEADER));
   CHECK(shadow_is(c, c + 16, 0));
   CHECK_EQ(unit_shadow(c + 16), 4);
   CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL)); /* was e4 up to 104 */
-  __ldsan_kernel_exit(c, 0); /* c: quarantine, b: cache */
+  unit_kernel_exit(c, 0); /* b is next */
   CHECK(shadow_is(c, c + 24, LDSAN_SHADOW_LDS_FREED));
   CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
-  uint64_t d = __ldsan_kernel_enter(124, 0); /* larger than b's 100 */
+  uint64_t d = unit_kernel_enter(124, 0); /* larger than b's 100 */
   CHECK_EQ(d, b);
   CHECK(shadow_is(d - 64, d, LDSAN_SHADOW_LDS_BLOCK_HEADER));
   CHECK(shadow_is(d, d + 120, 0));
   CHECK_EQ(unit_shadow(d + 120), 4);
   CHECK(shadow_is(d + 128, d + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
-  __ldsan_kernel_exit(d, 0);
+  unit_kernel_exit(d, 0);
   CHECK_EQ(dev.channel->next, 0);
 }
 

@@ -127,6 +127,65 @@ static void test_access_sizes(void) {
   CHECK(!__ldsan_access_is_bad(v + 13, 0));
 }
 
+/* Runs poison (value != 0) or unpoison of [addr, addr+size) as a wave of
+ * `lanes` lanes would, one lane after another from rank 0 (the device's lanes
+ * run in lockstep; no lane reads what another writes, so any order gives the
+ * same shadow). */
+static void as_wave(uint32_t lanes, uint64_t addr, uint64_t size, uint8_t value) {
+  __ldsan_host_lane_count = lanes;
+  for (uint32_t rank = 0; rank < lanes; ++rank) {
+    __ldsan_host_lane_rank = rank;
+    if (value)
+      __ldsan_poison(addr, size, value);
+    else
+      __ldsan_unpoison(addr, size);
+  }
+  __ldsan_host_lane_count = 1;
+  __ldsan_host_lane_rank = 0;
+}
+
+/* A wave's lanes share a fill: the result is the one-lane result, for ranges
+ * of every alignment and length around the 16-byte units, and whole blocks. */
+static void test_wave_shares_fills(void) {
+  const uint64_t area = 64 * 1024, at = 256 * 1024;
+  uint8_t *one = malloc(area / 8), *wave = malloc(area / 8);
+  const uint64_t starts[] = {0, 3, 8, 13, 64, 120, 128 + 5}, sizes[] = {1, 7, 8, 60, 128, 129, 1000, 40960};
+  const uint32_t lanes[] = {2, 3, 64};
+  for (int op = 0; op < 2; ++op)
+    for (size_t a = 0; a < sizeof starts / sizeof *starts; ++a)
+      for (size_t z = 0; z < sizeof sizes / sizeof *sizes; ++z)
+        for (size_t l = 0; l < sizeof lanes / sizeof *lanes; ++l) {
+          uint8_t value = op ? 0xe4 : 0;
+          uint64_t addr = dev.base + at + starts[a], size = sizes[z];
+          /* The same starting shadow: a partial granule at each end. */
+          __ldsan_poison(dev.base + at, area, 0xe3);
+          __ldsan_unpoison(dev.base + at, starts[a] + 5);
+          __ldsan_unpoison(addr + size + 2, 3);
+          memcpy(wave, __ldsan_shadow_of(dev.base + at), area / 8);
+          as_wave(1, addr, size, value);
+          memcpy(one, __ldsan_shadow_of(dev.base + at), area / 8);
+          memcpy(__ldsan_shadow_of(dev.base + at), wave, area / 8);
+          as_wave(lanes[l], addr, size, value);
+          if (memcmp(one, __ldsan_shadow_of(dev.base + at), area / 8) != 0) {
+            fprintf(stderr, "%s of [+%llu, %llu bytes) by %u lanes differs from one lane's\n",
+                    op ? "poison" : "unpoison", (unsigned long long)starts[a], (unsigned long long)size, lanes[l]);
+            CHECK(0);
+          }
+        }
+  /* And the fill is really shared: rank 5 of 64 alone writes its own units only. */
+  __ldsan_poison(dev.base + at, area, 0xe3);
+  __ldsan_host_lane_count = 64;
+  __ldsan_host_lane_rank = 5;
+  __ldsan_unpoison(dev.base + at, 64 * 128); /* 1 KiB of shadow: 64 units of 16 */
+  __ldsan_host_lane_count = 1;
+  __ldsan_host_lane_rank = 0;
+  CHECK_EQ(unit_shadow(dev.base + at + 5 * 128), 0);
+  CHECK_EQ(unit_shadow(dev.base + at + 6 * 128), 0xe3);
+  CHECK_EQ(unit_shadow(dev.base + at + 4 * 128), 0xe3);
+  free(one);
+  free(wave);
+}
+
 int main(void) {
   unit_device_init(&dev, 1u << 20);
   RUN(test_char13_redzone);
@@ -134,6 +193,7 @@ int main(void) {
   RUN(test_unpoison_partial_granules);
   RUN(test_region_is_poisoned);
   RUN(test_access_sizes);
+  RUN(test_wave_shares_fills);
   unit_device_fini(&dev);
   return unit_summary();
 }

@@ -51,7 +51,20 @@ typedef struct unit_device {
 } unit_device;
 
 /* Room for n pool regions exactly (region records included). */
-#define UNIT_POOL_BYTES(n) (LDSAN_POOL_HEADS_SIZE + (uint64_t)(n) * (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE))
+#define UNIT_POOL_BYTES(n) (LDSAN_POOL_FIXED_BYTES + (uint64_t)(n) * (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE))
+
+/* A workgroup's block as a kernel gets and gives it back: enter on its
+ * work-item 0, then the shadow by its wave (here one lane), and at the end
+ * the reverse (device/block.c). */
+static inline uint64_t unit_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
+  uint64_t block = __ldsan_kernel_enter(block_size, kernel_desc);
+  __ldsan_kernel_enter_wave(block);
+  return block;
+}
+static inline void unit_kernel_exit(uint64_t block, uint64_t kernel_desc) {
+  __ldsan_kernel_exit_wave(block);
+  __ldsan_kernel_exit(block, kernel_desc);
+}
 
 /* Resets the channel as the host does between dispatches. */
 static inline void unit_channel_reset(ldsan_report_channel *ch, uint32_t capacity) {

@@ -15,9 +15,14 @@ static int read_mem(void *ctx, uint64_t addr, void *dst, size_t n) {
 }
 
 int main(void) {
-  ldsan_kernel_desc h = {LDSAN_DESC_MAGIC, LDSAN_ABI_VERSION, 48, 0, 32, 64, 16, 0};
+  ldsan_kernel_desc h = {.magic = LDSAN_DESC_MAGIC,
+                         .abi_version = LDSAN_ABI_VERSION,
+                         .total_size = sizeof h + 16,
+                         .name = sizeof h, /* the name right after the header */
+                         .static_size = 64,
+                         .max_align = 16};
   memcpy(blob, &h, sizeof h);
-  memcpy(blob + 32, "_Z2k1Pii", 9);
+  memcpy(blob + sizeof h, "_Z2k1Pii", 9);
   ldsan_report_record r;
   memset(&r, 0, sizeof r);
   r.state = LDSAN_RECORD_READY;
