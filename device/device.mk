@@ -28,11 +28,10 @@ $(BUILD)/device/%.bc: device/%.c $(DEVICE_HDRS)
 # program's optimizer ran, so nothing else would), which keeps the stack
 # objects and out-parameters of cross-file calls off the kernel's scratch.
 # Entry points stay noinline (LDSAN_ENTRY_FN); cold paths stay out of line.
+link_runtime = $(LLVM_LINK) $(1) -o $(2).linked.bc && $(OPT) -O2 $(2).linked.bc -o $(2) && rm -f $(2).linked.bc
 $(BUILD)/lib/ldsan-rt.bc: $(DEVICE_BCS)
 	@mkdir -p $(@D)
-	$(LLVM_LINK) $(DEVICE_BCS) -o $@.linked.bc
-	$(OPT) -O2 $@.linked.bc -o $@
-	rm -f $@.linked.bc
+	$(call link_runtime,$(DEVICE_BCS),$@)
 
 # ---- host unit tests ---------------------------------------------------------
 UNIT_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) $(WARN) -Werror -Iinclude -Idevice -pthread
@@ -104,3 +103,33 @@ $(DEVLIB_DIR)/oclc_isa_version_942.bc: device/devlibs/oclc_isa_version.ll.in dev
 
 $(DEVLIB_DIR)/ldsan-hip-compat.h: device/devlibs/ldsan-hip-compat.h $(DEVLIB_DIR)/asanrtl.bc
 	cp $< $@
+
+# ---- traced cost (make bench: test/bench/traced_cost.py) ----------------------
+# The runtime again with line tables, same flags and pipeline otherwise: the
+# script maps each device instruction to its chain of inlined calls.
+DEVICE_LINES_BCS := $(patsubst device/%.c,$(BUILD)/device-lines/%.bc,$(DEVICE_SRCS))
+$(BUILD)/device-lines/%.bc: device/%.c $(DEVICE_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(DEVICE_CFLAGS) -gline-tables-only -c $< -o $@
+$(BUILD)/lib/ldsan-rt-lines.bc: $(DEVICE_LINES_BCS)
+	@mkdir -p $(@D)
+	$(call link_runtime,$(DEVICE_LINES_BCS),$@)
+# The host build of the runtime with clang's source coverage, driven through
+# one workgroup's block (test/bench/trace_block_path.c).
+TRACE_CFLAGS := $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -Itest/unit -fprofile-instr-generate -fcoverage-mapping
+$(BUILD)/bench/trace_block_path: test/bench/trace_block_path.c test/unit/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(TRACE_CFLAGS) test/bench/trace_block_path.c $(DEVICE_SRCS) device/target_host.c -o $@
+.PHONY: trace-tools
+trace-tools: $(BUILD)/lib/ldsan-rt-lines.bc $(BUILD)/bench/trace_block_path
+
+# make bench: the store's throughput on this CPU, many threads as workgroups.
+$(BUILD)/bench/store_throughput: test/bench/store_throughput.c test/unit/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -Itest/unit -pthread test/bench/store_throughput.c $(DEVICE_SRCS) device/target_host.c -o $@
+.PHONY: store-bench traced-cost-bench
+bench: store-bench traced-cost-bench
+store-bench: $(BUILD)/bench/store_throughput
+	$(BUILD)/bench/store_throughput
+traced-cost-bench: all trace-tools
+	BUILD=$(BUILD) test/bench/traced_cost.py

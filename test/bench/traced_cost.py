@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""ldsan's traced device cost (issue #10): what one workgroup executes on the
+fast path of its LDS block (take it, write its shadow, poison its redzones,
+poison it again at exit, give it back), for each kernel of
+test/bench/reference_kernels.hip (one __shared__ array of 1 KiB, one of
+40 KiB), per target. No GPU needed; an estimate, computed from the compiler's
+output and the runtime's own C:
+
+  1. The code object, built by ldsan-cc with the runtime carrying line tables
+     (build/lib/ldsan-rt-lines.bc: same sources, flags and pipeline, plus
+     -gline-tables-only), is disassembled, and every instruction symbolized
+     to its chain of inlined calls (llvm-symbolizer --inlining).
+  2. The same runtime C, built for the host with clang's source coverage
+     (build/bench/trace_block_path), is driven through one workgroup of that
+     kernel's LDS layout on the warm path: the block comes from the block
+     cache, recycled from a block of the same size; the shadow is written by
+     a 64-lane wave, of which lane 0 (the busiest: its share of the fills and
+     both ends of every range) is what the wave executes.
+  3. An instruction counts as often as the innermost line of its chain ran
+     on the host (target_amdgcn.h has no host twin: its code counts at its
+     call site), scaled at each inlined call by the share of the callee's
+     calls that came from that call site (so code inlined at a call site the
+     path skips counts 0, and a helper inlined into both __ldsan_poison and
+     __ldsan_unpoison is split between them).
+
+Counted: the kernel's code that comes from ldsan's runtime, and ldsan's
+out-of-line functions (__ldsan_poison, __asan_poison_region, ...). Not
+counted: the LDS pass's own code in the kernel (loading its layout table,
+setting up the calls). The estimate is high where a source line holds code
+the path skips (both arms of a conditional expression count), and where the
+device unrolls a loop the host does not.
+
+Usage: traced_cost.py [--check] [target ...]  (default gfx942:xnack+ gfx90a:xnack+)
+  --check: exit 1 unless every kernel is within issue #10's targets
+  (<= 400 instructions for 1 KiB, <= 800 for 40 KiB, <= 2 global atomics,
+  <= 2 fences, no hostcall). Environment: BUILD (default build).
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
+SOURCE = os.path.join(ROOT, "test/bench/reference_kernels.hip")
+KERNELS = [("_Z6ref_1kPf", "1 KiB", 400), ("_Z7ref_40kPf", "40 KiB", 800)]
+MAX_ATOMICS, MAX_FENCES = 2, 2
+ROCM = "ROCm asanrtl (issue #10, llc-22 for gfx942): ~4,700 instructions (1 KiB), ~10,950 + 2 hostcalls (40 KiB); 2 atomics, 4 fence pairs"
+ATOMIC = re.compile(r"^(global|flat|buffer)_atomic")
+FENCE = re.compile(r"^(buffer_wbl2|buffer_inv|buffer_wbinvl1|buffer_gl[01]_inv)")
+BRANCH = re.compile(r"^s_(c)?branch")
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit("traced_cost.py: %s failed:\n%s" % (" ".join(cmd[:2]), r.stderr.strip()))
+    return r.stdout
+
+
+def need(path, what):
+    if not os.path.exists(path):
+        sys.exit("traced_cost.py: %s (%s) is missing: run 'make trace-tools' first" % (path, what))
+    return path
+
+
+def compile_kernels(target, tmp):
+    """The code object (line tables, runtime with line tables) and its LDS descriptors."""
+    env = dict(os.environ, LDSAN_RUNTIME=need(os.path.join(BUILD, "lib/ldsan-rt-lines.bc"), "runtime with line tables"))
+    cc = need(os.path.join(BUILD, "bin/ldsan-cc"), "the compiler driver")
+    base = ["--offload-arch=" + target, "--offload-device-only", "-O2", "-gline-tables-only", SOURCE]
+    obj, descs = os.path.join(tmp, "ref.hsaco"), os.path.join(tmp, "descriptors.bin")
+    run([cc] + base + ["--no-gpu-bundle-output", "-o", obj], env=env)
+    run(["llvm-objcopy-22", "--dump-section", ".ldsan_lds_desc=" + descs, obj, os.path.join(tmp, "scratch.o")])
+    return obj, descs
+
+
+def disassemble(obj):
+    """{function: [(address, mnemonic, branch target or None)]}"""
+    funcs, cur = {}, None
+    for line in run(["llvm-objdump-22", "-d", "--no-show-raw-insn", obj]).splitlines():
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            cur = funcs.setdefault(m.group(2), [])
+            continue
+        m = re.match(r"^\s+([a-z_0-9]+)\b.*// ([0-9A-F]+):", line)
+        if m and cur is not None:
+            t = re.search(r"<([^+>]+)\+0x([0-9a-f]+)>$", line)
+            cur.append((int(m.group(2), 16), m.group(1), (t.group(1), int(t.group(2), 16)) if t else None))
+    return funcs
+
+
+def symbolize(obj, addresses):
+    """{address: [(function, file, line)] innermost first}"""
+    out = run(["llvm-symbolizer-22", "--inlining", "--obj=" + obj], input="\n".join("0x%x" % a for a in addresses) + "\n")
+    chains = out.strip("\n").split("\n\n")
+    result = {}
+    for a, chain in zip(addresses, chains):
+        lines = chain.split("\n")
+        frames = []
+        for i in range(1, len(lines), 2):
+            m = re.match(r"^(.*):(\d+):\d+$", lines[i])
+            if m:
+                frames.append((lines[i - 1], os.path.normpath(m.group(1)), int(m.group(2))))
+        result[a] = frames
+    return result
+
+
+def host_counts(descs, kernel, tmp):
+    """(block bytes, {(file, line): count}, {function: calls}) of one
+    workgroup's path in the host build (a static function's calls summed over
+    its copies)."""
+    driver = need(os.path.join(BUILD, "bench/trace_block_path"), "host driver with coverage")
+    raw, data = os.path.join(tmp, "path.profraw"), os.path.join(tmp, "path.profdata")
+    block = int(run([driver, raw, descs, kernel]).split()[1])
+    run(["llvm-profdata-22", "merge", "-o", data, raw])
+    counts, calls, src = {}, {}, None
+    for line in run(["llvm-cov-22", "export", "-format=lcov", "-instr-profile=" + data, driver]).splitlines():
+        if line.startswith("SF:"):
+            src = os.path.normpath(line[3:])
+        elif line.startswith("DA:"):
+            n, c = line[3:].split(",")[:2]
+            counts[(src, int(n))] = int(c)
+        elif line.startswith("FNDA:"):
+            c, name = line[5:].split(",", 1)
+            name = name.split(":")[-1]  # "block.c:lookup_in": a static function of block.c
+            calls[name] = calls.get(name, 0) + int(c)
+    return block, counts, calls
+
+
+def weight(frames, counts, calls, runtime_files):
+    """How often the instruction with this chain runs on the host's path:
+    the count of its innermost line that the host build has (a line of
+    target_amdgcn.h, or of a function a macro defines, has none: it counts at
+    its call site), times, at each inlined call, the share of the callee's
+    calls made there."""
+    ours = [f for f in frames if f[1] in runtime_files and (f[1], f[2]) in counts]
+    if not ours:
+        return 0  # the kernel's or the pass's own code
+    w = float(counts[(ours[0][1], ours[0][2])])
+    for callee, site in zip(ours, ours[1:]):
+        entered = calls.get(callee[0], 0)
+        w = w * counts[(site[1], site[2])] / entered if entered else 0.0
+    return w
+
+
+def main(argv):
+    check = "--check" in argv
+    targets = [a for a in argv if a != "--check"] or ["gfx942:xnack+", "gfx90a:xnack+"]
+    failed = False
+    for target in targets:
+        with tempfile.TemporaryDirectory() as tmp:
+            obj, descs = compile_kernels(target, tmp)
+            funcs = disassemble(obj)
+            runtime_fns = [f for f in funcs if f.startswith(("__ldsan_", "__asan_"))]
+            hostcalls = [f for f in funcs if "hostcall" in f]
+            addrs = sorted(a for f in [k for k, _, _ in KERNELS] + runtime_fns for a, _, _ in funcs.get(f, []))
+            chains = symbolize(obj, addrs)
+            start = {f: (insns[0][0] if insns else 0) for f, insns in funcs.items()}
+            print("== ldsan traced device cost of one workgroup's LDS block, %s (test/bench/traced_cost.py: an estimate,"
+                  " device instructions x host line counts)" % target)
+            print("  %-14s %7s %8s %7s %7s %6s %9s %10s" % ("kernel", "array", "block B", "instrs", "atomics", "fences",
+                                                             "hostcalls", "back-jumps"))
+            for kernel, label, limit in KERNELS:
+                block, counts, calls = host_counts(descs, kernel, tmp)
+                runtime_files = {f for f, _ in counts}
+                runtime_files = {f for f in runtime_files if f.startswith(os.path.join(ROOT, "device") + os.sep)}
+                n = atomics = fences = back = 0
+                for f in [kernel] + runtime_fns:
+                    for a, mnemonic, target_of in funcs.get(f, []):
+                        w = weight(chains.get(a, []), counts, calls, runtime_files)
+                        if not w:
+                            continue
+                        n += w
+                        atomics += w if ATOMIC.match(mnemonic) else 0
+                        fences += w if FENCE.match(mnemonic) else 0
+                        if BRANCH.match(mnemonic) and target_of and start.get(target_of[0], 0) + target_of[1] <= a:
+                            back += w
+                n, atomics, fences, back = (int(round(x)) for x in (n, atomics, fences, back))
+                ok = n <= limit and atomics <= MAX_ATOMICS and fences <= MAX_FENCES and not hostcalls
+                failed |= not ok
+                print("  %-14s %7s %8d %7d %7d %6d %9d %10d   target <= %d, <= %d, <= %d, 0%s" %
+                      (kernel, label, block, n, atomics, fences, len(hostcalls), back, limit, MAX_ATOMICS, MAX_FENCES,
+                       "" if ok else "   OVER"))
+            print("  " + ROCM)
+    if check and failed:
+        print("traced_cost.py: a reference kernel is over issue #10's targets (see OVER above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
