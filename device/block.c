@@ -8,10 +8,10 @@
  * One work-item allocates and frees each block: the compiler's work-item
  * 0,0,0 for a workgroup's block, the lanes of a device malloc or free one at
  * a time. The block's shadow is written by the whole wave of work-item 0
- * (the plugin calls the _wave entry points there, BlockGuard.h), all lanes
- * sharing the fill (shadow.c): enter leaves in the header what the wave is to
- * write (shadow_used, shadow_end), and exit_wave poisons the block before
- * exit gives its chunk back. The compiler's barrier after the block is stored
+ * (the plugin calls the _wave entry points there, instrument/WaveShadow.h),
+ * all lanes sharing the fill (shadow.c): enter leaves in the header what the
+ * wave is to write (shadow_used, shadow_end); at the end the wave poisons the
+ * block and its lowest lane gives the chunk back. The compiler's barrier after the block is stored
  * in LDS[0] publishes header and shadow to the workgroup; the wave reads what
  * its work-item 0 wrote just before in program order (a wave's accesses to
  * one address are performed in order). The header's magic is stored last
@@ -99,15 +99,14 @@ static inline uint64_t chunk_bytes(block_request r) {
 #define FRESH_CHUNK UINT64_MAX
 
 /* Copies a descriptor's shadow image (abi.h) of [block, block + static_size)
- * into place, 8 bytes per store where it can, shared by the calling lanes:
- * word i to rank i mod count, and so the bytes after the last whole word. */
-static void copy_shadow_image(uint64_t block, const LDSAN_GLOBAL uint8_t *image, uint32_t static_size) {
+ * into place, in whole 8-byte words (its padding is the tail's value, which
+ * fill_block_shadow then puts right where the block goes on), shared by the
+ * calling lanes: word i to rank i mod count. */
+static void copy_shadow_image(uint64_t block, const LDSAN_GLOBAL uint64_t *image, uint32_t static_size) {
   uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
-  LDSAN_GLOBAL uint8_t *to = __ldsan_shadow_of(block); /* 8-aligned: blocks are 64-aligned */
-  uint32_t bytes = static_size / LDSAN_SHADOW_GRANULE, words = bytes / 8u;
-  for (uint32_t i = rank; i < words; i += count)
-    ((LDSAN_GLOBAL uint64_t *)to)[i] = ((const LDSAN_GLOBAL uint64_t *)image)[i];
-  for (uint32_t i = words * 8u + rank; i < bytes; i += count) to[i] = image[i];
+  LDSAN_GLOBAL uint64_t *to = (LDSAN_GLOBAL uint64_t *)__ldsan_shadow_of(block); /* 8-aligned: blocks are 64-aligned */
+  uint32_t words = (static_size / LDSAN_SHADOW_GRANULE + 7u) / 8u;
+  for (uint32_t i = rank; i < words; i += count) to[i] = image[i];
 }
 
 /* Writes a new block's shadow: [block, block + used) addressable but for the
@@ -119,7 +118,7 @@ static void fill_block_shadow(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_de
   uint32_t image = desc ? __ldsan_uniform_u32(desc->shadow) : 0;
   uint32_t static_size = desc ? __ldsan_uniform_u32(desc->static_size) : 0;
   if (image && static_size <= used) {
-    copy_shadow_image(block, (const LDSAN_GLOBAL uint8_t *)desc + image, static_size);
+    copy_shadow_image(block, (const LDSAN_GLOBAL uint64_t *)((const LDSAN_GLOBAL uint8_t *)desc + image), static_size);
     if (used > static_size)
       __ldsan_unpoison(block + static_size, used - static_size); /* dynamic LDS */
   } else {
@@ -285,27 +284,36 @@ LDSAN_ENTRY_FN void __ldsan_kernel_enter_wave(uint64_t block) {
                     __ldsan_uniform_u32(h->shadow_used), __ldsan_uniform_u32(h->shadow_end));
 }
 
-LDSAN_ENTRY_FN void __ldsan_kernel_exit_wave(uint64_t block) {
-  block = __ldsan_uniform_u64(block);
-  LDSAN_GLOBAL ldsan_block_header *h = block ? own_block(block) : 0;
-  if (!h) return; /* exit reports it */
-  uint64_t block_size = __ldsan_uniform_u64(h->block_size);
-  uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
-  __ldsan_poison(block, block_size < payload ? block_size : payload, LDSAN_SHADOW_LDS_FREED);
-}
-
-LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
-  (void)kernel_desc;
+/* A workgroup's block at the end of its kernel, on every lane of the wave of
+ * work-item 0 (or on one lane): all of them poison it, the lowest clears its
+ * magic (only this workgroup changes it: no CAS) and gives the chunk back
+ * (the release there covers its wave's poisoning stores). */
+static void exit_block(uint64_t block) {
   block = __ldsan_uniform_u64(block);
   if (block == 0) return; /* enter failed and was reported */
   LDSAN_GLOBAL ldsan_block_header *h = own_block(block);
   if (!h || !(__ldsan_uniform_u32(h->block_flags) & LDSAN_BLOCK_KERNEL)) {
-    (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
+    if (__ldsan_first_active_lane()) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
     return;
   }
-  /* Only this workgroup changes its block's magic: no CAS. */
-  __ldsan_store_relaxed_u32(&h->magic, 0, LDSAN_SCOPE_DEVICE);
-  release_chunk(block, h, 1, 0);
+  uint64_t block_size = __ldsan_uniform_u64(h->block_size);
+  uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
+  uint64_t size = block_size < payload ? block_size : payload;
+  if (size % LDSAN_SHADOW_GRANULE == 0) /* whole granules (static LDS): no ends to keep, no call */
+    __ldsan_fill_shadow(__ldsan_shadow_of(block), __ldsan_shadow_of(block + size), LDSAN_SHADOW_LDS_FREED);
+  else
+    __ldsan_poison(block, size, LDSAN_SHADOW_LDS_FREED);
+  if (__ldsan_first_active_lane()) {
+    __ldsan_store_relaxed_u32(&h->magic, 0, LDSAN_SCOPE_DEVICE);
+    release_chunk(block, h, 1, 0);
+  }
+}
+
+LDSAN_ENTRY_FN void __ldsan_kernel_exit_wave(uint64_t block) { exit_block(block); }
+
+LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
+  (void)kernel_desc;
+  exit_block(block);
 }
 
 /* Device malloc and free may come from many lanes at once: the lanes take

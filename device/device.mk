@@ -122,6 +122,7 @@ $(BUILD)/bench/trace_block_path: test/bench/trace_block_path.c test/unit/unit.h 
 	$(CLANG) $(TRACE_CFLAGS) test/bench/trace_block_path.c $(DEVICE_SRCS) device/target_host.c -o $@
 .PHONY: trace-tools
 trace-tools: $(BUILD)/lib/ldsan-rt-lines.bc $(BUILD)/bench/trace_block_path
+TEST_TARGETS += trace-tools
 
 # make bench: the store's throughput on this CPU, many threads as workgroups.
 $(BUILD)/bench/store_throughput: test/bench/store_throughput.c test/unit/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)

@@ -54,9 +54,10 @@ void LDSAN_ENTRY(__asan_unpoison_memory_region)(uint64_t addr, uint64_t size);
 /* block.c: LDS blocks and device malloc. */
 uint64_t LDSAN_ENTRY(__asan_malloc_impl)(uint64_t size, uint64_t pc);
 void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc);
-/* A workgroup's block: enter and exit on its work-item 0, the _wave halves
- * (the block's shadow) on every lane of that work-item's wave, enter_wave
- * right after enter, exit_wave right before exit. */
+/* A workgroup's block: enter on its work-item 0, then enter_wave (its
+ * shadow) on every lane of that work-item's wave; at the end exit_wave on that
+ * wave (the plugin's kernels), or exit on work-item 0 alone (the same work
+ * done by one lane). */
 uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc);
 void __ldsan_kernel_enter_wave(uint64_t block);
 void __ldsan_kernel_exit_wave(uint64_t block);

@@ -91,8 +91,11 @@ void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
 }
 
 void __ldsan_pool_store(uint64_t *base, uint64_t *size) {
-  *base = __ldsan_device_state.pool_base;
-  *size = __ldsan_device_state.pool_size;
+  /* Not volatile here: within a dispatch the host leaves the state alone. */
+  const LDSAN_CONSTANT ldsan_device_state *state =
+      (const LDSAN_CONSTANT ldsan_device_state *)(uintptr_t)&__ldsan_device_state;
+  *base = state->pool_base;
+  *size = state->pool_size;
   if (*base == 0) {
     *base = (uint64_t)(uintptr_t)__ldsan_builtin_pool;
     *size = LDSAN_BUILTIN_POOL_SIZE;

@@ -32,6 +32,29 @@ void __ldsan_unpoison(uint64_t addr, uint64_t size);
 /* The same for lanes that may pass different ranges (the ABI's entry points). */
 void __ldsan_poison_lanes(uint64_t addr, uint64_t size, uint8_t value);
 void __ldsan_unpoison_lanes(uint64_t addr, uint64_t size);
+
+/* 16 bytes, stored as one (global_store_dwordx4 on amdgcn). */
+typedef uint64_t ldsan_u64x2 __attribute__((vector_size(16)));
+
+/* Fills shadow bytes [s, e) with v, shared by the active lanes of the wave
+ * (target.h): the 16-byte aligned units between go round the lanes, unit i
+ * to rank i mod count, and so do the bytes before the first unit and after
+ * the last (64 lanes write the 5 KiB of shadow of a 40 KiB block in 5 stores
+ * each, and either edge in one). Inline: the poisoning functions use it, and
+ * a kernel's exit poisons its block's whole granules with it. */
+static inline void __ldsan_fill_shadow(LDSAN_GLOBAL uint8_t *s, LDSAN_GLOBAL uint8_t *e, uint8_t v) {
+  uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
+  LDSAN_GLOBAL uint8_t *units = (LDSAN_GLOBAL uint8_t *)(((uintptr_t)s + 15u) & ~(uintptr_t)15u);
+  if (units > e) units = e;
+  uint64_t n = (uint64_t)(e - units) / 16u;
+  LDSAN_GLOBAL uint8_t *units_end = units + n * 16u;
+  uint32_t head = (uint32_t)(units - s), tail = (uint32_t)(e - units_end); /* each < 16 */
+  for (uint32_t i = rank; i < head; i += count) s[i] = v;
+  for (uint32_t i = rank; i < tail; i += count) units_end[i] = v;
+  uint64_t word = 0x0101010101010101ull * v;
+  ldsan_u64x2 wide = {word, word};
+  for (uint64_t i = rank; i < n; i += count) *(LDSAN_GLOBAL ldsan_u64x2 *)(units + i * 16u) = wide;
+}
 /* Returns 1 and the first poisoned byte and its shadow byte if [beg, beg+size)
  * has one, else 0. bad/shadow_byte may be null. */
 int __ldsan_find_poisoned(uint64_t beg, uint64_t size, uint64_t *bad, uint8_t *shadow_byte);

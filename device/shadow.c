@@ -34,33 +34,11 @@ static endpoint end_of(uint64_t end) {
 static int8_t min8(int8_t a, int8_t b) { return a < b ? a : b; }
 static int8_t max8(int8_t a, int8_t b) { return a > b ? a : b; }
 
-/* 16 bytes, stored as one (global_store_dwordx4 on amdgcn). */
-typedef uint64_t ldsan_u64x2 __attribute__((vector_size(16)));
-
-/* Fills shadow bytes [s, e) with v, shared by the active lanes of the wave
- * (target.h): the 16-byte aligned units between go round the lanes, unit i
- * to rank i mod count, and so do the bytes before the first unit and after
- * the last (64 lanes write the 5 KiB of shadow of a 40 KiB block in 5 stores
- * each, and either edge in one). */
-static void fill_shadow(LDSAN_GLOBAL uint8_t *s, LDSAN_GLOBAL uint8_t *e, uint8_t v) {
-  uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
-  LDSAN_GLOBAL uint8_t *units = (LDSAN_GLOBAL uint8_t *)(((uintptr_t)s + 15u) & ~(uintptr_t)15u);
-  if (units > e) units = e;
-  uint64_t n = (uint64_t)(e - units) / 16u;
-  LDSAN_GLOBAL uint8_t *units_end = units + n * 16u;
-  uint32_t head = (uint32_t)(units - s), tail = (uint32_t)(e - units_end); /* each < 16 */
-  for (uint32_t i = rank; i < head; i += count) s[i] = v;
-  for (uint32_t i = rank; i < tail; i += count) units_end[i] = v;
-  uint64_t word = 0x0101010101010101ull * v;
-  ldsan_u64x2 wide = {word, word};
-  for (uint64_t i = rank; i < n; i += count) *(LDSAN_GLOBAL ldsan_u64x2 *)(units + i * 16u) = wide;
-}
-
 /* Every active lane calls these two with the same range (runtime.h), so the
  * range is kept in scalar registers; the lanes share the work: the granules
  * at either end, which a range may share with its neighbours, are read and
  * written by rank 0 alone, the whole granules between are shared out
- * (fill_shadow). Out of line (noinline): the plugin inlines the block paths
+ * (__ldsan_fill_shadow). Out of line (noinline): the plugin inlines the block paths
  * into every kernel (InlineBlockCalls.h), and a leaf call costs a kernel
  * neither registers nor scratch, where an inlined copy per use costs code
  * size. */
@@ -69,8 +47,8 @@ __attribute__((noinline)) void __ldsan_poison(uint64_t addr, uint64_t size, uint
   size = __ldsan_uniform_u64(size);
   value = (uint8_t)__ldsan_uniform_u32(value);
   if (size == 0) return;
-  if (((addr | size) & (LDSAN_SHADOW_GRANULE - 1)) == 0) { /* whole granules (a block at exit): no ends to keep */
-    fill_shadow(__ldsan_shadow_of(addr), __ldsan_shadow_of(addr + size), value);
+  if (((addr | size) & (LDSAN_SHADOW_GRANULE - 1)) == 0) { /* whole granules: no ends to keep */
+    __ldsan_fill_shadow(__ldsan_shadow_of(addr), __ldsan_shadow_of(addr + size), value);
     return;
   }
   int first = __ldsan_lane_rank() == 0;
@@ -87,7 +65,7 @@ __attribute__((noinline)) void __ldsan_poison(uint64_t addr, uint64_t size, uint
     if (first) *beg.shadow = beg.value == 0 ? (uint8_t)beg.offset : (uint8_t)min8(beg.value, (int8_t)beg.offset);
     beg.shadow++;
   }
-  fill_shadow(beg.shadow, end.shadow, value);
+  __ldsan_fill_shadow(beg.shadow, end.shadow, value);
   /* The last granule is poisoned only if none of its addressable bytes survive. */
   if (first && end.value > 0 && end.value <= (int8_t)end.offset) *end.shadow = value;
 }
@@ -103,7 +81,7 @@ __attribute__((noinline)) void __ldsan_unpoison(uint64_t addr, uint64_t size) {
     if (first && beg.value != 0) *beg.shadow = (uint8_t)max8(beg.value, (int8_t)end.offset);
     return;
   }
-  fill_shadow(beg.shadow, end.shadow, 0);
+  __ldsan_fill_shadow(beg.shadow, end.shadow, 0);
   if (first && end.offset > 0 && end.value != 0) *end.shadow = (uint8_t)max8(end.value, (int8_t)end.offset);
 }
 

@@ -21,6 +21,16 @@
 #define LDSAN_GLOBAL
 #endif
 
+/* Qualifies a pointer to memory no work-item writes during a dispatch (the
+ * device state the host sets between dispatches): on amdgcn the constant
+ * address space, read with scalar loads (the scalar cache is invalidated as
+ * each dispatch starts) that the compiler may share and hoist. */
+#if defined(__AMDGCN__)
+#define LDSAN_CONSTANT __attribute__((address_space(4)))
+#else
+#define LDSAN_CONSTANT
+#endif
+
 #if defined(__AMDGCN__)
 #define LDSAN_TARGET_FN static inline
 /* The compiler ABI names are ours on the device. */

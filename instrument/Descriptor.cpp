@@ -150,7 +150,8 @@ std::vector<uint8_t> ldsan::buildDescriptor(const LdsPlan &Plan,
     uint32_t At = Blob.size();
     std::memcpy(Blob.data() + offsetof(ldsan_kernel_desc, shadow), &At, sizeof(At));
     append_range(Blob, Shadow);
-    Blob.resize(alignTo(Blob.size(), 8), 0);
+    // Padded to whole words with the tail's value: the device copies words.
+    Blob.resize(alignTo(Blob.size(), 8), uint8_t(LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
   }
   uint32_t Total = Blob.size();
   std::memcpy(Blob.data() + offsetof(ldsan_kernel_desc, total_size), &Total,

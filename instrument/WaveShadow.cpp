@@ -18,16 +18,15 @@
 //             no redzone calls where the descriptor has the shadow image>
 //   ...
 //   Free:    call __ldsan_kernel_exit_wave(%b')
-//            if (lane == 0) call __ldsan_kernel_exit(%b', desc)
 //
 // %w is the same in every lane of a wave (true in the wave of work-item 0,
 // whose lane 0 it is), so the branches on it do not diverge, and the phi the
 // pass made of %c for the epilogue is %w now. The pass's redzone poisoning
 // after the slot store runs on the whole wave too: after enter_wave's
 // unpoisoning, as it ran after enter before; poisoning is shared the same
-// way. Only the wave of work-item 0 reaches Free, whose lane 0 work-item 0
-// is: the lane (mbcnt) is computed there rather than keeping %c, a lane mask
-// in two scalar registers, live through the kernel. On a CPU emulator that runs each work-item as a wave of its own,
+// way. Only the wave of work-item 0 reaches Free; exit_wave does what exit
+// did on work-item 0 on its lowest lane, after the wave's poisoning. On a
+// CPU emulator that runs each work-item as a wave of its own,
 // ballot(%c) is %c and this is the old prologue.
 //
 //===----------------------------------------------------------------------===//
@@ -142,20 +141,10 @@ bool ldsan::shareBlockShadow(Function &K, bool HasShadowImage, std::string &Why)
   Enter->replaceUsesWithIf(Block, [&](Use &U) { return U.getUser() != Got; });
   B.CreateCall(EnterWave, {Block})->setDebugLoc(Enter->getDebugLoc());
 
-  // Epilogue: the shadow by all, then exit on work-item 0.
-  B.SetInsertPoint(Exit);
-  B.CreateCall(ExitWave, {Exit->getArgOperand(0)})->setDebugLoc(Exit->getDebugLoc());
-  BasicBlock *Free = Exit->getParent();
-  BasicBlock *ExitBB = SplitBlock(Free, Exit);
-  ExitBB->setName("ldsan.exit");
-  BasicBlock *After = SplitBlock(ExitBB, Exit->getNextNode());
-  B.SetInsertPoint(Free->getTerminator());
-  B.SetCurrentDebugLocation(Exit->getDebugLoc());
-  Type *I32 = B.getInt32Ty();
-  Value *AllLanes = ConstantInt::get(I32, ~0u);
-  Value *Below = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {}, {AllLanes, ConstantInt::get(I32, 0)});
-  Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {}, {AllLanes, Below}, nullptr, "ldsan.lane");
-  branchOn(Free, B.CreateICmpEQ(Lane, ConstantInt::get(I32, 0), "ldsan.item0"), ExitBB, After);
+  // Epilogue: the wave poisons the block and its lowest lane gives it back.
+  CallInst *Wave2 = CallInst::Create(ExitWave, {Exit->getArgOperand(0)}, "", Exit->getIterator());
+  Wave2->setDebugLoc(Exit->getDebugLoc());
+  Exit->eraseFromParent();
   if (HasShadowImage)
     dropRedzoneCalls(K);
   return true;

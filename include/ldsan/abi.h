@@ -92,7 +92,10 @@ LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "bloc
  * addressable (a last partial granule k = size % 8), its redzone
  * LDSAN_SHADOW_LDS_REDZONE; the compiler slot's own bytes
  * LDSAN_SHADOW_LDS_COMPILER_SLOT; bytes no record covers the redzone value.
- * The device copies it into place instead of poisoning variable by variable.
+ * It is padded to whole 8-byte words with LDSAN_SHADOW_LDS_DYNAMIC_TAIL (the
+ * value past a block's end; the block's tail redzone is at least 64 bytes):
+ * the device copies words into place instead of poisoning variable by
+ * variable, then writes the dynamic part and the tail.
  * ------------------------------------------------------------------------- */
 #define LDSAN_DESC_MAGIC 0x4B44534Cu    /* 'LSDK' */
 #define LDSAN_DESC_SECTION ".ldsan_lds_desc"

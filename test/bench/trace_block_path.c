@@ -7,10 +7,10 @@
  * from a block of the same size), the counters are reset, and one workgroup
  * goes through what the lowered kernel does (instrument/WaveShadow.h):
  * __ldsan_kernel_enter on work-item 0, __ldsan_kernel_enter_wave on the 64
- * lanes of its wave, the kernel, __ldsan_kernel_exit_wave on the wave,
- * __ldsan_kernel_exit on work-item 0. The wave's lanes run in lockstep, so
- * the wave executes what its busiest lane does: lane 0 (rank 0 of 64), which
- * writes its share of the shadow and both ends of every range.
+ * lanes of its wave, the kernel, __ldsan_kernel_exit_wave on that wave. The
+ * wave's lanes run in lockstep, so the wave executes what its busiest lane
+ * does: lane 0 (rank 0 of 64), which writes its share of the shadow and both
+ * ends of every range, and gives the block back.
  *
  * Between the two, where the descriptor has no shadow image, the wave poisons
  * each variable's redzone as the LDS pass's calls do (__asan_poison_region).
@@ -81,7 +81,6 @@ int main(int argc, char **argv) {
     if (vars[i].redzone) LDSAN_ENTRY(__asan_poison_region)(block + vars[i].offset + vars[i].size, vars[i].redzone);
   __ldsan_kernel_exit_wave(block);
   __ldsan_host_lane_count = 1;
-  __ldsan_kernel_exit(block, kernel_desc);
 
   /* Nothing of the runtime runs after this: the profile written at exit is
    * this one workgroup's. */

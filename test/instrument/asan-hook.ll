@@ -23,7 +23,7 @@ attributes #0 = { sanitize_address "target-cpu"="gfx90a" }
 
 ; CHECK: @__ldsan_kdesc.k = internal addrspace(1) constant
 ; CHECK: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc.k to i64))
-; CHECK: define internal void @stub_exit(
+; CHECK: define internal void @stub_exit_wave(
 ; CHECK: !"nosanitize_address"
 ; CHECK: !"ldsan.instrumented"
 

@@ -35,7 +35,7 @@ target triple = "amdgcn-amd-amdhsa"
 ; CHECK-NEXT: call void @llvm.amdgcn.s.barrier()
 ; CHECK-NEXT: fence syncscope("workgroup") acquire
 ; CHECK-NEXT: br i1 %xyzCond
-; CHECK: call void @stub_exit(
+; CHECK: call void @stub_exit_wave(
 ; CHECK: ldsan.no_block.exit:
 ; CHECK-NEXT: ret void
 define amdgpu_kernel void @_Z4fillPi(ptr addrspace(1) %out) #0 {

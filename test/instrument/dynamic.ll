@@ -45,7 +45,7 @@ attributes #0 = { sanitize_address "target-cpu"="gfx90a" }
 ; IR-LABEL: define amdgpu_kernel void @_Z4kdynPi(
 ; IR: call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
 ; IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z4kdynPi to i64))
-; IR: call void @stub_exit(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z4kdynPi to i64))
+; IR: call void @stub_exit_wave(i64 %{{[0-9]+}})
 ; IR-LABEL: define amdgpu_kernel void @_Z5kdyn2i(
 ; IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kdyn2i to i64))
 

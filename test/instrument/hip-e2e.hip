@@ -36,7 +36,7 @@ __global__ void k3(int *out) { out[threadIdx.x] = 7; }
 // IR-NOT: @__ldsan_kdesc._Z2k3Pi
 // The runtime's enter and exit are inlined into the kernel (InlineBlockCalls.h).
 // IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
-// IR: call void @stub_exit(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
+// IR: call void @stub_exit_wave(i64 %{{[0-9]+}})
 // IR-NOT: @__ldsan_kernel_enter
 // IR: define internal i64 @stub_enter(
 // IR: !"ldsan.instrumented"

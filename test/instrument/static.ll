@@ -70,8 +70,6 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR: {{^}}Free:
 ; IR-NEXT: %[[PTR:[0-9]+]] = ptrtoint ptr addrspace(1)
 ; IR-NEXT: call void @stub_exit_wave(i64 %[[PTR]])
-; IR: ldsan.exit:
-; IR-NEXT: call void @stub_exit(i64 %[[PTR]], i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
 
 ; A kernel without LDS is not lowered.
 ; IR-LABEL: define amdgpu_kernel void @_Z6knoldsPi(
@@ -83,8 +81,8 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR-NOT: __asan_malloc_impl
 ; IR-NOT: __asan_free_impl
 ; IR: define internal i64 @stub_enter(i64 %size, i64 %desc) #[[RT:[0-9]+]]
-; IR: define internal void @stub_exit(i64 %block, i64 %desc) #[[RT]]
-; IR: define internal void @__asan_poison_region(i64 %addr, i64 %size) #[[RT]]
+; IR: define internal void @stub_enter_wave(i64 %block) #[[RT]]
+; IR: define internal void @stub_exit_wave(i64 %block) #[[RT]]
 ; IR: define internal void @__asan_report_store4(i64 %addr) #[[RT]]
 ; IR-NOT: stub_never_called
 ; IR-NOT: __asan_report_load4

@@ -2,8 +2,8 @@
 ; pass's work-item-0 branch becomes a ballot of it (true in every lane of that
 ; wave), enter stays on work-item 0 and its block goes to every lane of the
 ; wave (readfirstlane), which call enter_wave with it (it copies the
-; descriptor's shadow image, so the pass's redzone calls go); at the end every lane of that wave calls exit_wave, and
-; only its lane 0 (work-item 0) exit.
+; descriptor's shadow image, so the pass's redzone calls go); at the end every
+; lane of that wave calls exit_wave, which also gives the block back.
 ; RUN: LDSAN_RUNTIME=%S/stub-rt.ll opt -passes=ldsan-instrument %s -S -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 
@@ -34,13 +34,8 @@ target triple = "amdgcn-amd-amdhsa"
 ; CHECK: %xyzCond = phi i1 [ false, %WId ], [ true, %{{.*}} ]
 ; CHECK: br i1 %xyzCond, label %Free, label %End
 ; CHECK: Free:
-; CHECK: call void @stub_exit_wave(i64 %[[P:[0-9]+]])
-; CHECK: %ldsan.lane = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1,
-; CHECK-NEXT: %ldsan.item0 = icmp eq i32 %ldsan.lane, 0
-; CHECK-NEXT: br i1 %ldsan.item0, label %ldsan.exit, label %[[AFTER:[^, ]+]]
-; CHECK: ldsan.exit:
-; CHECK-NEXT: call void @stub_exit(i64 %[[P]],
-; CHECK-NEXT: br label %[[AFTER]]
+; CHECK: call void @stub_exit_wave(i64 %{{[0-9]+}})
+; CHECK-NOT: call void @stub_exit(
 define amdgpu_kernel void @_Z4fillPi(ptr addrspace(1) %out) #0 {
   %i = call i32 @llvm.amdgcn.workitem.id.x()
   %p = getelementptr [256 x i32], ptr addrspace(3) @_ZZ4fillPiE4tile, i32 0, i32 %i

@@ -10,6 +10,7 @@ static struct {
   ldsan_kernel_desc k;
   ldsan_var_desc v[3];
   char strings[32];
+  uint8_t image[8]; /* the shadow image of the 64 static bytes (abi.h), when shadow is set */
 } blob;
 
 static uint8_t implicitargs[256];
@@ -65,6 +66,38 @@ static void test_enter_exit_without_desc(void) {
   CHECK_EQ(__ldsan_block_lookup(block), 0);
   CHECK_EQ(dev.channel->next, 0);
   unit_kernel_exit(0, 0); /* after a failed enter: nothing */
+  CHECK_EQ(dev.channel->next, 0);
+}
+
+/* With the shadow image in its descriptor, enter_wave copies it: the block's
+ * shadow is byte for byte what the path without one writes (unpoison, the
+ * slot, then the LDS pass's redzone calls), in a fresh chunk and in recycled
+ * ones, and the image's padding leaves the tail e3. */
+static void test_shadow_image_as_redzone_calls(void) {
+  uint8_t without[32], with[32]; /* the 256-byte chunk: header, block, tail */
+  for (int image = 0; image < 2; ++image)
+    for (int round = 0; round < 3; ++round) { /* round 0: a fresh chunk; then recycled ones */
+      make_desc(0);
+      if (image) {
+        /* slot (8 bytes) e5, its redzone e1 x3; char[13] at 32: 00 05, redzone e1 e1 */
+        const uint8_t img[8] = {0xe5, 0xe1, 0xe1, 0xe1, 0x00, 0x05, 0xe1, 0xe1};
+        memcpy(blob.image, img, sizeof img);
+        blob.k.shadow = (uint32_t)offsetof(__typeof__(blob), image);
+      }
+      uint64_t block = unit_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
+      CHECK(block != 0);
+      if (!image) { /* what the LDS pass's prologue calls do when there is no image */
+        LDSAN_ENTRY(__asan_poison_region)(block + 8, 24);
+        LDSAN_ENTRY(__asan_poison_region)(block + 45, 19);
+      }
+      memcpy(image ? with : without, (const void *)__ldsan_shadow_of(block - 64), sizeof with);
+      unit_kernel_exit(block, (uint64_t)(uintptr_t)&blob);
+      for (uint32_t i = 0; i < LDSAN_POOL_QUARANTINE; ++i) unit_kernel_exit(unit_kernel_enter(64, 0), 0);
+    }
+  CHECK(memcmp(with, without, sizeof with) == 0);
+  CHECK_EQ(with[8], 0xe5);
+  CHECK_EQ(with[13], 5);
+  CHECK_EQ(with[16], LDSAN_SHADOW_LDS_DYNAMIC_TAIL); /* past the block: tail */
   CHECK_EQ(dev.channel->next, 0);
 }
 
@@ -234,6 +267,7 @@ int main(void) {
   RUN(test_enter_exit_without_desc);
   RUN(test_recycled_chunk_shadow);
   RUN(test_enter_static_desc);
+  RUN(test_shadow_image_as_redzone_calls);
   RUN(test_enter_dynamic_desc);
   RUN(test_bad_desc_ignored);
   RUN(test_malloc_free);

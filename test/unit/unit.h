@@ -55,16 +55,13 @@ typedef struct unit_device {
 
 /* A workgroup's block as a kernel gets and gives it back: enter on its
  * work-item 0, then the shadow by its wave (here one lane), and at the end
- * the reverse (device/block.c). */
+ * exit on work-item 0 (device/block.c). */
 static inline uint64_t unit_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
   uint64_t block = __ldsan_kernel_enter(block_size, kernel_desc);
   __ldsan_kernel_enter_wave(block);
   return block;
 }
-static inline void unit_kernel_exit(uint64_t block, uint64_t kernel_desc) {
-  __ldsan_kernel_exit_wave(block);
-  __ldsan_kernel_exit(block, kernel_desc);
-}
+static inline void unit_kernel_exit(uint64_t block, uint64_t kernel_desc) { __ldsan_kernel_exit(block, kernel_desc); }
 
 /* Resets the channel as the host does between dispatches. */
 static inline void unit_channel_reset(ldsan_report_channel *ch, uint32_t capacity) {
