@@ -53,13 +53,13 @@ static uint32_t full_stamp(uint64_t pos) { return empty_stamp(pos) + 1u; }
 
 /* Takes the oldest chunk of class c that waited behind more than `quarantine`
  * others, or returns 0. */
-static uint64_t take(heads_t p, uint32_t c, uint64_t quarantine) {
-  LDSAN_GLOBAL uint64_t *head = head_of(p, c);
+static uint64_t take(heads_t heads, uint32_t c, uint64_t quarantine) {
+  LDSAN_GLOBAL uint64_t *head = head_of(heads, c);
   uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
   for (;;) {
-    uint64_t tail = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail_of(p, c), LDSAN_SCOPE_DEVICE));
+    uint64_t tail = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail_of(heads, c), LDSAN_SCOPE_DEVICE));
     if (tail - pos <= quarantine || tail < pos) return 0;
-    LDSAN_GLOBAL uint64_t *cell = cell_of(p, c, pos);
+    LDSAN_GLOBAL uint64_t *cell = cell_of(heads, c, pos);
     uint64_t word = __ldsan_uniform_u64(__ldsan_load_acquire_u64(cell, LDSAN_SCOPE_DEVICE));
     if ((uint32_t)(word >> 32) != full_stamp(pos)) {
       uint64_t now = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
@@ -69,9 +69,8 @@ static uint64_t take(heads_t p, uint32_t c, uint64_t quarantine) {
     }
     uint64_t seen = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(head, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
     if (seen == pos) {
-      __ldsan_store_relaxed_u64(cell, (uint64_t)empty_stamp(pos + CELLS) << 32,
-                                LDSAN_SCOPE_DEVICE);
-      return chunk_named(p, word & NAME_MASK);
+      __ldsan_store_relaxed_u64(cell, (uint64_t)empty_stamp(pos + CELLS) << 32, LDSAN_SCOPE_DEVICE);
+      return chunk_named(heads, word & NAME_MASK);
     }
     pos = seen;
   }
@@ -79,11 +78,11 @@ static uint64_t take(heads_t p, uint32_t c, uint64_t quarantine) {
 
 uint64_t __ldsan_block_cache_pop(heads_t heads, uint32_t c) { return take(heads, c, LDSAN_POOL_QUARANTINE); }
 
-int __ldsan_block_cache_push(heads_t p, uint32_t c, uint64_t chunk) {
-  LDSAN_GLOBAL uint64_t *tail = tail_of(p, c);
+int __ldsan_block_cache_push(heads_t heads, uint32_t c, uint64_t chunk) {
+  LDSAN_GLOBAL uint64_t *tail = tail_of(heads, c);
   uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
   for (;;) {
-    LDSAN_GLOBAL uint64_t *cell = cell_of(p, c, pos);
+    LDSAN_GLOBAL uint64_t *cell = cell_of(heads, c, pos);
     uint64_t word = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(cell, LDSAN_SCOPE_DEVICE));
     if ((uint32_t)(word >> 32) != empty_stamp(pos)) {
       uint64_t now = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
@@ -93,7 +92,7 @@ int __ldsan_block_cache_push(heads_t p, uint32_t c, uint64_t chunk) {
     }
     uint64_t seen = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(tail, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
     if (seen == pos) {
-      __ldsan_store_release_u64(cell, (uint64_t)full_stamp(pos) << 32 | name_of(p, chunk), LDSAN_SCOPE_DEVICE);
+      __ldsan_store_release_u64(cell, (uint64_t)full_stamp(pos) << 32 | name_of(heads, chunk), LDSAN_SCOPE_DEVICE);
       return 1;
     }
     pos = seen;

@@ -126,8 +126,7 @@ int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr);
 uint64_t __ldsan_pool_chunk_of(const ldsan_pool *p, uint64_t addr);
 /* The size class of a chunk of `bytes` (at most a region's size). */
 uint32_t __ldsan_pool_class_of(uint64_t bytes);
-/* A hash of the calling workgroup's id: where it starts probing regions, and
- * which quarantine slot it uses (block_cache.c). */
+/* A hash of the calling workgroup's id: where it starts probing regions. */
 uint32_t __ldsan_workgroup_hash(void);
 
 /* ---- block_cache.c: the LDS block fast path ---------------------------------- */
