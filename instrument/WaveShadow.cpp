@@ -12,7 +12,8 @@
 //   WId:     %w = ballot(%c) != 0; if (%w) goto Malloc else goto Merge
 //   Malloc:  if (%c) goto Enter else goto Wave
 //   Enter:   %b1 = call __ldsan_kernel_enter(size, desc); goto Wave
-//   Wave:    %b = readfirstlane(phi [%b1, Enter], [0, Malloc])
+//   Wave:    fence syncscope("workgroup") acq_rel
+//            %b = readfirstlane(phi [%b1, Enter], [0, Malloc])
 //            call __ldsan_kernel_enter_wave(%b)
 //            <null check, slot store, redzones: every lane, same values;
 //             no redzone calls where the descriptor has the shadow image>
@@ -137,6 +138,9 @@ bool ldsan::shareBlockShadow(Function &K, bool HasShadowImage, std::string &Why)
   PHINode *Got = B.CreatePHI(I64, 2, "ldsan.block.item0");
   Got->addIncoming(Enter, EnterBB);
   Got->addIncoming(ConstantInt::get(I64, 0), Alloc);
+  // Work-item 0's header stores are done before its wave reads them: a
+  // workgroup-scope fence (s_waitcnt on gfx9: the wave shares its L1).
+  B.CreateFence(AtomicOrdering::AcquireRelease, Ctx.getOrInsertSyncScopeID("workgroup"));
   Value *Block = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {I64}, {Got}, nullptr, "ldsan.block");
   Enter->replaceUsesWithIf(Block, [&](Use &U) { return U.getUser() != Got; });
   B.CreateCall(EnterWave, {Block})->setDebugLoc(Enter->getDebugLoc());

@@ -60,6 +60,7 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR: %[[ITEM0:[0-9a-z.]+]] = call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
 ; IR: ldsan.enter.wave:
 ; IR-NEXT: phi i64 [ %[[ITEM0]], %ldsan.enter ], [ 0, %Malloc ]
+; IR-NEXT: fence syncscope("workgroup") acq_rel
 ; IR-NEXT: %[[BLOCK:[0-9a-z.]+]] = call i64 @llvm.amdgcn.readfirstlane.i64(
 ; IR-NEXT: call void @stub_enter_wave(i64 %[[BLOCK]])
 ; IR-NEXT: icmp eq i64 %[[BLOCK]], 0

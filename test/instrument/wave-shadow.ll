@@ -24,6 +24,7 @@ target triple = "amdgcn-amd-amdhsa"
 ; CHECK-NEXT: br label %ldsan.enter.wave
 ; CHECK: ldsan.enter.wave:
 ; CHECK-NEXT: %[[PHI:[0-9a-z.]+]] = phi i64 [ %[[GOT]], %ldsan.enter ], [ 0, %Malloc ]
+; CHECK-NEXT: fence syncscope("workgroup") acq_rel
 ; CHECK-NEXT: %[[B:[0-9a-z.]+]] = call i64 @llvm.amdgcn.readfirstlane.i64(i64 %[[PHI]])
 ; CHECK-NEXT: call void @stub_enter_wave(i64 %[[B]])
 ; CHECK: store ptr addrspace(1) %{{.*}}, ptr addrspace(3) @llvm.amdgcn.sw.lds._Z4fillPi
