@@ -13,8 +13,8 @@
  * wave is to write (shadow_used, shadow_end); at the end the wave poisons the
  * block and its lowest lane gives the chunk back. The compiler's barrier after the block is stored
  * in LDS[0] publishes header and shadow to the workgroup; the wave reads what
- * its work-item 0 wrote just before in program order (a wave's accesses to
- * one address are performed in order). The header's magic is stored last
+ * its work-item 0 wrote just before, after a workgroup-scope fence the plugin
+ * puts between them. The header's magic is stored last
  * (release for a malloc block, which any thread may free) and cleared by CAS
  * on free, so exactly one of two racing frees wins; device free refuses a
  * workgroup's block (a bad free), so its exit clears the magic with a store. */
