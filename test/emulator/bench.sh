@@ -3,7 +3,10 @@
 # 1M-element reduction (4096 workgroups x 256 work-items), printed as a ratio
 # (target: under 50x against the kernel body compiled natively); then what one
 # workgroup's LDS costs on the emulator (bench_blocks.hip: the same tiny kernel
-# through a __shared__ array and through registers). Not a test.
+# through a __shared__ array and through registers); then how the time scales
+# with workgroups, work-items per group and LDS per group, and the share of it
+# that a workgroup of that shape costs without the kernel's work
+# (bench_scaling.hip). Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-build}"
@@ -32,3 +35,11 @@ echo "16384 workgroups x 16 work-items, one 64-byte __shared__ array (best of ru
 printf '  per workgroup, through LDS (ldsan block enter/exit, checked accesses): %7.3f us\n' "$lds"
 printf '  per workgroup, same kernel through registers:                         %7.3f us\n' "$plain"
 awk -v a="$lds" -v b="$plain" 'BEGIN { printf "LDS share of a workgroup on the emulator: %.3f us (%.0f%% of its time)\n", a - b, 100 * (a - b) / a }'
+"$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_scaling.hip -o "$tmp/scaling"
+"$tmp/scaling" 3 >"$tmp/scaling.out"
+grep -q '^scale ' "$tmp/scaling.out" || { echo "bench: bench_scaling printed no times"; exit 1; }
+echo "Scaling on the emulator (bench_scaling.hip: stage an LDS array, barrier, 64 reads per work-item; best of 3;"
+echo "overhead: the same launch with the array and the barrier but no work, as a share of the time):"
+awk '/^scale / {
+  if (!head++) printf "  %-11s %8s %10s %10s %10s %14s %9s\n", "varying", "groups", "items/grp", "LDS B", "ms", "ns/work-item", "overhead"
+  printf "  %-11s %8d %10d %10d %10.3f %14.2f %8d%%\n", $2, $3, $4, $5, $6, $7, $8 }' "$tmp/scaling.out"
