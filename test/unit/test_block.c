@@ -101,6 +101,60 @@ static void test_shadow_image_as_redzone_calls(void) {
   CHECK_EQ(dev.channel->next, 0);
 }
 
+/* Chunks waiting in class c's ring of the device's pool (block_cache.c). */
+static uint64_t pool_cached(uint32_t c) {
+  ldsan_pool p;
+  __ldsan_pool_current(&p);
+  return p.heads[8 * c + 1] - p.heads[8 * c];
+}
+
+/* Runs a _wave entry point as the 64 lanes of a wave would, one lane after
+ * another (the device's lanes run in lockstep), lane 0 last: it is the one
+ * that gives the block back, after every lane poisoned its share. */
+static void as_wave_of_64(void (*entry)(uint64_t), uint64_t block) {
+  __ldsan_host_lane_count = 64;
+  for (int rank = 63; rank >= 0; --rank) {
+    __ldsan_host_lane_rank = (uint32_t)rank;
+    entry(block);
+  }
+  __ldsan_host_lane_count = 1;
+  __ldsan_host_lane_rank = 0;
+}
+
+/* A workgroup's block through the wave's entry points with 64 lanes sharing
+ * the shadow writes: the same shadow as with one lane, at enter and at exit,
+ * and the block goes back to the cache once. */
+static void test_wave_of_64_as_one_lane(void) {
+  enum { SIZE = 5000, SHADOW = 8192 / 8 }; /* an 8 KiB chunk */
+  static uint8_t one[2][SHADOW], wave[2][SHADOW];
+  for (uint32_t i = 0; i <= LDSAN_POOL_QUARANTINE + 1; ++i) unit_kernel_exit(unit_kernel_enter(SIZE, 0), 0);
+  for (int lanes = 0; lanes < 2; ++lanes) { /* lanes 0: one lane, 1: a wave of 64 */
+    uint8_t (*snap)[SHADOW] = lanes ? wave : one;
+    uint64_t block = __ldsan_kernel_enter(SIZE, 0); /* work-item 0 */
+    CHECK(block != 0);
+    if (lanes)
+      as_wave_of_64(__ldsan_kernel_enter_wave, block);
+    else
+      __ldsan_kernel_enter_wave(block);
+    memcpy(snap[0], (const void *)__ldsan_shadow_of(block - 64), SHADOW);
+    uint32_t size_class = header_of(block)->size_class;
+    uint64_t cached = pool_cached(size_class);
+    if (lanes)
+      as_wave_of_64(__ldsan_kernel_exit_wave, block);
+    else
+      __ldsan_kernel_exit_wave(block);
+    CHECK_EQ(pool_cached(size_class), cached + 1); /* given back once */
+    memcpy(snap[1], (const void *)__ldsan_shadow_of(block - 64), SHADOW);
+    for (uint32_t i = 0; i < LDSAN_POOL_QUARANTINE; ++i) unit_kernel_exit(unit_kernel_enter(SIZE, 0), 0);
+  }
+  CHECK(memcmp(one[0], wave[0], SHADOW) == 0);
+  CHECK(memcmp(one[1], wave[1], SHADOW) == 0);
+  CHECK_EQ(one[0][8], 0);                                     /* the block: addressable */
+  CHECK_EQ(one[0][8 + SIZE / 8], LDSAN_SHADOW_LDS_DYNAMIC_TAIL); /* after it */
+  CHECK_EQ(one[1][8], LDSAN_SHADOW_LDS_FREED);
+  CHECK_EQ(dev.channel->next, 0);
+}
+
 static void test_enter_static_desc(void) {
   make_desc(0);
   uint64_t block = unit_kernel_enter(64, (uint64_t)(uintptr_t)&blob);
@@ -268,6 +322,7 @@ int main(void) {
   RUN(test_recycled_chunk_shadow);
   RUN(test_enter_static_desc);
   RUN(test_shadow_image_as_redzone_calls);
+  RUN(test_wave_of_64_as_one_lane);
   RUN(test_enter_dynamic_desc);
   RUN(test_bad_desc_ignored);
   RUN(test_malloc_free);
