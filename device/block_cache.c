@@ -1,20 +1,24 @@
 /* ldsan block cache: the fast path of a workgroup's LDS block. Per size class
- * a bounded FIFO ring of chunks that kernel blocks of that class released, in
- * front of the pool (pool.c): taking a chunk is one CAS, giving one back is
- * one CAS, where the pool's path probes regions and bitmaps. A workgroup thus
- * pays two global atomics for its block, an acquire where it takes the chunk
- * and a release where it gives it back. Chunks stay in their class until the
- * pool runs dry; then __ldsan_block_cache_drain gives them all back.
+ * LDSAN_POOL_SHARDS bounded FIFO rings of chunks that kernel blocks of that
+ * class released, in front of the pool (pool.c): taking a chunk is one CAS,
+ * giving one back is one CAS, where the pool's path probes regions and
+ * bitmaps. A workgroup thus pays two global atomics for its block, an acquire
+ * where it takes the chunk and a release where it gives it back, both on the
+ * ring its id hashes to (so the many workgroups of a kernel spread their
+ * atomics over several counters instead of contending for two). Chunks stay
+ * in their class until the pool runs dry; then __ldsan_block_cache_drain
+ * gives them all back.
  *
- * The ring is also the quarantine: the oldest chunk is taken only while more
- * than LDSAN_POOL_QUARANTINE chunks of its class wait in the ring, so a
- * released block stays poisoned as LDS_FREED, header intact, for at least
- * LDSAN_POOL_QUARANTINE later releases of its class: an access through a
- * stale pointer is reported naming the block.
+ * A ring is also a quarantine: its oldest chunk is taken only while more
+ * than LDSAN_POOL_QUARANTINE chunks wait in it, so a released block stays
+ * poisoned as LDS_FREED, header intact, for at least LDSAN_POOL_QUARANTINE
+ * later releases into its ring: an access through a stale pointer is
+ * reported naming the block.
  *
- *   per class c (the pool's heads, pool.c):  head = heads[8c], tail = heads[8c + 1]
+ *   ring r = class * LDSAN_POOL_SHARDS + shard (the pool's heads, pool.c):
+ *     head = heads[8r], tail = heads[8r + 1] (a 64-byte line per ring)
  *     64-bit counts of takes and gives; never wrap
- *   cells: 2^LDSAN_POOL_RING_LOG words per class, cell of position pos: pos mod that
+ *   cells: 2^LDSAN_POOL_RING_LOG words per ring, cell of position pos: pos mod that
  *     | stamp (32 bits) | chunk name (32 bits) |   name = (chunk - heads) / 64
  *     stamp 2*lap: empty for lap (zeroed memory: empty for lap 0), 2*lap + 1: full
  *
@@ -41,17 +45,24 @@ typedef LDSAN_GLOBAL uint64_t *heads_t; /* the pool's heads (ldsan_pool.heads) *
 static uint64_t name_of(heads_t heads, uint64_t chunk) { return (chunk - (uint64_t)(uintptr_t)heads) >> 6; }
 static uint64_t chunk_named(heads_t heads, uint64_t name) { return (uint64_t)(uintptr_t)heads + (name << 6); }
 
-static LDSAN_GLOBAL uint64_t *head_of(heads_t heads, uint32_t c) { return heads + 8u * c; }
-static LDSAN_GLOBAL uint64_t *tail_of(heads_t heads, uint32_t c) { return heads + 8u * c + 1u; }
+#define SHARD_BITS 3u
+_Static_assert(LDSAN_POOL_SHARDS == 1u << SHARD_BITS, "a shard is SHARD_BITS of the workgroup hash");
+_Static_assert(8u * LDSAN_POOL_CLASSES * LDSAN_POOL_SHARDS * 8u <= LDSAN_POOL_HEADS_SIZE, "the rings' counters fit");
+
+/* The ring of class c that the calling workgroup uses. */
+static uint32_t ring_of(uint32_t c) { return c * LDSAN_POOL_SHARDS + (__ldsan_workgroup_hash() >> (32u - SHARD_BITS)); }
+
+static LDSAN_GLOBAL uint64_t *head_of(heads_t heads, uint32_t r) { return heads + 8u * r; }
+static LDSAN_GLOBAL uint64_t *tail_of(heads_t heads, uint32_t r) { return heads + 8u * r + 1u; }
 #define CELLS (1ull << LDSAN_POOL_RING_LOG)
-static LDSAN_GLOBAL uint64_t *cell_of(heads_t heads, uint32_t c, uint64_t pos) {
-  return heads + LDSAN_POOL_HEADS_SIZE / 8u + (uint64_t)c * CELLS + (pos & (CELLS - 1u));
+static LDSAN_GLOBAL uint64_t *cell_of(heads_t heads, uint32_t r, uint64_t pos) {
+  return heads + LDSAN_POOL_HEADS_SIZE / 8u + (uint64_t)r * CELLS + (pos & (CELLS - 1u));
 }
 /* The stamps of position pos: its cell empty for its lap, and full. */
 static uint32_t empty_stamp(uint64_t pos) { return (uint32_t)(pos >> LDSAN_POOL_RING_LOG) * 2u; }
 static uint32_t full_stamp(uint64_t pos) { return empty_stamp(pos) + 1u; }
 
-/* Takes the oldest chunk of class c that waited behind more than `quarantine`
+/* Takes the oldest chunk of ring c that waited behind more than `quarantine`
  * others, or returns 0. */
 static uint64_t take(heads_t heads, uint32_t c, uint64_t quarantine) {
   LDSAN_GLOBAL uint64_t *head = head_of(heads, c);
@@ -76,9 +87,10 @@ static uint64_t take(heads_t heads, uint32_t c, uint64_t quarantine) {
   }
 }
 
-uint64_t __ldsan_block_cache_pop(heads_t heads, uint32_t c) { return take(heads, c, LDSAN_POOL_QUARANTINE); }
+uint64_t __ldsan_block_cache_pop(heads_t heads, uint32_t c) { return take(heads, ring_of(c), LDSAN_POOL_QUARANTINE); }
 
-int __ldsan_block_cache_push(heads_t heads, uint32_t c, uint64_t chunk) {
+int __ldsan_block_cache_push(heads_t heads, uint32_t size_class, uint64_t chunk) {
+  uint32_t c = ring_of(size_class);
   LDSAN_GLOBAL uint64_t *tail = tail_of(heads, c);
   uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
   for (;;) {
@@ -100,6 +112,14 @@ int __ldsan_block_cache_push(heads_t heads, uint32_t c, uint64_t chunk) {
 }
 
 void __ldsan_block_cache_drain(const ldsan_pool *p) {
-  for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c)
-    for (uint64_t chunk; (chunk = take(p->heads, c, 0)) != 0;) (void)__ldsan_pool_free(p, chunk);
+  for (uint32_t r = 0; r < LDSAN_POOL_CLASSES * LDSAN_POOL_SHARDS; ++r)
+    for (uint64_t chunk; (chunk = take(p->heads, r, 0)) != 0;) (void)__ldsan_pool_free(p, chunk);
+}
+
+uint64_t __ldsan_block_cache_waiting(heads_t heads, uint32_t c) {
+  uint64_t n = 0;
+  for (uint32_t r = c * LDSAN_POOL_SHARDS; r < (c + 1u) * LDSAN_POOL_SHARDS; ++r)
+    n += __ldsan_load_relaxed_u64(tail_of(heads, r), LDSAN_SCOPE_DEVICE) -
+         __ldsan_load_relaxed_u64(head_of(heads, r), LDSAN_SCOPE_DEVICE);
+  return n;
 }

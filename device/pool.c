@@ -7,8 +7,8 @@
  * LDSAN_POOL_MAX_BYTES of it used:
  *
  *   | heads | cells | rec 0 | ... | rec m-1 | region 0 (1 MiB) | region 1 | ... | region n-1 | slack |
- *     1 KiB: block cache counters, the prepared flag (block_cache.c)
- *             block cache cells: LDSAN_POOL_CLASSES x 2^LDSAN_POOL_RING_LOG words
+ *     8 KiB: block cache counters, the prepared flag (block_cache.c)
+ *             block cache cells: LDSAN_POOL_CLASSES x LDSAN_POOL_SHARDS rings of 2^LDSAN_POOL_RING_LOG words
  *                     576 B records: state word + chunk bitmap   chunks of one size class each
  *
  *   m = (bytes after the cells) / 1 MiB records: one per region and a few
@@ -53,15 +53,15 @@
 #define BITMAP_WORDS (LDSAN_POOL_REGION_SIZE / LDSAN_POOL_MIN_CHUNK / 64u)
 
 #define TAG_FREE 0u
-#define PREPARED_FLAG 120u /* heads[120]: 0 new, 1 being poisoned, 2 prepared */
+#define PREPARED_FLAG 1000u /* heads[1000]: 0 new, 1 being poisoned, 2 prepared */
 #define TAG_LARGE_HEAD 0x100u
 #define TAG_LARGE_TAIL 0x101u
 #define LIVE_ONE (1ull << 32)
 
 _Static_assert(LDSAN_POOL_REGION_SIZE == 1ull << REGION_LOG, "region size");
 _Static_assert(LDSAN_POOL_MIN_CHUNK == 1u << MIN_CHUNK_LOG, "min chunk");
-_Static_assert(PREPARED_FLAG >= 8u * LDSAN_POOL_CLASSES && PREPARED_FLAG < LDSAN_POOL_HEADS_SIZE / 8u,
-               "the flag word follows the block cache counters (8 words per class)");
+_Static_assert(PREPARED_FLAG >= 8u * LDSAN_POOL_CLASSES * LDSAN_POOL_SHARDS && PREPARED_FLAG < LDSAN_POOL_HEADS_SIZE / 8u,
+               "the flag word follows the block cache counters (8 words per ring)");
 _Static_assert(LDSAN_POOL_HEADS_SIZE % 64u == 0, "cells and records stay 64-byte aligned");
 
 struct ldsan_region {

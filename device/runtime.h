@@ -77,12 +77,14 @@ int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
 #define LDSAN_POOL_RECORD_SIZE 576u         /* bytes of bookkeeping per region */
 #define LDSAN_POOL_CLASSES 13u              /* size classes of chunks up to a region: 256 B << 0..12 */
 #define LDSAN_POOL_QUARANTINE 8u            /* released blocks of a class that wait before one is reused */
-#define LDSAN_POOL_HEADS_SIZE 1024u         /* bytes of counters and flags at the start of a pool */
-#define LDSAN_POOL_RING_LOG 12u             /* block cache cells per class: 4096 (a constant
-                                               offset keeps a scalar register free in every kernel) */
+#define LDSAN_POOL_HEADS_SIZE 8192u         /* bytes of counters and flags at the start of a pool */
+#define LDSAN_POOL_SHARDS 8u                /* block cache rings per class (workgroups spread over them) */
+#define LDSAN_POOL_RING_LOG 9u              /* cells per ring: 512 (constants keep scalar registers
+                                               free in every kernel) */
 #define LDSAN_POOL_MAX_BYTES (1ull << 38)   /* chunk names are 32 bits of 64-byte units */
 /* Bytes before the region records: heads, then the cells (416 KiB). */
-#define LDSAN_POOL_FIXED_BYTES (LDSAN_POOL_HEADS_SIZE + ((uint64_t)LDSAN_POOL_CLASSES << (LDSAN_POOL_RING_LOG + 3u)))
+#define LDSAN_POOL_FIXED_BYTES \
+  (LDSAN_POOL_HEADS_SIZE + ((uint64_t)LDSAN_POOL_CLASSES * LDSAN_POOL_SHARDS << (LDSAN_POOL_RING_LOG + 3u)))
 
 struct ldsan_region;
 /* A view of one pool: computed from (base, size), holds no state of its own.
@@ -130,12 +132,14 @@ uint32_t __ldsan_pool_class_of(uint64_t bytes);
 uint32_t __ldsan_workgroup_hash(void);
 
 /* ---- block_cache.c: the LDS block fast path ---------------------------------- */
-/* Per size class, a ring of kernel-block chunks released by their workgroups,
- * in front of the pool: a workgroup's block is one CAS to take and one to give
+/* Per size class, LDSAN_POOL_SHARDS rings of kernel-block chunks released by
+ * their workgroups, in front of the pool; a workgroup uses the ring its id
+ * hashes to, so workgroups finishing together spread their atomics over
+ * several counters. A workgroup's block is one CAS to take and one to give
  * back once chunks of its class have been used. The ring is the quarantine:
  * a released chunk is taken again only after LDSAN_POOL_QUARANTINE later
- * releases of its class (so a stray access to it is reported as use after the
- * workgroup exited, naming it). */
+ * releases into its ring (so a stray access to it is reported as use after
+ * the workgroup exited, naming it). */
 /* Both take the pool's heads alone (ldsan_pool.heads, __ldsan_pool_heads): the
  * fast path needs no more of the pool's view. */
 /* Takes the oldest cached chunk of class c past the quarantine (0 if none). */
@@ -145,6 +149,8 @@ uint64_t __ldsan_block_cache_pop(LDSAN_GLOBAL uint64_t *heads, uint32_t c);
 int __ldsan_block_cache_push(LDSAN_GLOBAL uint64_t *heads, uint32_t c, uint64_t chunk);
 /* Gives every cached chunk back to the pool (before declaring it exhausted). */
 void __ldsan_block_cache_drain(const ldsan_pool *p);
+/* Chunks waiting in class c's rings (tests and statistics). */
+uint64_t __ldsan_block_cache_waiting(LDSAN_GLOBAL uint64_t *heads, uint32_t c);
 
 /* ---- block.c: workgroup blocks and device malloc ---------------------------- */
 /* Returns the header of the live block `block`, or null if it is not one. */

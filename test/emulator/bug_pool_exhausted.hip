@@ -1,5 +1,5 @@
 // Bug: device malloc keeps (leaks) most of a small LDS backing store
-// (LDSAN_OPTIONS=lds_pool_size=1500K: one 1 MiB region after its 417 KiB of bookkeeping), so the next kernel's
+// (LDSAN_OPTIONS=lds_pool_size=1500K: one 1 MiB region after its 424 KiB of bookkeeping), so the next kernel's
 // workgroups find no LDS block. With halt_on_error=0 each reports it (one full
 // report, the rest counted), leaves the kernel at its first barrier without
 // touching the missing block, and the program goes on: no crash, and the report

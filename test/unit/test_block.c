@@ -101,11 +101,11 @@ static void test_shadow_image_as_redzone_calls(void) {
   CHECK_EQ(dev.channel->next, 0);
 }
 
-/* Chunks waiting in class c's ring of the device's pool (block_cache.c). */
+/* Chunks waiting in class c's rings of the device's pool (block_cache.c). */
 static uint64_t pool_cached(uint32_t c) {
   ldsan_pool p;
   __ldsan_pool_current(&p);
-  return p.heads[8 * c + 1] - p.heads[8 * c];
+  return __ldsan_block_cache_waiting(p.heads, c);
 }
 
 /* Runs a _wave entry point as the 64 lanes of a wave would, one lane after

@@ -18,8 +18,8 @@ static ldsan_block_header *header_of(uint64_t block) {
 }
 static uint8_t shadow_byte(uint64_t a) { return *__ldsan_shadow_of(a); }
 
-/* Chunks in class c's ring: gives (heads[8c + 1]) less takes (heads[8c]). */
-static uint64_t cached(uint32_t c) { return pool.heads[8 * c + 1] - pool.heads[8 * c]; }
+/* Chunks waiting in class c's rings. */
+static uint64_t cached(uint32_t c) { return __ldsan_block_cache_waiting(pool.heads, c); }
 static int caches_empty(void) {
   for (uint32_t c = 0; c < LDSAN_POOL_CLASSES; ++c)
     if (cached(c)) return 0;
@@ -75,6 +75,33 @@ static void test_ring_full_and_laps(void) {
   CHECK_EQ(cached(0), 2 * LDSAN_POOL_QUARANTINE);
   /* The ring holds one chunk many times over: the drain frees it once (the
    * pool refuses the other frees) and empties the ring. */
+  __ldsan_block_cache_drain(&pool);
+  CHECK(caches_empty());
+  CHECK(pool_all_free());
+}
+
+/* Workgroups whose ids hash to different rings do not take each other's
+ * chunks: each one's released blocks wait in its own ring, and come back to
+ * it (the rings spread the atomics of a kernel's workgroups). */
+static void test_workgroups_spread_over_rings(void) {
+  uint32_t a = 0, b = 1; /* ids 0 and 1: hashes with different top bits */
+  CHECK((__ldsan_host_workgroup_id[0] = a, __ldsan_workgroup_hash() >> 29) !=
+        (__ldsan_host_workgroup_id[0] = b, __ldsan_workgroup_hash() >> 29));
+  uint64_t first[2];
+  for (int w = 0; w < 2; ++w) {
+    __ldsan_host_workgroup_id[0] = w ? b : a;
+    first[w] = unit_kernel_enter(1000, 0);
+    unit_kernel_exit(first[w], 0);
+    for (uint32_t i = 0; i < LDSAN_POOL_QUARANTINE; ++i) unit_kernel_exit(unit_kernel_enter(1000, 0), 0);
+  }
+  CHECK_EQ(cached(3), 2 * (LDSAN_POOL_QUARANTINE + 1)); /* class 3: 2 KiB chunks */
+  for (int w = 1; w >= 0; --w) { /* each gets its own oldest chunk back */
+    __ldsan_host_workgroup_id[0] = w ? b : a;
+    uint64_t again = unit_kernel_enter(1000, 0);
+    CHECK_EQ(again, first[w]);
+    unit_kernel_exit(again, 0);
+  }
+  __ldsan_host_workgroup_id[0] = 0;
   __ldsan_block_cache_drain(&pool);
   CHECK(caches_empty());
   CHECK(pool_all_free());
@@ -185,6 +212,7 @@ int main(void) {
   __ldsan_pool_current(&pool);
   RUN(test_fifo_past_quarantine);
   RUN(test_ring_full_and_laps);
+  RUN(test_workgroups_spread_over_rings);
   RUN(test_quarantine_then_reuse);
   RUN(test_malloc_not_cached);
   RUN(test_drain_when_exhausted);
