@@ -227,6 +227,7 @@ def main(argv):
                 runtime_files = {f for f, _ in counts.lines}
                 runtime_files = {f for f in runtime_files if f.startswith(os.path.join(ROOT, "device") + os.sep)}
                 n = atomics = fences = back = 0
+                parts = {}  # instructions by the entry point they came from
                 for f in [kernel] + runtime_fns:
                     for insns in basic_blocks(funcs.get(f, []), start):
                         w = block_weight(insns, chains, counts, runtime_files)
@@ -236,6 +237,10 @@ def main(argv):
                             if not any(fr[1] in runtime_files for fr in chains.get(a, [])):
                                 continue  # the kernel's own code in the block
                             n += w
+                            ours = [fr for fr in chains[a] if fr[1] in runtime_files]
+                            part = ours[-1][0] if f == kernel else f
+                            part = part if part.startswith(("__ldsan_", "__asan_")) else "other"
+                            parts[part] = parts.get(part, 0) + w
                             atomics += w if ATOMIC.match(mnemonic) else 0
                             fences += w if FENCE.match(mnemonic) else 0
                             if BRANCH.match(mnemonic) and target_of and start.get(target_of[0], 0) + target_of[1] <= a:
@@ -246,6 +251,8 @@ def main(argv):
                 print("  %-14s %7s %8d %7d %7d %6d %9d %10d %7s %7s%s" %
                       (kernel, label, block, n, atomics, fences, len(hostcalls), back, "<= %d" % target_n,
                        "<= %d" % held, "" if ok else "   HEAVIER"))
+                print("    by entry point: " + ", ".join("%s %d" % (k, round(v)) for k, v in
+                                                    sorted(parts.items(), key=lambda kv: -kv[1]) if round(v)))
             print("  atomics and fences: target and held <= %d each; hostcalls 0" % MAX_ATOMICS)
             print("  " + ROCM)
     if check and failed:
