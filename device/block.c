@@ -11,13 +11,14 @@
  * (the plugin calls the _wave entry points there, instrument/WaveShadow.h),
  * all lanes sharing the fill (shadow.c): enter leaves in the header what the
  * wave is to write (shadow_used, shadow_end); at the end the wave poisons the
- * block and its lowest lane gives the chunk back. The compiler's barrier after the block is stored
- * in LDS[0] publishes header and shadow to the workgroup; the wave reads what
- * its work-item 0 wrote just before, after a workgroup-scope fence the plugin
- * puts between them. The header's magic is stored last
- * (release for a malloc block, which any thread may free) and cleared by CAS
- * on free, so exactly one of two racing frees wins; device free refuses a
- * workgroup's block (a bad free), so its exit clears the magic with a store. */
+ * block and its lowest lane gives the chunk back. The compiler's barrier
+ * after the block is stored in LDS[0] publishes header and shadow to the
+ * workgroup; the wave reads what its work-item 0 wrote just before, after a
+ * workgroup-scope fence the plugin puts between them. The header's magic is
+ * stored last (release for a malloc block, which any thread may free) and
+ * cleared by CAS on free, so exactly one of two racing frees wins; device
+ * free refuses a workgroup's block (a bad free), so its exit clears the
+ * magic with a store. */
 #include "entry_points.h"
 #include "runtime.h"
 
@@ -35,30 +36,28 @@ uint64_t __ldsan_freed_block_at(uint64_t addr) {
   return chunk + LDSAN_BLOCK_HEADER_SIZE;
 }
 
-/* The header of live block `block` of pool, or null if it is not one.
- * acquire: the block may come from another thread (reports, free); a kernel's
- * exit reads the magic its own enter wrote. */
-static inline LDSAN_GLOBAL ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block, int acquire) {
+/* The header of live block `block` of pool, or null if it is not one. The
+ * block may come from another thread (reports, free): acquire its magic.
+ * (A kernel's exit checks its own block with own_block below.) */
+static inline LDSAN_GLOBAL ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block) {
   if (block % LDSAN_BLOCK_HEADER_SIZE || block < LDSAN_BLOCK_HEADER_SIZE ||
       !__ldsan_pool_holds(pool, block - LDSAN_BLOCK_HEADER_SIZE))
     return 0;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
-  uint32_t magic = acquire ? __ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE)
-                           : __ldsan_load_relaxed_u32(&h->magic, LDSAN_SCOPE_DEVICE);
-  if (magic != LDSAN_BLOCK_MAGIC || h->self != block) return 0;
+  if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC || h->self != block) return 0;
   return h;
 }
 
 LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
   ldsan_pool pool;
   __ldsan_pool_current(&pool);
-  return lookup_in(&pool, block, 1);
+  return lookup_in(&pool, block);
 }
 
 /* The live block of the caller's own workgroup (enter returned it), or null:
  * only the header's own checks, within the store's memory (no pool view). */
 static inline LDSAN_GLOBAL ldsan_block_header *own_block(uint64_t block) {
-  uint64_t base, size; /* the device state is volatile: read once */
+  uint64_t base, size;
   __ldsan_pool_store(&base, &size);
   if (block % LDSAN_BLOCK_HEADER_SIZE || block < base + LDSAN_BLOCK_HEADER_SIZE || block - base >= size) return 0;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
@@ -205,7 +204,7 @@ static inline __attribute__((always_inline)) uint64_t block_from_pool(const ldsa
  * when one of its class is there (one CAS; the pool's heads are all it
  * needs), else from the pool. An unprepared pool has an empty cache. */
 static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report_flags) {
-  uint64_t base, size; /* the device state is volatile: read once */
+  uint64_t base, size; /* read once, shared by both paths */
   __ldsan_pool_store(&base, &size);
   uint64_t bytes = chunk_bytes(r);
   if ((r.block_flags & LDSAN_BLOCK_KERNEL) && bytes && bytes <= LDSAN_POOL_REGION_SIZE) {
@@ -232,7 +231,7 @@ static void release_chunk(uint64_t block, LDSAN_GLOBAL ldsan_block_header *h, in
   uint64_t chunk = block - LDSAN_BLOCK_HEADER_SIZE;
   uint32_t size_class = __ldsan_uniform_u32(h->size_class);
   uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
-  uint64_t base, size; /* the device state is volatile: read once */
+  uint64_t base, size; /* read once, shared by both paths */
   __ldsan_pool_store(&base, &size);
   if (kernel_poisoned && size_class < LDSAN_POOL_CLASSES &&
       __ldsan_block_cache_push(__ldsan_pool_heads(base), size_class, chunk))
@@ -338,10 +337,10 @@ LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
   for (;;) {
     if (__ldsan_first_active_lane()) {
       uint64_t block = __ldsan_uniform_u64(ptr);
-      ldsan_pool pool; /* the device state is volatile: read once */
+      ldsan_pool pool;
       __ldsan_pool_current(&pool);
       LDSAN_GLOBAL ldsan_block_header *h =
-          (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block, 1));
+          (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block));
       /* A workgroup's block is not free's to take; of two racing frees, one wins the CAS. */
       if (!h || (__ldsan_uniform_u32(h->block_flags) & LDSAN_BLOCK_KERNEL) ||
           __ldsan_uniform_u32(__ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE)) !=

@@ -114,12 +114,15 @@ $(BUILD)/device-lines/%.bc: device/%.c $(DEVICE_HDRS)
 $(BUILD)/lib/ldsan-rt-lines.bc: $(DEVICE_LINES_BCS)
 	@mkdir -p $(@D)
 	$(call link_runtime,$(DEVICE_LINES_BCS),$@)
+# host_runtime_program <extra flags>: $@ from its first prerequisite (a C main)
+# and the host build of the runtime, compiled together.
+host_runtime_program = $(CLANG) $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -Itest/unit $(1) $< \
+                       $(DEVICE_SRCS) device/target_host.c -o $@
 # The host build of the runtime with clang's source coverage, driven through
 # one workgroup's block (test/bench/trace_block_path.c).
-TRACE_CFLAGS := $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -Itest/unit -fprofile-instr-generate -fcoverage-mapping
 $(BUILD)/bench/trace_block_path: test/bench/trace_block_path.c test/unit/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(TRACE_CFLAGS) test/bench/trace_block_path.c $(DEVICE_SRCS) device/target_host.c -o $@
+	$(call host_runtime_program,-fprofile-instr-generate -fcoverage-mapping)
 .PHONY: trace-tools
 trace-tools: $(BUILD)/lib/ldsan-rt-lines.bc $(BUILD)/bench/trace_block_path
 TEST_TARGETS += trace-tools
@@ -127,7 +130,7 @@ TEST_TARGETS += trace-tools
 # make bench: the store's throughput on this CPU, many threads as workgroups.
 $(BUILD)/bench/store_throughput: test/bench/store_throughput.c test/unit/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -Itest/unit -pthread test/bench/store_throughput.c $(DEVICE_SRCS) device/target_host.c -o $@
+	$(call host_runtime_program,-pthread)
 .PHONY: store-bench traced-cost-bench
 bench: store-bench traced-cost-bench
 store-bench: $(BUILD)/bench/store_throughput

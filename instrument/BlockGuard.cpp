@@ -29,12 +29,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BlockGuard.h"
+#include "CallsTo.h"
 
 #include "ldsan/entry_points.def"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
@@ -42,6 +42,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
+using ldsan::callsTo;
 
 /// The first store of work-item 0's block into an LDS global after Enter.
 static StoreInst *findSlotStore(CallInst *Enter, GlobalVariable *&Slot) {
@@ -78,29 +79,23 @@ static void fenceBarrier(CallInst *Barrier) {
 /// The barrier right before the (only) call of the kernel exit: in the block
 /// that branches to the call's block.
 static CallInst *findExitBarrier(Function &K) {
-  for (Instruction &I : instructions(K))
-    if (auto *CI = dyn_cast<CallInst>(&I))
-      if (Function *F = CI->getCalledFunction(); F && F->getName() == LDSAN_KERNEL_EXIT_NAME)
-        if (BasicBlock *Pred = CI->getParent()->getSinglePredecessor())
-          return findBarrier(*Pred);
+  for (CallInst *CI : callsTo(K, LDSAN_KERNEL_EXIT_NAME))
+    if (BasicBlock *Pred = CI->getParent()->getSinglePredecessor())
+      return findBarrier(*Pred);
   return nullptr;
 }
 
 bool ldsan::guardKernelBlock(Function &K, std::string &Why) {
-  CallInst *Enter = nullptr;
-  for (Instruction &I : instructions(K))
-    if (auto *CI = dyn_cast<CallInst>(&I))
-      if (Function *F = CI->getCalledFunction(); F && F->getName() == LDSAN_KERNEL_ENTER_NAME) {
-        if (Enter) {
-          Why = "the lowered kernel calls " LDSAN_KERNEL_ENTER_NAME " twice";
-          return false;
-        }
-        Enter = CI;
-      }
-  if (!Enter) {
+  SmallVector<CallInst *, 4> Enters = callsTo(K, LDSAN_KERNEL_ENTER_NAME);
+  if (Enters.size() > 1) {
+    Why = "the lowered kernel calls " LDSAN_KERNEL_ENTER_NAME " twice";
+    return false;
+  }
+  if (Enters.empty()) {
     Why = "the lowered kernel does not call " LDSAN_KERNEL_ENTER_NAME;
     return false;
   }
+  CallInst *Enter = Enters[0];
   GlobalVariable *Slot = nullptr;
   StoreInst *SlotStore = findSlotStore(Enter, Slot);
   auto *ToMerge = dyn_cast<BranchInst>(Enter->getParent()->getTerminator());

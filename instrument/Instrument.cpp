@@ -8,6 +8,7 @@
 #include "Instrument.h"
 
 #include "BlockGuard.h"
+#include "CallsTo.h"
 #include "WaveShadow.h"
 #include "InlineBlockCalls.h"
 #include "Descriptor.h"
@@ -25,7 +26,6 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -126,15 +126,6 @@ static void reshapeMdForTest(Module &X) {
   }
 }
 
-static unsigned countCallsTo(Function &K, StringRef Callee) {
-  unsigned N = 0;
-  for (Instruction &I : instructions(K))
-    if (auto *CI = dyn_cast<CallInst>(&I))
-      if (Function *F = CI->getCalledFunction(); F && F->getName() == Callee)
-        ++N;
-  return N;
-}
-
 /// Reads K's md items and checks them against the plan.
 static bool readMdItems(Module &X, const LdsPlan &Plan, const KernelPlan &KP,
                         SmallVectorImpl<MdItem> &Items, Failure &F) {
@@ -223,8 +214,8 @@ static bool readMdItems(Module &X, const LdsPlan &Plan, const KernelPlan &KP,
     return false;
   }
   Function *K = X.getFunction(KP.Name);
-  unsigned Mallocs = K ? countCallsTo(*K, MallocName) : 0;
-  unsigned Frees = K ? countCallsTo(*K, FreeName) : 0;
+  unsigned Mallocs = K ? callsTo(*K, MallocName).size() : 0;
+  unsigned Frees = K ? callsTo(*K, FreeName).size() : 0;
   if (Mallocs != 1 || Frees < 1) {
     F.What = "the lowered kernel calls " + std::string(MallocName) + " " +
              std::to_string(Mallocs) + " times and " + FreeName + " " +

@@ -33,11 +33,12 @@
 //===----------------------------------------------------------------------===//
 #include "WaveShadow.h"
 
+#include "CallsTo.h"
+
 #include "ldsan/entry_points.def"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
@@ -45,18 +46,12 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
+using ldsan::callsTo;
 
 /// The only call of Name in K, or null.
 static CallInst *onlyCall(Function &K, StringRef Name) {
-  CallInst *Found = nullptr;
-  for (Instruction &I : instructions(K))
-    if (auto *CI = dyn_cast<CallInst>(&I))
-      if (Function *F = CI->getCalledFunction(); F && F->getName() == Name) {
-        if (Found)
-          return nullptr;
-        Found = CI;
-      }
-  return Found;
+  SmallVector<CallInst *, 4> Calls = callsTo(K, Name);
+  return Calls.size() == 1 ? Calls[0] : nullptr;
 }
 
 /// The conditional branch that leads to BB from its only predecessor, or null.
@@ -90,12 +85,7 @@ static void branchOn(BasicBlock *BB, Value *Cond, BasicBlock *Then, BasicBlock *
 /// Deletes K's calls of the LDS pass's redzone poisoning, and what computed
 /// their arguments if nothing else uses it.
 static void dropRedzoneCalls(Function &K) {
-  SmallVector<CallInst *, 8> Calls;
-  for (Instruction &I : instructions(K))
-    if (auto *CI = dyn_cast<CallInst>(&I))
-      if (Function *F = CI->getCalledFunction(); F && F->getName() == "__asan_poison_region")
-        Calls.push_back(CI);
-  for (CallInst *CI : Calls) {
+  for (CallInst *CI : callsTo(K, "__asan_poison_region")) {
     SmallVector<Value *, 2> Args(CI->args());
     CI->eraseFromParent();
     for (Value *A : Args)
