@@ -25,7 +25,9 @@
 // and shadow writes may not be visible to the other waves when they pass the
 // prologue barrier, and another wave's last store into the block may land
 // after work-item 0 handed the block's chunk to the next workgroup. The pair
-// is what __syncthreads() emits.
+// is what __syncthreads() emits. The exit barrier is also marked
+// (LDSAN_EXIT_BARRIER_MD): once the release after it is inlined, the CPU
+// emulator has no other way to tell it from the body's barriers.
 //
 //===----------------------------------------------------------------------===//
 #include "BlockGuard.h"
@@ -141,6 +143,7 @@ bool ldsan::guardKernelBlock(Function &K, std::string &Why) {
     return false;
   }
   fenceBarrier(ExitBarrier);
+  ExitBarrier->setMetadata(LDSAN_EXIT_BARRIER_MD, MDNode::get(Ctx, {}));
   fenceBarrier(Barrier);
 
   // Every work-item, after the barrier: leave the kernel without a block.

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ldsan/entry_points.def>
+
 #include "../core/emu_tls.h"
 #include "retarget.h"
 
@@ -134,21 +136,22 @@ static LLVMValueRef rt_lane(rt_ctx *c) {
 }
 
 /* Whether barrier call ci is the kernel-exit barrier amdgpu-sw-lower-lds puts
- * before freeing the LDS block: its block ends in a branch to a block calling
- * __asan_free_impl (or the plugin's __ldsan_kernel_exit). On a GPU, lanes that
- * returned early wait there for their wave to reconverge, so the emulator must
- * not count it as an arrival at the body's barriers (see core README). */
+ * before freeing the LDS block: ldsan's plugin marks it (LDSAN_EXIT_BARRIER_MD;
+ * the block's release after it is inlined code); a kernel lowered without the
+ * plugin branches from it to a block calling __asan_free_impl. On a GPU, lanes
+ * that returned early wait there for their wave to reconverge, so the emulator
+ * must not count it as an arrival at the body's barriers (see core README). */
 static int rt_is_exit_barrier(LLVMValueRef ci) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(ci);
   if (LLVMGetFunctionCallConv(LLVMGetBasicBlockParent(bb)) != LLVMAMDGPUKERNELCallConv) return 0;
+  LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(LLVMGetBasicBlockParent(bb)));
+  unsigned kind = LLVMGetMDKindIDInContext(ctx, LDSAN_EXIT_BARRIER_MD, (unsigned)strlen(LDSAN_EXIT_BARRIER_MD));
+  if (LLVMGetMetadata(ci, kind)) return 1;
   LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
   if (!term) return 0;
   for (unsigned i = 0; i < LLVMGetNumSuccessors(term); i++)
-    for (LLVMValueRef in = LLVMGetFirstInstruction(LLVMGetSuccessor(term, i)); in; in = LLVMGetNextInstruction(in)) {
-      if (!LLVMIsACallInst(in)) continue;
-      const char *n = rt_name(LLVMGetCalledValue(in));
-      if (!strcmp(n, "__asan_free_impl") || !strcmp(n, "__ldsan_kernel_exit")) return 1;
-    }
+    for (LLVMValueRef in = LLVMGetFirstInstruction(LLVMGetSuccessor(term, i)); in; in = LLVMGetNextInstruction(in))
+      if (LLVMIsACallInst(in) && !strcmp(rt_name(LLVMGetCalledValue(in)), "__asan_free_impl")) return 1;
   return 0;
 }
 

@@ -31,8 +31,9 @@ target triple = "amdgcn-amd-amdhsa"
 ; CHECK-NEXT: %ldsan.block = load ptr addrspace(1), ptr addrspace(3) @llvm.amdgcn.sw.lds._Z4fillPi
 ; CHECK-NEXT: %[[NULL:.*]] = icmp eq ptr addrspace(1) %ldsan.block, null
 ; CHECK-NEXT: br i1 %[[NULL]], label %ldsan.no_block.exit, label %{{.*}}, !prof
+; The exit barrier is marked for the CPU emulator (LDSAN_EXIT_BARRIER_MD).
 ; CHECK: fence syncscope("workgroup") release
-; CHECK-NEXT: call void @llvm.amdgcn.s.barrier()
+; CHECK-NEXT: call void @llvm.amdgcn.s.barrier(), !ldsan.exit_barrier
 ; CHECK-NEXT: fence syncscope("workgroup") acquire
 ; CHECK-NEXT: br i1 %xyzCond
 ; CHECK: call void @stub_exit_wave(
