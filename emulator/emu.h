@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 2u
+#define LDSAN_EMU_IMAGE_VERSION 3u
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
@@ -39,6 +39,11 @@ typedef struct ldsan_emu_kernel {
                     uint32_t parity);
   uint32_t group_frame_size;     /* bytes, a multiple of 16, alignment up to 64 */
   uint64_t group_exit_regions;
+  /* 1: the lanes of each wave run in lockstep, as on the hardware: the kernel
+   * runs as fibers (group is NULL), and a lane stops at every cross-lane
+   * operation and every non-private memory access of the kernel's own code
+   * until the wave's lanes execute it together (emulator/core/README.md). */
+  uint32_t lockstep;
 } ldsan_emu_kernel;
 
 /* One device global variable (for hipMemcpyToSymbol / __hipRegisterVar). */

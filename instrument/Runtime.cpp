@@ -21,9 +21,12 @@
 #include "Runtime.h"
 
 #include "ldsan/abi.h"
+#include "ldsan/entry_points.def"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
@@ -88,6 +91,15 @@ static const Function *targetReference(const Module &M) {
   return Any;
 }
 
+void ldsan::markRuntimeCode(Instruction &I) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!I.mayReadOrWriteMemory() && !isa<FenceInst>(I) && !(Call && Call->getIntrinsicID()))
+    return;
+  if (Call && !Call->getIntrinsicID() && !isa<MemIntrinsic>(I))
+    return; // calls of functions: their bodies are marked where they are defined
+  I.setMetadata(LDSAN_RUNTIME_MD, MDNode::get(I.getContext(), {}));
+}
+
 bool ldsan::linkRuntime(Module &M, std::unique_ptr<Module> RT,
                         std::string &Reason) {
   // The runtime's module flags, used lists and target strings say nothing
@@ -130,6 +142,8 @@ bool ldsan::linkRuntime(Module &M, std::unique_ptr<Module> RT,
   for (Function &F : M) {
     if (F.isDeclaration() || Defined.contains(&F))
       continue;
+    for (Instruction &I : instructions(F))
+      markRuntimeCode(I);
     F.removeFnAttr("target-cpu");
     F.removeFnAttr("target-features");
     if (Cpu.isValid())

@@ -24,6 +24,11 @@ std::unique_ptr<llvm::Module> loadRuntime(llvm::StringRef Path,
 bool linkRuntime(llvm::Module &M, std::unique_ptr<llvm::Module> RT,
                  std::string &Reason);
 
+/// Marks I as ldsan's own code (LDSAN_RUNTIME_MD) if it is a memory access,
+/// a fence or an intrinsic call: the CPU emulator does not count such code
+/// as the kernel's own cross-lane communication.
+void markRuntimeCode(llvm::Instruction &I);
+
 } // namespace ldsan
 
 #endif

@@ -34,6 +34,7 @@
 #include "WaveShadow.h"
 
 #include "CallsTo.h"
+#include "Runtime.h"
 
 #include "ldsan/entry_points.def"
 
@@ -113,7 +114,8 @@ bool ldsan::shareBlockShadow(Function &K, bool HasShadowImage, std::string &Why)
   Value *IsItem0 = ToEnter->getCondition();
   IRBuilder<> B(ToEnter);
   B.SetCurrentDebugLocation(ToEnter->getDebugLoc());
-  Value *Ballot = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {I64}, {IsItem0});
+  CallInst *Ballot = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {I64}, {IsItem0});
+  markRuntimeCode(*Ballot);
   ToEnter->setCondition(B.CreateICmpNE(Ballot, ConstantInt::get(I64, 0), "ldsan.wave0"));
 
   // Prologue: enter on work-item 0, its block to every lane, the shadow by all.
@@ -131,7 +133,8 @@ bool ldsan::shareBlockShadow(Function &K, bool HasShadowImage, std::string &Why)
   // Work-item 0's header stores are done before its wave reads them: a
   // workgroup-scope fence (s_waitcnt on gfx9: the wave shares its L1).
   B.CreateFence(AtomicOrdering::AcquireRelease, Ctx.getOrInsertSyncScopeID("workgroup"));
-  Value *Block = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {I64}, {Got}, nullptr, "ldsan.block");
+  CallInst *Block = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {I64}, {Got}, nullptr, "ldsan.block");
+  markRuntimeCode(*Block);
   Enter->replaceUsesWithIf(Block, [&](Use &U) { return U.getUser() != Got; });
   B.CreateCall(EnterWave, {Block})->setDebugLoc(Enter->getDebugLoc());
 

@@ -22,14 +22,25 @@
 #define EMU_GUARD 4096u                     /* guard page below each fiber stack */
 #define LDSAN_EMU_LAUNCH_FRAMES 32u         /* host frames kept of a launch (LDSAN_MAX_LAUNCH_FRAMES) */
 
-enum emu_fiber_state { EMU_READY, EMU_WAIT, EMU_EXIT_WAIT, EMU_DONE };
+#define EMU_MAX_WAVES (EMU_MAX_BLOCK / LDSAN_EMU_WAVE_SIZE)
+
+/* READY: runs or may run; WAIT: at s_barrier; EXIT_WAIT: at the kernel-exit
+ * barrier; WAVE_WAIT: at a cross-lane operation or lockstep point, waiting
+ * for the lanes of its wave (core_sched.c); DONE: returned. */
+enum emu_fiber_state { EMU_READY, EMU_WAIT, EMU_EXIT_WAIT, EMU_WAVE_WAIT, EMU_DONE };
 
 typedef struct emu_fiber {
   ldsan_emu_item_ids ids;   /* first: __ldsan_emu_tls.item points here */
   void *sp;                 /* saved stack pointer while switched out */
   uint8_t *stack_lo, *stack_hi;
+  uint8_t *stack_top;       /* where its stack starts (tops are staggered, see core_sched.c) */
   uint32_t state;           /* emu_fiber_state */
-  uint32_t wait_gen;        /* barrier generation it waits to leave */
+  /* While WAVE_WAIT: the operation (core_wave_ops.h), its operands, and
+   * where it stopped: the call site, how deep in its stack, and the retarget
+   * tool's rank of the site (higher ranks go first, see core_sched.c). */
+  uint32_t wave_op, wave_arg;
+  uint64_t wave_val, wave_res, wave_rank;
+  uintptr_t wave_site, wave_depth;
 } emu_fiber;
 
 typedef struct emu_dispatch {
@@ -73,7 +84,11 @@ typedef struct emu_worker {
   void *dead_sp;                    /* where a finished fiber's last switch stores its sp: not on
                                        its own stack, which ASan's fake stack may have freed */
   emu_dispatch *d;
-  uint32_t n, live, arrived, gen, cur;
+  int lockstep;                     /* the kernel's waves run in lockstep (ldsan_emu_kernel.lockstep) */
+  uint32_t nwaves;                  /* waves of the running workgroup */
+  uint64_t ready[EMU_MAX_WAVES];    /* per wave: lanes that are READY */
+  uint64_t synced[EMU_MAX_WAVES];   /* per wave: lanes in WAVE_WAIT */
+  uint32_t n, live, arrived, cur;
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
 } emu_worker;
 
@@ -88,6 +103,12 @@ extern __thread emu_worker *ldsan_emu_self;
 void ldsan_emu_yield(void);
 void __ldsan_emu_s_barrier(void);       /* s_barrier */
 void __ldsan_emu_s_barrier_exit(void);  /* the LDS lowering's kernel-exit barrier */
+/* The running lane reached cross-lane operation op (operands val, arg) at
+ * call site `site` with stack frame `frame`, ranked `rank` by the retarget
+ * tool. In lockstep, waits until the wave executes it and returns the
+ * lane's result; otherwise returns what the lane alone computes. */
+uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank, uintptr_t site,
+                               const void *frame);
 __attribute__((noreturn)) void ldsan_emu_trap_current(void);
 int ldsan_emu_is_private_addr(const void *p);
 int ldsan_emu_run(emu_dispatch *d);      /* runs d on all workers; 0 ok */

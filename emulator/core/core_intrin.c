@@ -11,6 +11,7 @@
 
 #include "../../include/ldsan/abi.h"
 #include "core_internal.h"
+#include "core_wave_ops.h"
 
 #define EMU_API __attribute__((visibility("default")))
 
@@ -20,6 +21,20 @@
 EMU_API void __ldsan_emu_s_sleep(uint32_t n) { (void)n; ldsan_emu_yield(); }
 
 EMU_API __attribute__((noreturn)) void __ldsan_emu_trap(void) { ldsan_emu_trap_current(); }
+
+/* A cross-lane operation (core_wave_ops.h) at a site the retarget tool
+ * ranked `rank`: the lane's result once its wave executed it. */
+EMU_API uint64_t __ldsan_emu_wave_op(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank) {
+  return ldsan_emu_wave_arrive(op, val, arg, rank, (uintptr_t)__builtin_return_address(0), __builtin_frame_address(0));
+}
+
+/* A memory access of a lockstep kernel's own code: the wave's lanes make it
+ * together (each lane's own stack is not shared and needs no wait). */
+EMU_API void __ldsan_emu_wave_mem(const void *p, uint64_t rank) {
+  if (!ldsan_emu_self->lockstep || ldsan_emu_is_private_addr(p)) return;
+  ldsan_emu_wave_arrive(LDSAN_EMU_WAVE_SYNC, 0, 0, rank, (uintptr_t)__builtin_return_address(0),
+                        __builtin_frame_address(0));
+}
 
 /* mbcnt.lo(mask, acc): acc + set bits of mask below this lane (lanes 0..31). */
 EMU_API uint32_t __ldsan_emu_mbcnt_lo(uint32_t mask, uint32_t acc) {

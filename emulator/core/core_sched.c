@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "core_internal.h"
+#include "core_wave_ops.h"
 #include "../../include/ldsan/host.h"
 
 __thread ldsan_emu_tls_state __ldsan_emu_tls __attribute__((tls_model("initial-exec")));
@@ -133,17 +134,6 @@ static void emu_ensure_lds(emu_worker *w, size_t size) {
   if (!w->lds) emu_die("cannot allocate the LDS window");
 }
 
-/* Index of the next runnable fiber after cur (cur itself excluded), or -1. */
-static int emu_pick_next(emu_worker *w) {
-  for (uint32_t k = 1; k <= w->n; k++) {
-    uint32_t j = w->cur + k;
-    if (j >= w->n) j -= w->n;
-    emu_fiber *f = &w->fibers[j];
-    if (j != w->cur && (f->state == EMU_READY || (f->state == EMU_WAIT && f->wait_gen != w->gen))) return (int)j;
-  }
-  return -1;
-}
-
 /* Host ASan is told about every stack switch (its fiber interface), so it
  * knows which stack runs: reports from fiber code have the right stacks, and a
  * noreturn call there (a trap) is not "on a stack ASan does not know". Weak:
@@ -178,17 +168,109 @@ static void emu_switch_to_scheduler(emu_worker *w) {
   emu_switch(&w->dead_sp, w->sched_sp, w->sched_stack_bottom, w->sched_stack_size, 1);
 }
 
+static void emu_set_ready(emu_worker *w, uint32_t j) {
+  w->fibers[j].state = EMU_READY;
+  w->ready[j / LDSAN_EMU_WAVE_SIZE] |= 1ull << (j % LDSAN_EMU_WAVE_SIZE);
+}
+
+static void emu_block(emu_worker *w, uint32_t j, uint32_t state) {
+  w->fibers[j].state = state;
+  w->ready[j / LDSAN_EMU_WAVE_SIZE] &= ~(1ull << (j % LDSAN_EMU_WAVE_SIZE));
+}
+
+/* Every fiber in `state` may run again. */
+static void emu_release(emu_worker *w, uint32_t state) {
+  for (uint32_t i = 0; i < w->n; i++)
+    if (w->fibers[i].state == state) emu_set_ready(w, i);
+}
+
+/* Which of two lanes stopped at cross-lane operations goes first: the one
+ * deeper in its stack (inside a call the other has returned from), else the
+ * one whose site the retarget tool ranked higher (deeper in the post-dominator
+ * tree: the other waits where the branches reconverge). */
+static int emu_wave_before(const emu_fiber *a, const emu_fiber *b) {
+  return a->wave_depth != b->wave_depth ? a->wave_depth > b->wave_depth : a->wave_rank > b->wave_rank;
+}
+
+/* Every lane of wave wv stopped, some at cross-lane operations: the lanes at
+ * the first site (emu_wave_before) execute it together, as the exec mask of
+ * the hardware would have them; returns the first of them. */
+static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
+  emu_fiber *fs = &w->fibers[wv * LDSAN_EMU_WAVE_SIZE];
+  uint64_t s = w->synced[wv], exec = 0, m;
+  uint64_t val[LDSAN_EMU_WAVE_SIZE], res[LDSAN_EMU_WAVE_SIZE];
+  uint32_t arg[LDSAN_EMU_WAVE_SIZE];
+  unsigned best = (unsigned)__builtin_ctzll(s);
+  for (m = s & (s - 1); m; m &= m - 1)
+    if (emu_wave_before(&fs[__builtin_ctzll(m)], &fs[best])) best = (unsigned)__builtin_ctzll(m);
+  for (m = s; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    if (fs[i].wave_site != fs[best].wave_site || fs[i].wave_depth != fs[best].wave_depth) continue;
+    exec |= 1ull << i;
+    val[i] = fs[i].wave_val;
+    arg[i] = fs[i].wave_arg;
+  }
+  ldsan_emu_wave_apply(fs[best].wave_op, exec, val, arg, res);
+  for (m = exec; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    fs[i].wave_res = res[i];
+    fs[i].state = EMU_READY;
+  }
+  w->synced[wv] &= ~exec;
+  w->ready[wv] |= exec;
+  return wv * LDSAN_EMU_WAVE_SIZE + (uint32_t)__builtin_ctzll(exec);
+}
+
+/* The fiber to run next: a READY lane of the current wave (those after the
+ * current lane first), else of the next waves; a wave none of whose lanes is
+ * READY but some wait at a cross-lane operation executes one first. -1:
+ * nothing can run. `yield`: the current fiber has not stopped (s_sleep): it
+ * is not picked, and its wave executes no operation. */
+static int emu_pick_next(emu_worker *w, int yield) {
+  uint32_t cw = w->cur / LDSAN_EMU_WAVE_SIZE, lane = w->cur % LDSAN_EMU_WAVE_SIZE;
+  for (uint32_t k = 0; k < w->nwaves; k++) {
+    uint32_t wv = cw + k < w->nwaves ? cw + k : cw + k - w->nwaves;
+    uint64_t m = w->ready[wv];
+    if (wv == cw) {
+      if (yield) m &= ~(1ull << lane);
+      uint64_t after = lane == LDSAN_EMU_WAVE_SIZE - 1 ? 0 : m & (~0ull << (lane + 1));
+      if (after) m = after;
+    }
+    if (m) return (int)(wv * LDSAN_EMU_WAVE_SIZE + (uint32_t)__builtin_ctzll(m));
+    if (w->synced[wv] && !(yield && wv == cw)) return (int)emu_wave_fire(w, wv);
+  }
+  return -1;
+}
+
+uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank, uintptr_t site,
+                               const void *frame) {
+  emu_worker *w = ldsan_emu_self;
+  if (!w->lockstep) return ldsan_emu_wave_alone(op, __ldsan_emu_tls.item->lane, val, arg);
+  uint32_t me = w->cur;
+  emu_fiber *f = &w->fibers[me];
+  f->wave_op = op;
+  f->wave_val = val;
+  f->wave_arg = arg;
+  f->wave_rank = rank;
+  f->wave_site = site;
+  f->wave_depth = (uintptr_t)f->stack_top - (uintptr_t)frame;
+  emu_block(w, me, EMU_WAVE_WAIT);
+  w->synced[me / LDSAN_EMU_WAVE_SIZE] |= 1ull << (me % LDSAN_EMU_WAVE_SIZE);
+  int j = emu_pick_next(w, 0); /* exists: this wave has a waiting lane */
+  if ((uint32_t)j != me) emu_switch_to(w, &f->sp, (uint32_t)j);
+  return f->wave_res;
+}
+
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
   emu_worker *w = ldsan_emu_self;
   emu_fiber *f = &w->fibers[w->cur];
   if (++w->arrived == w->live) { /* last one in: release everybody, keep running */
     w->arrived = 0;
-    w->gen++;
+    emu_release(w, EMU_WAIT);
     return;
   }
-  f->state = EMU_WAIT;
-  f->wait_gen = w->gen;
-  int j = emu_pick_next(w); /* exists: some live work-item has not arrived */
+  emu_block(w, w->cur, EMU_WAIT);
+  int j = emu_pick_next(w, 0); /* exists: some live work-item has not arrived */
   emu_switch_to(w, &f->sp, (uint32_t)j);
 }
 
@@ -197,11 +279,10 @@ __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
 static void emu_departed(emu_worker *w) {
   if (w->live && w->arrived == w->live) {
     w->arrived = 0;
-    w->gen++;
+    emu_release(w, EMU_WAIT);
   }
   if (!w->live && w->exiting) {
-    for (uint32_t i = 0; i < w->n; i++)
-      if (w->fibers[i].state == EMU_EXIT_WAIT) w->fibers[i].state = EMU_READY;
+    emu_release(w, EMU_EXIT_WAIT);
     w->live = w->exiting;
     w->exiting = 0;
   }
@@ -210,19 +291,19 @@ static void emu_departed(emu_worker *w) {
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier_exit(void) {
   emu_worker *w = ldsan_emu_self;
   emu_fiber *f = &w->fibers[w->cur];
-  f->state = EMU_EXIT_WAIT;
+  emu_block(w, w->cur, EMU_EXIT_WAIT);
   w->live--;
   w->exiting++;
   emu_departed(w);
   if (f->state == EMU_READY) return; /* last one: everybody leaves together */
-  int j = emu_pick_next(w);
+  int j = emu_pick_next(w, 0);
   emu_switch_to(w, &f->sp, (uint32_t)j);
 }
 
 void ldsan_emu_yield(void) {
   emu_worker *w = ldsan_emu_self;
   if (!w || w->loops) return;
-  int j = emu_pick_next(w);
+  int j = emu_pick_next(w, 1);
   if (j >= 0) emu_switch_to(w, &w->fibers[w->cur].sp, (uint32_t)j);
 }
 
@@ -239,11 +320,10 @@ void ldsan_emu_fiber_main(void) {
     w->sched_stack_size = from_size;
   }
   w->d->kernel->entry(w->d->args);
-  emu_fiber *f = &w->fibers[w->cur];
-  f->state = EMU_DONE;
+  emu_block(w, w->cur, EMU_DONE);
   w->live--;
   emu_departed(w);
-  int j = w->live ? emu_pick_next(w) : -1;
+  int j = w->live ? emu_pick_next(w, 0) : -1;
   if (j >= 0) emu_switch_to_fiber(w, &w->dead_sp, (uint32_t)j, 1);
   emu_switch_to_scheduler(w);
   __builtin_unreachable();
@@ -312,11 +392,17 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
     memset(sp, 0, 48);
     sp[6] = (uint64_t)(uintptr_t)ldsan_emu_fiber_start;
     f->sp = sp;
+    f->stack_top = (uint8_t *)sp;
   }
   w->n = d->items;
+  w->nwaves = (d->items + LDSAN_EMU_WAVE_SIZE - 1) / LDSAN_EMU_WAVE_SIZE;
+  for (uint32_t v = 0; v < w->nwaves; v++) {
+    uint32_t lanes = d->items - v * LDSAN_EMU_WAVE_SIZE;
+    w->ready[v] = lanes >= LDSAN_EMU_WAVE_SIZE ? ~0ull : (1ull << lanes) - 1;
+    w->synced[v] = 0;
+  }
   w->live = d->items;
   w->arrived = 0;
-  w->gen = 0;
   w->cur = 0;
   w->exiting = 0;
   __ldsan_emu_tls.item = &w->fibers[0].ids;
@@ -337,6 +423,7 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   ldsan_emu_self = w;
   w->d = d;
   w->loops = d->kernel->group && !emu_options()->fibers;
+  w->lockstep = d->kernel->lockstep && !w->loops;
   w->loop_stack_hi = __builtin_frame_address(0);
   if (w->loops) emu_prepare_loops(w, d);
   else emu_ensure_fibers(w, d->items);

@@ -18,6 +18,7 @@
 /* One kernel found in the input, recorded before any rewriting. */
 typedef struct rt_kernel {
   LLVMValueRef fn;
+  unsigned arg_count;
   char *name;
   uint32_t static_lds;      /* "amdgpu-lds-size" (first number), or our own layout */
   int has_kernel_id;
@@ -27,6 +28,8 @@ typedef struct rt_kernel {
   uint32_t frame_size;
   uint64_t exit_regions;
   LLVMValueRef name_str;    /* the kernel table's copy of name */
+  int lockstep;             /* its waves run in lockstep (retarget_wave.cpp) */
+  char lockstep_why[192];   /* the first use of the kernel's that needs it */
 } rt_kernel;
 
 typedef struct rt_ctx {
@@ -100,6 +103,18 @@ typedef struct rt_wiloop {
 void rt_wiloop_prepare(LLVMModuleRef m);
 /* Builds the group function of one fiber entry, or returns NULL and fills why. */
 LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_name, rt_wiloop *out);
+
+/* retarget_wave.cpp: lockstep waves (see there). */
+/* Before lowering: which kernels' waves run in lockstep (rt_kernel.lockstep). */
+void rt_wave_classify(rt_ctx *c);
+/* Before lowering: a lockstep point before every access to shared memory of
+ * the lockstep kernels' own code. */
+void rt_wave_points(rt_ctx *c);
+/* Whether ballot call ci is ASan's check of one access (per lane it needs no
+ * other lane). */
+int rt_wave_is_asan_check(LLVMValueRef ci);
+/* After the last optimization: the rank argument of every wave call. */
+void rt_wave_rank(LLVMModuleRef m);
 
 /* retarget_debug.cpp: line tables through retargeting (see there). */
 /* Gives the trampoline `entry` of `kernel` an artificial DISubprogram in the

@@ -60,6 +60,7 @@ void rt_collect_kernels(rt_ctx *c) {
     rt_kernel *k = &c->kernels[c->kernel_count++];
     memset(k, 0, sizeof *k);
     k->fn = f;
+    k->arg_count = LLVMCountParams(f);
     k->name = strdup(rt_name(f));
     LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "amdgpu-lds-size", 15);
     if (a) {
@@ -244,8 +245,8 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
 
 /* The kernel table's element type: ldsan_emu_kernel (emu.h). */
 static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
-  LLVMTypeRef f[7] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64};
-  return LLVMStructTypeInContext(c->ctx, f, 7, 0);
+  LLVMTypeRef f[8] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32};
+  return LLVMStructTypeInContext(c->ctx, f, 8, 0);
 }
 
 static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
@@ -254,14 +255,15 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
     if (!k->name_str) k->name_str = rt_cstr(c, k->name);
-    LLVMValueRef f[7] = {k->name_str,
+    LLVMValueRef f[8] = {k->name_str,
                          k->entry,
-                         LLVMConstInt(c->i32, LLVMCountParams(k->fn), 0),
+                         LLVMConstInt(c->i32, k->arg_count, 0), /* k->fn may be inlined away by now */
                          LLVMConstInt(c->i32, lds, 0),
                          k->group ? k->group : LLVMConstPointerNull(c->ptr),
                          LLVMConstInt(c->i32, k->frame_size, 0),
-                         LLVMConstInt(c->i64, k->exit_regions, 0)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 7, 0);
+                         LLVMConstInt(c->i64, k->exit_regions, 0),
+                         LLVMConstInt(c->i32, (unsigned)k->lockstep, 0)};
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 8, 0);
   }
   LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
   free(ks);
@@ -327,7 +329,13 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     rt_kernel *k = &c->kernels[i];
     char name[512];
     snprintf(name, sizeof name, "__ldsan_emu_group.%s", k->name);
-    rt_wiloop w;
+    rt_wiloop w = {0};
+    if (k->lockstep) {
+      if (verbose)
+        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers, waves in lockstep, because of %s\n", k->name,
+                k->lockstep_why);
+      continue;
+    }
     k->group = rt_wiloop_form(k->entry, name, &w);
     k->frame_size = w.frame_size;
     k->exit_regions = w.exit_regions;

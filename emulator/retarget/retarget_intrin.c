@@ -3,9 +3,12 @@
  * inlined as loads from the worker's TLS state (emu_tls.h); everything else
  * becomes a call to __ldsan_emu_<name with '.' -> '_'> in the core. An
  * amdgcn intrinsic missing from the table is an error naming the function.
- * Wave semantics (documented in emulator/core/README.md): lanes run one after
- * another, so ballot(c) is computed per lane as c ? 1 << lane : 0,
- * readfirstlane(x) is x, mbcnt gives the lane index.
+ * Cross-lane operations (ballot, icmp/fcmp, readfirstlane, readlane,
+ * ds.bpermute/permute, wave.barrier) become __ldsan_emu_wave_op(op, val, arg,
+ * rank) calls: the core executes them for the lanes of the wave together when
+ * the kernel runs in lockstep (retarget_wave.cpp), else for the lane alone.
+ * The ballot of ASan's own access checks stays a per-lane select (c ? 1 <<
+ * lane : 0); mbcnt is per lane on the mask it is given.
  * Only code the kernels and device constructors can reach is checked: an
  * unreachable function (unoptimized builds keep unused device-library code)
  * that uses an unsupported intrinsic loses its body (see rt_drop_unreachable). */
@@ -14,6 +17,7 @@
 
 #include <ldsan/entry_points.def>
 
+#include "../core/core_wave_ops.h"
 #include "../core/emu_tls.h"
 #include "retarget.h"
 
@@ -21,13 +25,16 @@ enum rt_how {
   H_ITEM_ID,    /* arg: 0/1/2 */
   H_TLS_U32,    /* arg: TLS offset */
   H_TLS_PTR,    /* arg: TLS offset; loaded as the call's pointer type */
-  H_BALLOT,
   H_IDENTITY,   /* result = operand 0 */
   H_ERASE,      /* no effect on the CPU */
   H_CALL,       /* __ldsan_emu_<name>, same signature */
   H_CALL_BOOL,  /* __ldsan_emu_<name> returning int, compared != 0 */
   H_IS_SHARED,
   H_TRAP,
+  H_WAVE,       /* arg: ldsan_emu_wave_op */
+  H_WAVE_CMP,   /* icmp (arg 0) / fcmp (arg 1) with a constant predicate, then a ballot */
+  H_WRITELANE,  /* (val, lane, old): this lane's is val if it is `lane`, else old */
+  H_INVERSE_BALLOT,
 };
 
 typedef struct rt_intrin {
@@ -47,9 +54,17 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.groupstaticsize", H_TLS_U32, LDSAN_EMU_TLS_STATIC_LDS},
     {"llvm.amdgcn.implicitarg.ptr", H_TLS_PTR, LDSAN_EMU_TLS_IMPLICITARG},
     {"llvm.amdgcn.dispatch.ptr", H_TLS_PTR, LDSAN_EMU_TLS_DISPATCH},
-    {"llvm.amdgcn.ballot.i64", H_BALLOT, 64},
-    {"llvm.amdgcn.ballot.i32", H_BALLOT, 32},
-    {"llvm.amdgcn.readfirstlane*", H_IDENTITY, 0},
+    {"llvm.amdgcn.ballot.i64", H_WAVE, LDSAN_EMU_WAVE_BALLOT},
+    {"llvm.amdgcn.ballot.i32", H_WAVE, LDSAN_EMU_WAVE_BALLOT},
+    {"llvm.amdgcn.icmp*", H_WAVE_CMP, 0},
+    {"llvm.amdgcn.fcmp*", H_WAVE_CMP, 1},
+    {"llvm.amdgcn.readfirstlane*", H_WAVE, LDSAN_EMU_WAVE_FIRSTLANE},
+    {"llvm.amdgcn.readlane*", H_WAVE, LDSAN_EMU_WAVE_READLANE},
+    {"llvm.amdgcn.ds.bpermute", H_WAVE, LDSAN_EMU_WAVE_BPERMUTE},
+    {"llvm.amdgcn.ds.permute", H_WAVE, LDSAN_EMU_WAVE_PERMUTE},
+    {"llvm.amdgcn.wave.barrier", H_WAVE, LDSAN_EMU_WAVE_SYNC},
+    {"llvm.amdgcn.writelane*", H_WRITELANE, 0},
+    {"llvm.amdgcn.inverse.ballot*", H_INVERSE_BALLOT, 0},
     {"llvm.amdgcn.mbcnt.lo", H_CALL, 0},
     {"llvm.amdgcn.mbcnt.hi", H_CALL, 0},
     {"llvm.amdgcn.s.barrier", H_CALL, 0},
@@ -60,8 +75,6 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.dispatch.id", H_CALL, 0},
     {"llvm.amdgcn.is.shared", H_IS_SHARED, 0},
     {"llvm.amdgcn.is.private", H_CALL_BOOL, 0},
-    /* Lanes never run concurrently, so a wave-level barrier has nothing to wait for. */
-    {"llvm.amdgcn.wave.barrier", H_ERASE, 0},
     {"llvm.amdgcn.unreachable", H_ERASE, 0},
     {"llvm.amdgcn.s.waitcnt", H_ERASE, 0},
     {"llvm.amdgcn.s.dcache.inv", H_ERASE, 0},
@@ -155,6 +168,42 @@ static int rt_is_exit_barrier(LLVMValueRef ci) {
   return 0;
 }
 
+/* A cross-lane operand as the i64 the core takes (integers, pointers and
+ * anything of at most 64 bits); NULL if it is wider. */
+static LLVMValueRef rt_wave_to_i64(rt_ctx *c, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) return LLVMBuildPtrToInt(c->b, v, c->i64, "");
+  unsigned long long bits = LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), t);
+  if (bits > 64) return NULL;
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) v = LLVMBuildBitCast(c->b, v, LLVMIntTypeInContext(c->ctx, (unsigned)bits), "");
+  return bits == 64 ? v : LLVMBuildZExt(c->b, v, c->i64, "");
+}
+
+static LLVMValueRef rt_wave_from_i64(rt_ctx *c, LLVMValueRef v, LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) return LLVMBuildIntToPtr(c->b, v, t, "");
+  unsigned bits = (unsigned)LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), t);
+  if (bits < 64) v = LLVMBuildTrunc(c->b, v, LLVMIntTypeInContext(c->ctx, bits), "");
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? v : LLVMBuildBitCast(c->b, v, t, "");
+}
+
+/* Builds __ldsan_emu_wave_op(op, val, arg, rank placeholder). Placeholders
+ * differ so the optimizer never merges two operations; retarget_wave.cpp
+ * gives the real ranks at the end. */
+static LLVMValueRef rt_wave_call(rt_ctx *c, uint32_t op, LLVMValueRef val, LLVMValueRef arg) {
+  static uint64_t placeholder;
+  LLVMTypeRef pt[4] = {c->i32, c->i64, c->i32, c->i64};
+  LLVMTypeRef fty = LLVMFunctionType(c->i64, pt, 4, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "__ldsan_emu_wave_op");
+  if (!f) {
+    f = rt_get_fn(c, "__ldsan_emu_wave_op", fty);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("convergent", 10), 0));
+  }
+  LLVMValueRef a[4] = {LLVMConstInt(c->i32, op, 0), val ? val : LLVMConstInt(c->i64, 0, 0),
+                       arg ? arg : LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i64, ++placeholder, 0)};
+  return LLVMBuildCall2(c->b, fty, f, a, 4, "emu.wave");
+}
+
 /* Returns the replacement value for call `ci` of intrinsic `in` (NULL: none). */
 static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in, const char *name) {
   LLVMTypeRef rty = LLVMTypeOf(ci);
@@ -172,15 +221,57 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
     return LLVMBuildLoad2(c->b, c->i32, rt_tls_field(c, in->arg), "emu.u32");
   case H_TLS_PTR:
     return LLVMBuildLoad2(c->b, rty, rt_tls_field(c, in->arg), "emu.ptr");
-  case H_BALLOT: {
-    LLVMValueRef lane = rt_lane(c);
-    if (in->arg == 32) lane = LLVMBuildAnd(c->b, lane, LLVMConstInt(c->i32, 31, 0), "");
-    LLVMValueRef l = LLVMBuildZExt(c->b, lane, rty, "");
-    LLVMValueRef bit = LLVMBuildShl(c->b, LLVMConstInt(rty, 1, 0), l, "");
-    return LLVMBuildSelect(c->b, args[0], bit, LLVMConstInt(rty, 0, 0), "emu.ballot");
-  }
   case H_IDENTITY:
     return args[0];
+  case H_WAVE_CMP: {
+    LLVMValueRef pred = args[2];
+    if (!LLVMIsAConstantInt(pred)) {
+      rt_error(c, "%s with a predicate that is not a constant is not supported by the CPU emulator", name);
+      return NULL;
+    }
+    unsigned p = (unsigned)LLVMConstIntGetZExtValue(pred);
+    LLVMValueRef cond = in->arg ? LLVMBuildFCmp(c->b, (LLVMRealPredicate)p, args[0], args[1], "")
+                                : LLVMBuildICmp(c->b, (LLVMIntPredicate)p, args[0], args[1], "");
+    LLVMValueRef r = rt_wave_call(c, LDSAN_EMU_WAVE_BALLOT, LLVMBuildZExt(c->b, cond, c->i64, ""), NULL);
+    return rt_wave_from_i64(c, r, rty);
+  }
+  case H_WAVE: {
+    LLVMValueRef val = NULL, arg = NULL;
+    switch (in->arg) {
+    case LDSAN_EMU_WAVE_BALLOT:
+      if (rt_wave_is_asan_check(ci)) { /* per lane: c ? 1 << lane : 0 */
+        LLVMValueRef l = LLVMBuildZExt(c->b, rt_lane(c), rty, "");
+        LLVMValueRef bit = LLVMBuildShl(c->b, LLVMConstInt(rty, 1, 0), l, "");
+        return LLVMBuildSelect(c->b, args[0], bit, LLVMConstInt(rty, 0, 0), "emu.ballot");
+      }
+      val = LLVMBuildZExt(c->b, args[0], c->i64, "");
+      break;
+    case LDSAN_EMU_WAVE_READLANE:
+      arg = args[1];
+      /* fall through */
+    case LDSAN_EMU_WAVE_FIRSTLANE:
+      if (!(val = rt_wave_to_i64(c, args[0]))) {
+        rt_error(c, "%s of a value wider than 64 bits is not supported by the CPU emulator", name);
+        return NULL;
+      }
+      break;
+    case LDSAN_EMU_WAVE_BPERMUTE:
+    case LDSAN_EMU_WAVE_PERMUTE:
+      arg = args[0];
+      val = LLVMBuildZExt(c->b, args[1], c->i64, "");
+      break;
+    default:
+      break;
+    }
+    LLVMValueRef r = rt_wave_call(c, in->arg, val, arg);
+    return LLVMGetTypeKind(rty) == LLVMVoidTypeKind ? NULL : rt_wave_from_i64(c, r, rty);
+  }
+  case H_WRITELANE:
+    return LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, rt_lane(c), args[1], ""), args[0], args[2], "emu.writelane");
+  case H_INVERSE_BALLOT: {
+    LLVMValueRef l = LLVMBuildZExt(c->b, rt_lane(c), LLVMTypeOf(args[0]), "");
+    return LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, args[0], l, ""), c->i1, "emu.inverse.ballot");
+  }
   case H_ERASE:
     return NULL;
   case H_IS_SHARED: {

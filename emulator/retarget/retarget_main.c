@@ -138,6 +138,8 @@ int main(int argc, char **argv) {
 
   rt_collect_kernels(&c);
   set_target(&c, tm);
+  rt_wave_classify(&c);
+  rt_wave_points(&c);
   rt_lower_intrinsics(&c);
   rt_lower_lds(&c);
   rt_fix_symbols(&c);
@@ -156,6 +158,7 @@ int main(int argc, char **argv) {
     if (verify(&c, ll)) return 1;
     if (opt && run_passes(&c, tm, opt)) return 1;
   }
+  rt_wave_rank(c.mod);
   if (ll && LLVMPrintModuleToFile(c.mod, ll, &msg)) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot write %s: %s\n", ll, msg);
     return 1;

@@ -1,0 +1,370 @@
+// ldsan-emu-retarget: lockstep waves. On a GPU the 64 lanes of a wave run
+// one instruction at a time together; the emulator runs each work-item as a
+// fiber and makes a wave's lanes meet where that is visible (design.md):
+//
+// - Classification (before lowering): a kernel runs in lockstep when code it
+//   can reach -- its own, not ldsan's (LDSAN_RUNTIME_MD) nor the device
+//   libraries' out-of-line functions -- uses a cross-lane intrinsic (other
+//   than the ballot of ASan's own checks), a wave barrier or a volatile
+//   access to shared memory, or when a plain
+//   LDS load can follow a plain LDS store with no barrier between (lanes may
+//   read what others of their wave just wrote).
+// - Lockstep points (before lowering): in those kernels every access to
+//   global, flat or LDS memory of the kernel's own code is preceded by
+//   __ldsan_emu_wave_mem(ptr, rank): its lanes make the access only when the
+//   wave's lanes are all there, so a lane reads what another lane of its wave
+//   wrote one statement earlier, with no barrier, as on the GPU. Accesses to
+//   a function's own allocas, ASan's shadow and constant globals are not
+//   points.
+// - Ranks (after the last optimization): each call of __ldsan_emu_wave_op or
+//   __ldsan_emu_wave_mem gets as its last argument the depth of its block in
+//   the post-dominator tree (times 2^20, plus how many instructions follow it
+//   in the block). When the lanes of a wave wait at different sites, the core
+//   lets the highest rank go first: the other lanes wait where the branches
+//   join, as the hardware's exec mask makes them (a loop's lanes finish their
+//   iterations before the ones that left it go on).
+#include <cstdio>
+#include <cstring>
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+extern "C" {
+#include "../../include/ldsan/entry_points.def"
+#include "retarget.h"
+}
+
+using namespace llvm;
+
+namespace {
+
+constexpr unsigned kAsFlat = 0;
+constexpr uint64_t kRankStep = 1ull << 20; // a block's post-dominator depth, in ranks
+
+bool isZero(const Value *V) {
+  auto *C = dyn_cast<Constant>(V);
+  return C && C->isNullValue();
+}
+
+// Out-of-line functions that are not the kernel's own code.
+bool isLibraryFunction(const Function &F) {
+  StringRef N = F.getName();
+  return N.starts_with("__ldsan_") || N.starts_with("__asan_") || N.starts_with("__ockl_") ||
+         N.starts_with("__ocml_") || N.starts_with("asan.");
+}
+
+bool isRuntimeCode(const Instruction &I) { return I.getMetadata(LDSAN_RUNTIME_MD) != nullptr; }
+
+// ASan's check of an access on AMDGPU: ballot(bad) != 0 branches to a block
+// that branches on `bad` again to the report. Per lane it reports exactly
+// when the lane's own access is bad, so no lane needs the others.
+bool isAsanCheckBallot(const IntrinsicInst &II) {
+  if (II.getIntrinsicID() != Intrinsic::amdgcn_ballot || !II.hasOneUse())
+    return false;
+  auto *Cmp = dyn_cast<ICmpInst>(II.user_back());
+  if (!Cmp || Cmp->getPredicate() != ICmpInst::ICMP_NE || !isZero(Cmp->getOperand(1)) || !Cmp->hasOneUse())
+    return false;
+  auto *Br = dyn_cast<BranchInst>(Cmp->user_back());
+  if (!Br || !Br->isConditional())
+    return false;
+  auto *Inner = dyn_cast<BranchInst>(Br->getSuccessor(0)->getTerminator());
+  return Inner && Inner->isConditional() && Inner->getCondition() == II.getArgOperand(0);
+}
+
+// Memory other lanes can see: not a function's own stack, not read-only data.
+bool isSharedPointer(const Value *P) {
+  unsigned As = P->getType()->getPointerAddressSpace();
+  if (As != kAsFlat && As != RT_AS_GLOBAL && As != RT_AS_LDS)
+    return false;
+  const Value *Obj = getUnderlyingObjectAggressive(P);
+  if (isa<AllocaInst>(Obj))
+    return false;
+  if (auto *GV = dyn_cast<GlobalVariable>(Obj))
+    return !GV->isConstant();
+  return true;
+}
+
+// ASan's shadow byte of an address: inttoptr((addr >> 3) + offset).
+bool isShadowPointer(const Value *P) {
+  auto *I2P = dyn_cast<IntToPtrInst>(P);
+  if (!I2P)
+    return false;
+  auto *Add = dyn_cast<BinaryOperator>(I2P->getOperand(0));
+  if (!Add || (Add->getOpcode() != Instruction::Add && Add->getOpcode() != Instruction::Or))
+    return false;
+  auto *Shr = dyn_cast<BinaryOperator>(Add->getOperand(0));
+  return Shr && Shr->getOpcode() == Instruction::LShr;
+}
+
+// The pointer operand of a memory access of the kernel's own code, or null.
+Value *accessedPointer(Instruction &I) {
+  if (isRuntimeCode(I))
+    return nullptr;
+  Value *P = nullptr;
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    P = L->getPointerOperand();
+  else if (auto *S = dyn_cast<StoreInst>(&I))
+    P = S->getPointerOperand();
+  else if (auto *A = dyn_cast<AtomicRMWInst>(&I))
+    P = A->getPointerOperand();
+  else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+    P = X->getPointerOperand();
+  else if (auto *M = dyn_cast<MemIntrinsic>(&I))
+    P = M->getDest();
+  if (!P || isShadowPointer(P) || !isSharedPointer(P))
+    return nullptr;
+  return P;
+}
+
+// Why instruction I (of the kernel's own code) needs its wave in lockstep,
+// or "" if it does not.
+std::string lockstepUse(Instruction &I) {
+  if (isRuntimeCode(I))
+    return "";
+  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::amdgcn_ballot:
+      if (isAsanCheckBallot(*II))
+        return "";
+      [[fallthrough]];
+    case Intrinsic::amdgcn_icmp:
+    case Intrinsic::amdgcn_fcmp:
+    case Intrinsic::amdgcn_readfirstlane:
+    case Intrinsic::amdgcn_readlane:
+    case Intrinsic::amdgcn_ds_bpermute:
+    case Intrinsic::amdgcn_ds_permute:
+    case Intrinsic::amdgcn_wave_barrier:
+      return II->getCalledFunction()->getName().str();
+    default:
+      return "";
+    }
+  }
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    if (L->isVolatile() && accessedPointer(I))
+      return "a volatile load";
+  if (auto *S = dyn_cast<StoreInst>(&I))
+    if (S->isVolatile() && accessedPointer(I))
+      return "a volatile store";
+  return "";
+}
+
+// A pointer into LDS: an LDS variable, or (after amdgpu-sw-lower-lds) the
+// workgroup's block, whose address every lane loads from the LDS slot.
+// The pass's own slot holding the block's address does not count.
+bool isLdsPointer(const Value *P) {
+  const Value *Obj = getUnderlyingObjectAggressive(P);
+  if (auto *GV = dyn_cast<GlobalVariable>(Obj); GV && GV->getName().starts_with("llvm.amdgcn.sw.lds."))
+    return false;
+  if (auto *L = dyn_cast<LoadInst>(Obj))
+    Obj = L->getPointerOperand()->stripPointerCasts();
+  return Obj->getType()->isPointerTy() && Obj->getType()->getPointerAddressSpace() == RT_AS_LDS;
+}
+
+// Functions that contain a workgroup barrier or call one that does
+// (__syncthreads stays a call in unoptimized code).
+SmallPtrSet<const Function *, 8> barrierFunctions(Module &M) {
+  SmallPtrSet<const Function *, 8> Set;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function &F : M) {
+      if (Set.contains(&F))
+        continue;
+      for (Instruction &I : instructions(F)) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+        if (Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Set.contains(Callee))) {
+          Set.insert(&F);
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return Set;
+}
+
+// A plain store to LDS of F's own code from which a plain LDS load can be
+// reached with no barrier in between: lanes of a wave may read what others
+// of it just wrote, which works only in lockstep. Returns the load or null.
+Instruction *ldsStoreThenLoad(Function &F, const SmallPtrSet<const Function *, 8> &Barriers) {
+  constexpr unsigned kMaxSteps = 20000; // the search gives up (no lockstep) on huge functions
+  unsigned Steps = 0;
+  auto isBarrier = [&](const Instruction &I) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+    return Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Barriers.contains(Callee));
+  };
+  auto IsLds = [](Instruction &I, bool Store) -> bool {
+    if (isRuntimeCode(I))
+      return false;
+    if (Store) {
+      auto *S = dyn_cast<StoreInst>(&I);
+      return S && !S->isAtomic() && isLdsPointer(S->getPointerOperand());
+    }
+    auto *L = dyn_cast<LoadInst>(&I);
+    return L && !L->isAtomic() && !isShadowPointer(L->getPointerOperand()) && isLdsPointer(L->getPointerOperand());
+  };
+  for (Instruction &S : instructions(F)) {
+    if (!IsLds(S, true))
+      continue;
+    SmallVector<BasicBlock *, 16> Work;
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    // The rest of the store's block, then blocks reached from it.
+    bool Stopped = false;
+    for (Instruction *I = S.getNextNode(); I && !Stopped; I = I->getNextNode()) {
+      if (IsLds(*I, false))
+        return I;
+      Stopped = isBarrier(*I);
+    }
+    if (!Stopped)
+      for (BasicBlock *Succ : successors(S.getParent()))
+        if (Seen.insert(Succ).second)
+          Work.push_back(Succ);
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      Stopped = false;
+      for (Instruction &I : *BB) {
+        if (++Steps > kMaxSteps)
+          return nullptr;
+        if (IsLds(I, false))
+          return &I;
+        if ((Stopped = isBarrier(I)))
+          break;
+      }
+      if (!Stopped)
+        for (BasicBlock *Succ : successors(BB))
+          if (Seen.insert(Succ).second)
+            Work.push_back(Succ);
+    }
+  }
+  return nullptr;
+}
+
+// The kernel's own functions: K and what it calls, not through library
+// functions; an indirect call may reach any function whose address is taken.
+SmallVector<Function *, 16> ownCode(Function *K) {
+  SmallVector<Function *, 16> Work{K};
+  SmallPtrSet<Function *, 16> Seen{K};
+  bool Indirect = false;
+  auto Add = [&](Function *F) {
+    if (F && !F->isDeclaration() && !isLibraryFunction(*F) && Seen.insert(F).second)
+      Work.push_back(F);
+  };
+  for (size_t I = 0; I < Work.size(); I++) {
+    for (Instruction &In : instructions(*Work[I]))
+      if (auto *CB = dyn_cast<CallBase>(&In)) {
+        Add(CB->getCalledFunction());
+        Indirect |= !CB->getCalledFunction() && !CB->isInlineAsm();
+      }
+    if (Indirect && I + 1 == Work.size()) {
+      Indirect = false;
+      for (Function &F : *K->getParent())
+        if (F.hasAddressTaken())
+          Add(&F);
+    }
+  }
+  return Work;
+}
+
+} // namespace
+
+extern "C" int rt_wave_is_asan_check(LLVMValueRef Call) {
+  auto *II = dyn_cast<IntrinsicInst>(unwrap(Call));
+  return II && isAsanCheckBallot(*II);
+}
+
+extern "C" void rt_wave_classify(rt_ctx *C) {
+  SmallPtrSet<const Function *, 8> Barriers = barrierFunctions(*unwrap(C->mod));
+  for (unsigned K = 0; K < C->kernel_count; K++) {
+    rt_kernel &Kn = C->kernels[K];
+    for (Function *F : ownCode(unwrap<Function>(Kn.fn))) {
+      for (Instruction &I : instructions(*F)) {
+        std::string Why = lockstepUse(I);
+        if (Why.empty())
+          continue;
+        Kn.lockstep = 1;
+        snprintf(Kn.lockstep_why, sizeof Kn.lockstep_why, "%s in '%s'", Why.c_str(), F->getName().str().c_str());
+        break;
+      }
+      if (Kn.lockstep)
+        break;
+      if (Instruction *Load = ldsStoreThenLoad(*F, Barriers)) {
+        Kn.lockstep = 1;
+        std::string Where = "'" + F->getName().str() + "'";
+        if (DebugLoc DL = Load->getDebugLoc())
+          Where += " (line " + std::to_string(DL.getLine()) + ")";
+        snprintf(Kn.lockstep_why, sizeof Kn.lockstep_why,
+                 "an LDS load that can follow an LDS store with no barrier between in %s", Where.c_str());
+        break;
+      }
+    }
+  }
+}
+
+extern "C" void rt_wave_points(rt_ctx *C) {
+  SmallPtrSet<Function *, 32> Done;
+  Module &M = *unwrap(C->mod);
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  PointerType *Flat = PointerType::get(Ctx, kAsFlat);
+  FunctionCallee Mem = M.getOrInsertFunction("__ldsan_emu_wave_mem", Type::getVoidTy(Ctx), Flat, I64);
+  if (auto *F = dyn_cast<Function>(Mem.getCallee()))
+    F->addFnAttr(Attribute::Convergent);
+  uint64_t Placeholder = 0;
+  for (unsigned K = 0; K < C->kernel_count; K++) {
+    if (!C->kernels[K].lockstep)
+      continue;
+    for (Function *F : ownCode(unwrap<Function>(C->kernels[K].fn))) {
+      if (!Done.insert(F).second)
+        continue;
+      SmallVector<std::pair<Instruction *, Value *>, 64> Points;
+      for (Instruction &I : instructions(*F))
+        if (Value *P = accessedPointer(I))
+          Points.push_back({&I, P});
+      for (auto [I, P] : Points) {
+        IRBuilder<> B(I);
+        Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
+        // Distinct placeholders keep the optimizer from merging two points.
+        CallInst *Call = B.CreateCall(Mem, {Fp, ConstantInt::get(I64, ++Placeholder)});
+        Call->setDebugLoc(I->getDebugLoc());
+      }
+    }
+  }
+}
+
+extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
+  Module &M = *unwrap(MRef);
+  Function *Op = M.getFunction("__ldsan_emu_wave_op"), *Mem = M.getFunction("__ldsan_emu_wave_mem");
+  SmallPtrSet<Function *, 32> Users;
+  for (Function *Callee : {Op, Mem})
+    if (Callee)
+      for (User *U : Callee->users())
+        if (auto *CB = dyn_cast<CallBase>(U))
+          Users.insert(CB->getFunction());
+  for (Function *F : Users) {
+    PostDominatorTree PDT(*F);
+    for (BasicBlock &BB : *F) {
+      DomTreeNode *N = PDT.getNode(&BB);
+      uint64_t Depth = N ? N->getLevel() : 0, After = 0;
+      for (auto It = BB.rbegin(); It != BB.rend(); ++It, ++After) {
+        auto *CB = dyn_cast<CallBase>(&*It);
+        if (!CB || !CB->getCalledFunction() || (CB->getCalledFunction() != Op && CB->getCalledFunction() != Mem))
+          continue;
+        uint64_t Rank = Depth * kRankStep + (After < kRankStep ? After : kRankStep - 1);
+        unsigned Last = CB->arg_size() - 1;
+        CB->setArgOperand(Last, ConstantInt::get(CB->getArgOperand(Last)->getType(), Rank));
+      }
+    }
+  }
+}
