@@ -105,6 +105,9 @@ void rt_wiloop_prepare(LLVMModuleRef m);
 LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_name, rt_wiloop *out);
 
 /* retarget_wave.cpp: lockstep waves (see there). */
+/* First: the device libraries' wave idioms in plain IR (a comment asm whose
+ * output is its input becomes the input; reading exec becomes ballot(true)). */
+void rt_wave_prepare(rt_ctx *c);
 /* Before lowering: which kernels' waves run in lockstep (rt_kernel.lockstep). */
 void rt_wave_classify(rt_ctx *c);
 /* Before lowering: a lockstep point before every access to shared memory of

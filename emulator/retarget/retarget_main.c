@@ -138,6 +138,7 @@ int main(int argc, char **argv) {
 
   rt_collect_kernels(&c);
   set_target(&c, tm);
+  rt_wave_prepare(&c);
   rt_wave_classify(&c);
   rt_wave_points(&c);
   rt_lower_intrinsics(&c);

@@ -16,6 +16,10 @@
 //   wrote one statement earlier, with no barrier, as on the GPU. Accesses to
 //   a function's own allocas, ASan's shadow and constant globals are not
 //   points.
+//   Calls of the kernel's own functions (and the device libraries') are
+//   points too, so the wave enters them together, and so is the start of
+//   every block where a divergent branch reconverges (its immediate
+//   post-dominator), so lanes that got there first wait for the others.
 // - Ranks (after the last optimization): each call of __ldsan_emu_wave_op or
 //   __ldsan_emu_wave_mem gets as its last argument the depth of its block in
 //   the post-dominator tree (times 2^20, plus how many instructions follow it
@@ -33,6 +37,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -42,6 +47,7 @@
 
 extern "C" {
 #include "../../include/ldsan/entry_points.def"
+#include "../core/core_wave_ops.h"
 #include "retarget.h"
 }
 
@@ -251,6 +257,24 @@ Instruction *ldsStoreThenLoad(Function &F, const SmallPtrSet<const Function *, 8
   return nullptr;
 }
 
+// A branch of ASan's check of one access (the ballot's, or the one after it
+// that picks the failing lanes): lanes diverge there only to report.
+bool isAsanCheckBranch(const Instruction *T) {
+  auto *Br = dyn_cast<BranchInst>(T);
+  if (!Br || !Br->isConditional())
+    return false;
+  auto IsCheck = [](const BranchInst *B) {
+    auto *Cmp = dyn_cast<ICmpInst>(B->getCondition());
+    auto *II = Cmp ? dyn_cast<IntrinsicInst>(Cmp->getOperand(0)) : nullptr;
+    return II && isAsanCheckBallot(*II);
+  };
+  if (IsCheck(Br))
+    return true;
+  const BasicBlock *Pred = Br->getParent()->getSinglePredecessor();
+  auto *PredBr = Pred ? dyn_cast<BranchInst>(Pred->getTerminator()) : nullptr;
+  return PredBr && PredBr->isConditional() && IsCheck(PredBr) && PredBr->getSuccessor(0) == Br->getParent();
+}
+
 // The kernel's own functions: K and what it calls, not through library
 // functions; an indirect call may reach any function whose address is taken.
 SmallVector<Function *, 16> ownCode(Function *K) {
@@ -278,6 +302,42 @@ SmallVector<Function *, 16> ownCode(Function *K) {
 }
 
 } // namespace
+
+extern "C" void rt_wave_prepare(rt_ctx *C) {
+  Module &M = *unwrap(C->mod);
+  SmallVector<CallInst *, 16> Asm, Exec;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      auto *CI = dyn_cast<CallInst>(&I);
+      if (!CI)
+        continue;
+      if (auto *IA = dyn_cast<InlineAsm>(CI->getCalledOperand())) {
+        // "; ockl ballot hoisting hack $0" with "=v,0": a comment whose
+        // output is its input (the device libraries' barrier to hoisting).
+        StringRef Text = IA->getAsmString().ltrim();
+        if (Text.starts_with(";") && IA->getConstraintString() == "=v,0" && CI->arg_size() == 1 &&
+            CI->getType() == CI->getArgOperand(0)->getType())
+          Asm.push_back(CI);
+      } else if (CI->getIntrinsicID() == Intrinsic::read_register) {
+        auto *MD = dyn_cast<MetadataAsValue>(CI->getArgOperand(0));
+        auto *Node = MD ? dyn_cast<MDNode>(MD->getMetadata()) : nullptr;
+        auto *Name = Node && Node->getNumOperands() ? dyn_cast<MDString>(Node->getOperand(0)) : nullptr;
+        if (Name && (Name->getString() == "exec" || Name->getString() == "exec_lo") && CI->getType()->isIntegerTy())
+          Exec.push_back(CI);
+      }
+    }
+  for (CallInst *CI : Asm) {
+    CI->replaceAllUsesWith(CI->getArgOperand(0));
+    CI->eraseFromParent();
+  }
+  for (CallInst *CI : Exec) { // the exec mask: the lanes executing here
+    IRBuilder<> B(CI);
+    CallInst *Ballot = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {CI->getType()}, {B.getTrue()});
+    Ballot->copyMetadata(*CI);
+    CI->replaceAllUsesWith(Ballot);
+    CI->eraseFromParent();
+  }
+}
 
 extern "C" int rt_wave_is_asan_check(LLVMValueRef Call) {
   auto *II = dyn_cast<IntrinsicInst>(unwrap(Call));
@@ -316,29 +376,67 @@ extern "C" void rt_wave_points(rt_ctx *C) {
   SmallPtrSet<Function *, 32> Done;
   Module &M = *unwrap(C->mod);
   LLVMContext &Ctx = M.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
   FunctionCallee Mem = M.getOrInsertFunction("__ldsan_emu_wave_mem", Type::getVoidTy(Ctx), Flat, I64);
-  if (auto *F = dyn_cast<Function>(Mem.getCallee()))
-    F->addFnAttr(Attribute::Convergent);
+  FunctionCallee Op = M.getOrInsertFunction("__ldsan_emu_wave_op", I64, I32, I64, I32, I64);
+  for (FunctionCallee Fn : {Mem, Op})
+    if (auto *F = dyn_cast<Function>(Fn.getCallee()))
+      F->addFnAttr(Attribute::Convergent);
   uint64_t Placeholder = 0;
+  // Distinct placeholders keep the optimizer from merging two points.
+  auto Point = [&](Instruction *I, ArrayRef<Value *> Args, FunctionCallee Fn) {
+    SmallVector<Value *, 4> A(Args.begin(), Args.end());
+    A.push_back(ConstantInt::get(I64, (1ull << 40) + ++Placeholder));
+    CallInst *Call = CallInst::Create(Fn, A, "", I->getIterator());
+    Call->setDebugLoc(I->getDebugLoc());
+  };
   for (unsigned K = 0; K < C->kernel_count; K++) {
     if (!C->kernels[K].lockstep)
       continue;
     for (Function *F : ownCode(unwrap<Function>(C->kernels[K].fn))) {
       if (!Done.insert(F).second)
         continue;
-      SmallVector<std::pair<Instruction *, Value *>, 64> Points;
-      for (Instruction &I : instructions(*F))
+      SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
+      SmallVector<Instruction *, 16> Calls;
+      for (Instruction &I : instructions(*F)) {
         if (Value *P = accessedPointer(I))
-          Points.push_back({&I, P});
-      for (auto [I, P] : Points) {
-        IRBuilder<> B(I);
-        Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
-        // Distinct placeholders keep the optimizer from merging two points.
-        CallInst *Call = B.CreateCall(Mem, {Fp, ConstantInt::get(I64, ++Placeholder)});
-        Call->setDebugLoc(I->getDebugLoc());
+          Accesses.push_back({&I, P});
+        // The wave enters a call together: lanes that skipped a branch wait
+        // at the call for the others, not inside it (where they would be
+        // deeper in their stacks, and go first).
+        auto *CB = dyn_cast<CallBase>(&I);
+        Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+        if (CB && !CB->isInlineAsm() && !isRuntimeCode(I) &&
+            (!Callee || (!Callee->isDeclaration() && !Callee->getName().starts_with("__asan_") &&
+                         !Callee->getName().starts_with("__ldsan_"))))
+          Calls.push_back(&I);
       }
+      for (auto [I, P] : Accesses) {
+        Value *Fp = P;
+        if (P->getType()->getPointerAddressSpace() != kAsFlat)
+          Fp = new AddrSpaceCastInst(P, Flat, "", I->getIterator());
+        Point(I, {Fp}, Mem);
+      }
+      // Where the lanes of a divergent branch reconverge (its immediate
+      // post-dominator), the lanes that get there first wait for the
+      // others, as the exec mask makes them on the GPU: without it they
+      // would run ahead into the next cross-lane operation alone.
+      PostDominatorTree PDT(*F);
+      SmallPtrSet<BasicBlock *, 16> Joins;
+      for (BasicBlock &BB : *F) {
+        Instruction *T = BB.getTerminator();
+        if (!T || T->getNumSuccessors() < 2 || isAsanCheckBranch(T))
+          continue;
+        DomTreeNode *N = PDT.getNode(&BB);
+        BasicBlock *Join = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+        if (Join)
+          Joins.insert(Join);
+      }
+      for (BasicBlock *Join : Joins)
+        Calls.push_back(&*Join->getFirstInsertionPt());
+      for (Instruction *I : Calls)
+        Point(I, {ConstantInt::get(I32, LDSAN_EMU_WAVE_SYNC), ConstantInt::get(I64, 0), ConstantInt::get(I32, 0)}, Op);
     }
   }
 }

@@ -1,0 +1,30 @@
+// Unoptimized (-O0) build whose kernel reaches a shuffle (ds.bpermute) only
+// through a function pointer: a __device__ table (a global initializer)
+// holds the function's address. The emulator must still see that the
+// kernel's lanes talk to each other and run its waves in lockstep, so every
+// lane gets its neighbour's value.
+// EXPECT: no-report
+// CFLAGS: -O0
+#include "common.h"
+
+__device__ __noinline__ int same(int v) { return v; }
+__device__ __noinline__ int swap_pairs(int v) { return __builtin_amdgcn_ds_bpermute((int)(threadIdx.x ^ 1) * 4, v); }
+__device__ int (*const ops[2])(int) = {same, swap_pairs};
+
+__global__ void indirect(int *out, int which) { out[threadIdx.x] = ops[which & 1]((int)threadIdx.x); }
+
+int main() {
+  int got[64];
+  int *d;
+  HIP_CHECK(hipMalloc(&d, sizeof got));
+  indirect<<<1, 64>>>(d, 1);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(got, d, sizeof got, hipMemcpyDeviceToHost));
+  for (int t = 0; t < 64; t++)
+    if (got[t] != (t ^ 1)) {
+      fprintf(stderr, "lane %d got %d, expected %d\n", t, got[t], t ^ 1);
+      return 4;
+    }
+  passed("clean_O0_indirect_shuffle");
+  return 0;
+}
