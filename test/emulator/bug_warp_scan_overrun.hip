@@ -1,0 +1,41 @@
+// Bug in warp-synchronous code (the kernel runs with its waves in
+// lockstep): a wave-level suffix sum over a volatile __shared__ array whose
+// last step has no guard, so lanes 48..63 of each wave read 16 elements
+// past their own; in the last wave that is past the end of the array. The
+// report names the array, the work-item and the line, as in kernels
+// without cross-lane code.
+// EXPECT: lds-buffer-overflow
+// EXPECT-ACCESS: READ of size 4
+// EXPECT-WORKITEM: (112,0,0)
+// EXPECT-WORKGROUP: (0,0,0)
+// EXPECT-KERNEL: wave_scan
+// EXPECT-VAR: partial
+// EXPECT-EXIT: 1
+// CFLAGS: -O2
+#include "common.h"
+
+#define WG 128
+
+__global__ void wave_scan(const int *in, int *out) {
+  __shared__ volatile int partial[WG];
+  int t = threadIdx.x, lane = t % 64;
+  partial[t] = in[blockIdx.x * WG + t];
+  for (int d = 1; d < 16; d <<= 1)
+    if (lane + d < 64) partial[t] = partial[t] + partial[t + d];
+  partial[t] = partial[t] + partial[t + 16];  // BUG: needs if (lane + 16 < 64)
+  out[blockIdx.x * WG + t] = partial[t] + __shfl(partial[t], 0);
+}
+
+int main() {
+  static int in[2 * WG], out[2 * WG];
+  for (int i = 0; i < 2 * WG; i++) in[i] = i % 7;
+  int *din, *dout;
+  HIP_CHECK(hipMalloc(&din, sizeof in));
+  HIP_CHECK(hipMalloc(&dout, sizeof out));
+  HIP_CHECK(hipMemcpy(din, in, sizeof in, hipMemcpyHostToDevice));
+  wave_scan<<<1, WG>>>(din, dout);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
+  printf("no report\n");
+  return 0;
+}
