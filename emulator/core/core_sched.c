@@ -9,9 +9,12 @@
  * stopped at; work-items at the kernel-exit barrier wait until no pass is
  * left (the semantics below). A trap longjmps out of the group function.
  * LDSAN_EMU_FIBERS=1 runs every kernel as fibers.
- * Fibers (every other kernel): every work-item is a fiber; fibers run in
- * round-robin order and switch only at s_barrier, s_sleep (yield), exit and
- * trap, so a work-item that never reaches a barrier runs to completion.
+ * Fibers (every other kernel): every work-item is a fiber; the next to run is
+ * a READY lane of the current wave, else of the next waves (emu_pick_next);
+ * fibers switch only at s_barrier, s_sleep (yield), exit, trap and, in
+ * kernels whose waves run in lockstep, at cross-lane operations and lockstep
+ * points: such a lane waits (WAVE_WAIT) until no lane of its wave can run,
+ * then the lanes at the first site execute it together (emu_wave_fire).
  * Barrier: the last live work-item to arrive releases the others (barrier
  * generation += 1) and keeps running; work-items that exited do not count.
  * The kernel-exit barrier of LDS lowering (s_barrier_exit) is different: a

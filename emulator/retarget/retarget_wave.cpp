@@ -9,13 +9,14 @@
 //   access to shared memory, or when a plain
 //   LDS load can follow a plain LDS store with no barrier between (lanes may
 //   read what others of their wave just wrote).
-// - Lockstep points (before lowering): in those kernels every access to
-//   global, flat or LDS memory of the kernel's own code is preceded by
-//   __ldsan_emu_wave_mem(ptr, rank): its lanes make the access only when the
-//   wave's lanes are all there, so a lane reads what another lane of its wave
-//   wrote one statement earlier, with no barrier, as on the GPU. Accesses to
-//   a function's own allocas, ASan's shadow and constant globals are not
-//   points.
+// - Lockstep points (before lowering): in those kernels an access to
+//   global, flat or LDS memory of the kernel's own code that could see or
+//   undo another lane's access since the last stop (memoryPoints) is preceded
+//   by __ldsan_emu_wave_mem(ptr, rank): its lanes make the access only when
+//   the wave's lanes are all there, so a lane reads what another lane of its
+//   wave wrote one statement earlier, with no barrier, as on the GPU.
+//   Accesses to a function's own allocas, ASan's shadow and constant globals
+//   are not points.
 //   Calls of the kernel's own functions (and the device libraries') are
 //   points too, so the wave enters them together, and so is the start of
 //   every block where a divergent branch reconverges (its immediate
@@ -30,6 +31,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -301,6 +303,102 @@ SmallVector<Function *, 16> ownCode(Function *K) {
   return Work;
 }
 
+// A call the wave enters together (a point before it): lanes that skipped a
+// branch wait at the call for the others, not inside it (where they would
+// be deeper in their stacks, and go first). Calls of the kernel's own and
+// the device libraries' functions; not ASan's reports nor ldsan's runtime.
+bool isWaveEntry(Instruction &I) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB || CB->isInlineAsm() || isRuntimeCode(I))
+    return false;
+  Function *Callee = CB->getCalledFunction();
+  return !Callee || (!Callee->isDeclaration() && !Callee->getName().starts_with("__asan_") &&
+                     !Callee->getName().starts_with("__ldsan_"));
+}
+
+// After which instructions the wave's lanes are known to be together: the
+// cross-lane intrinsics (the core makes them meet) and barriers.
+bool isMeeting(const Instruction &I) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::amdgcn_ballot:
+    return !isAsanCheckBallot(*II);
+  case Intrinsic::amdgcn_icmp:
+  case Intrinsic::amdgcn_fcmp:
+  case Intrinsic::amdgcn_readfirstlane:
+  case Intrinsic::amdgcn_readlane:
+  case Intrinsic::amdgcn_ds_bpermute:
+  case Intrinsic::amdgcn_ds_permute:
+  case Intrinsic::amdgcn_wave_barrier:
+  case Intrinsic::amdgcn_s_barrier:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// The shared-memory accesses of F that need a point before them. Between
+// two points the lanes of a wave run one after another; that gives the
+// lockstep answer as long as no lane's access there can see or undo
+// another's: loads only, or one store. So a load needs a point when a store
+// may have run since the last point, a store (or an atomic, a memory
+// intrinsic) when any access may have. A forward data flow over F's blocks;
+// joins and calls are points (joins reset the state, after a call anything
+// may have run).
+SmallVector<std::pair<Instruction *, Value *>, 64> memoryPoints(Function &F, const SmallPtrSet<BasicBlock *, 16> &Joins) {
+  enum : unsigned { Loaded = 1, Stored = 2 };
+  DenseMap<BasicBlock *, unsigned> In, Out;
+  SmallVector<std::pair<Instruction *, Value *>, 64> Points;
+  // Runs block BB from its in-state; records its points if Record.
+  auto Run = [&](BasicBlock &BB, unsigned State, bool Record) {
+    if (Joins.contains(&BB))
+      State = 0;
+    for (Instruction &I : BB) {
+      if (isMeeting(I)) {
+        State = 0;
+        continue;
+      }
+      if (isWaveEntry(I)) {
+        State = Loaded | Stored;
+        continue;
+      }
+      Value *P = accessedPointer(I);
+      if (!P)
+        continue;
+      unsigned Kind = isa<LoadInst>(I) ? Loaded : Stored;
+      if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) || isa<MemIntrinsic>(I))
+        Kind = Loaded | Stored;
+      bool Need = Kind == Loaded ? (State & Stored) != 0 : State != 0;
+      if (Need) {
+        if (Record)
+          Points.push_back({&I, P});
+        State = 0;
+      }
+      State |= Kind;
+    }
+    return State;
+  };
+  // In-states only grow (4 values each), so this ends.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock &BB : F) {
+      unsigned State = In.lookup(&BB);
+      for (BasicBlock *Pred : predecessors(&BB))
+        State |= Out.lookup(Pred);
+      unsigned O = Run(BB, State, false);
+      if (!Out.count(&BB) || Out[&BB] != O || In[&BB] != State)
+        Changed = true;
+      In[&BB] = State;
+      Out[&BB] = O;
+    }
+  }
+  for (BasicBlock &BB : F)
+    Run(BB, In[&BB], true);
+  return Points;
+}
+
 } // namespace
 
 extern "C" void rt_wave_prepare(rt_ctx *C) {
@@ -397,27 +495,6 @@ extern "C" void rt_wave_points(rt_ctx *C) {
     for (Function *F : ownCode(unwrap<Function>(C->kernels[K].fn))) {
       if (!Done.insert(F).second)
         continue;
-      SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
-      SmallVector<Instruction *, 16> Calls;
-      for (Instruction &I : instructions(*F)) {
-        if (Value *P = accessedPointer(I))
-          Accesses.push_back({&I, P});
-        // The wave enters a call together: lanes that skipped a branch wait
-        // at the call for the others, not inside it (where they would be
-        // deeper in their stacks, and go first).
-        auto *CB = dyn_cast<CallBase>(&I);
-        Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-        if (CB && !CB->isInlineAsm() && !isRuntimeCode(I) &&
-            (!Callee || (!Callee->isDeclaration() && !Callee->getName().starts_with("__asan_") &&
-                         !Callee->getName().starts_with("__ldsan_"))))
-          Calls.push_back(&I);
-      }
-      for (auto [I, P] : Accesses) {
-        Value *Fp = P;
-        if (P->getType()->getPointerAddressSpace() != kAsFlat)
-          Fp = new AddrSpaceCastInst(P, Flat, "", I->getIterator());
-        Point(I, {Fp}, Mem);
-      }
       // Where the lanes of a divergent branch reconverge (its immediate
       // post-dominator), the lanes that get there first wait for the
       // others, as the exec mask makes them on the GPU: without it they
@@ -429,12 +506,21 @@ extern "C" void rt_wave_points(rt_ctx *C) {
         if (!T || T->getNumSuccessors() < 2 || isAsanCheckBranch(T))
           continue;
         DomTreeNode *N = PDT.getNode(&BB);
-        BasicBlock *Join = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
-        if (Join)
+        if (BasicBlock *Join = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr)
           Joins.insert(Join);
       }
+      SmallVector<Instruction *, 16> Calls;
       for (BasicBlock *Join : Joins)
         Calls.push_back(&*Join->getFirstInsertionPt());
+      for (Instruction &I : instructions(*F))
+        if (isWaveEntry(I))
+          Calls.push_back(&I);
+      for (auto [I, P] : memoryPoints(*F, Joins)) {
+        Value *Fp = P;
+        if (P->getType()->getPointerAddressSpace() != kAsFlat)
+          Fp = new AddrSpaceCastInst(P, Flat, "", I->getIterator());
+        Point(I, {Fp}, Mem);
+      }
       for (Instruction *I : Calls)
         Point(I, {ConstantInt::get(I32, LDSAN_EMU_WAVE_SYNC), ConstantInt::get(I64, 0), ConstantInt::get(I32, 0)}, Op);
     }

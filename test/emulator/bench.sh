@@ -6,7 +6,9 @@
 # through a __shared__ array and through registers); then how the time scales
 # with workgroups, work-items per group and LDS per group, and the share of it
 # that a workgroup of that shape costs without the kernel's work
-# (bench_scaling.hip). Not a test.
+# (bench_scaling.hip); then what running a kernel's waves in lockstep costs
+# (bench_wave.hip: the reduction through an LDS tree and through shuffles).
+# Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-build}"
@@ -43,3 +45,12 @@ echo "overhead: the same launch with the array and the barrier but no work, as a
 awk '/^scale / {
   if (!head++) printf "  %-11s %8s %10s %10s %10s %14s %9s\n", "varying", "groups", "items/grp", "LDS B", "ms", "ns/work-item", "overhead"
   printf "  %-11s %8d %10d %10d %10.3f %14.2f %8d%%\n", $2, $3, $4, $5, $6, $7, $8 }' "$tmp/scaling.out"
+"$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_wave.hip -o "$tmp/wave"
+"$tmp/wave" 5 >"$tmp/wave.out"
+tree=$(awk '/^tree_ms/ {print $2}' "$tmp/wave.out")
+shfl=$(awk '/^shuffle_ms/ {print $2}' "$tmp/wave.out")
+[[ -n "$tree" && -n "$shfl" ]] || { echo "bench: bench_wave printed no times"; exit 1; }
+echo "Lockstep waves (bench_wave.hip: the 1M-element reduction, 4096 x 256, best of 5):"
+printf '  LDS tree with barriers (work-item loops):                 %10.3f ms\n' "$tree"
+printf '  shuffles within each wave (fibers, waves in lockstep):    %10.3f ms\n' "$shfl"
+awk -v t="$tree" -v s="$shfl" 'BEGIN { printf "  lockstep cost: %.0f ns per work-item, %.1fx the tree\n", (s - t) * 1e6 / (4096 * 256), s / t }'
