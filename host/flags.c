@@ -284,6 +284,7 @@ void ldsan_flags_emu_options(ldsan_emu_options *out) {
   out->fibers = env_int("LDSAN_EMU_FIBERS", f->emu_fibers) != 0;
   out->threads = env_int("LDSAN_EMU_THREADS", f->emu_threads);
   out->stack_kb = env_int("LDSAN_EMU_STACK_KB", f->emu_stack_kb);
+  out->report_wave_sync = f->report_wave_sync;
 }
 
 void ldsan_host_emu_options(ldsan_emu_options *out) {

@@ -206,6 +206,17 @@ int ldsan_host_dispatch_done(ldsan_image *img, const ldsan_dispatch_info *d) {
   return (int)st.printed;
 }
 
+void ldsan_host_wave_sync_warning(ldsan_image *img, const ldsan_dispatch_info *d, const ldsan_report_record *read,
+                                  const ldsan_report_record *write) {
+  if (!img) return;
+  ldsan_dispatch_info info = with_backend(img, d);
+  ldsan_report_lock();
+  FILE *out = ldsan_log_stream();
+  ldsan_report_print_wave_sync(read, write, &img->backend->mem, &info, out);
+  fflush(out);
+  ldsan_report_unlock();
+}
+
 int ldsan_host_device_error(const ldsan_backend *b) {
   int found = 0, must_abort = 0;
   pthread_mutex_lock(&images_mu);

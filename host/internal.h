@@ -167,6 +167,12 @@ int ldsan_report_aborts(const ldsan_report_record *r);
 void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch, FILE *out,
                         const ldsan_report_extra *extra);
+/* A lane read LDS another lane of its wave wrote with no barrier or wave
+ * barrier between (the CPU emulator's option report_wave_sync): a warning
+ * naming the variable, the two lanes and the two source lines. The records
+ * give address/access_address, size, pc, block, work-item, lane, workgroup. */
+void ldsan_report_print_wave_sync(const ldsan_report_record *read, const ldsan_report_record *write,
+                                  const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch, FILE *out);
 
 /* ---- symbolize.c: the external symbolizer (ldsan_symbolize_module) ---------- */
 /* Tests: stops the symbolizer, empties the cache (frames returned before become

@@ -9,7 +9,6 @@
 
 #include "report_ctx.h"
 
-#define RULE "================================================================="
 #define MAX_LAYOUT_LINES 16  /* variables listed around the one hit */
 #define UNKNOWN_BLOCK_EXTENT (256u << 10)  /* bytes; above any GPU's LDS (gfx950: 160 KiB) */
 
@@ -151,7 +150,7 @@ static void device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
   if (dispatch && dispatch->device_name) fprintf(out, " (%s)", dispatch->device_name);
 }
 
-static void ids(FILE *out, const ldsan_report_record *r) {
+void ldsan_report_ids(FILE *out, const ldsan_report_record *r) {
   fprintf(out, "thread (work-item) (%u,%u,%u) lane %u of workgroup (%u,%u,%u)", r->workitem_id[0],
           r->workitem_id[1], r->workitem_id[2], r->lane, r->workgroup_id[0], r->workgroup_id[1],
           r->workgroup_id[2]);
@@ -159,7 +158,7 @@ static void ids(FILE *out, const ldsan_report_record *r) {
 
 /* ASan's frame form "    #N 0x<pc> in <function> <file>:<line>:<col>": with
  * no source, "(<module>+0x<offset>)" instead; with no function, no "in". */
-static void frames(FILE *out, const report_ctx *c) {
+void ldsan_report_frames(FILE *out, const report_ctx *c) {
   unsigned long long pc = (unsigned long long)c->r->pc;
   if (!pc) { fprintf(out, "    #0 <pc unknown> in kernel %s\n", c->kernel); return; }
   if (!c->nframes) { fprintf(out, "    #0 0x%llx  (<unknown module>)\n", pc); return; }
@@ -230,7 +229,7 @@ static int describe_freed(FILE *out, ldsan_decorator d, const report_ctx *c) {
   return 1;
 }
 
-static void describe_address(FILE *out, ldsan_decorator d, const report_ctx *c) {
+void ldsan_report_describe_address(FILE *out, ldsan_decorator d, const report_ctx *c) {
   const ldsan_report_record *r = c->r;
   const ldsan_location *l = &c->loc;
   unsigned long long a = (unsigned long long)r->address, dist = (unsigned long long)l->distance;
@@ -385,14 +384,14 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
           (unsigned long long)(r->access_address ? r->access_address : r->address));
   if (r->access_address && r->access_address != r->address)
     fprintf(out, "(first bad byte 0x%llx) ", (unsigned long long)r->address);
-  ids(out, r);
+  ldsan_report_ids(out, r);
   fprintf(out, " in kernel %s%s\n", c->kernel, ldsan_deco_end(d));
-  frames(out, c);
+  ldsan_report_frames(out, c);
   if (extra && extra->same_lanes) print_folded(out, c, extra);
   if (r->flags & LDSAN_ACCESS_NOABORT) fprintf(out, "    (recoverable check: the lane continued)\n");
   ldsan_print_launch_site(out, c->dispatch, c->kernel);
   fputc('\n', out);
-  describe_address(out, d, c);
+  ldsan_report_describe_address(out, d, c);
   fputc('\n', out);
   if (c->in_block && c->desc.valid) { print_layout(out, d, c); fputc('\n', out); }
   ldsan_shadow_dump(out, d, c->mem, r->address, (uint8_t)r->shadow_byte, c->view.block ? &c->view : NULL);
@@ -430,9 +429,9 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
             r->kind, (unsigned long long)r->address, size);
   }
   fprintf(out, "  by ");
-  ids(out, r);
+  ldsan_report_ids(out, r);
   fputc('\n', out);
-  frames(out, c);
+  ldsan_report_frames(out, c);
   switch (r->kind) {
   case LDSAN_REPORT_POOL_EXHAUSTED:
     fprintf(out, "HINT: every workgroup in flight holds one block; the LDS backing store holds %llu bytes. Launch "
@@ -464,7 +463,7 @@ void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory 
     ldsan_report_print_json(out, &c, extra);
   } else {
     ldsan_decorator d = ldsan_decorator_for(out);
-    fprintf(out, "%s\n", RULE);
+    fprintf(out, "%s\n", LDSAN_REPORT_RULE);
     if (r->kind == LDSAN_REPORT_BAD_ACCESS) print_access(out, d, &c, extra);
     else print_allocator(out, d, &c);
   }

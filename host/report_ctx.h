@@ -33,6 +33,15 @@ void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ld
 void ldsan_report_ctx_symbolize(report_ctx *c);
 void ldsan_report_ctx_free(report_ctx *c);
 
+/* Pieces of the text report, shared with the wave-sync warning (report_wave_sync.c). */
+#define LDSAN_REPORT_RULE "================================================================="
+/* "thread (work-item) (x,y,z) lane l of workgroup (x,y,z)" */
+void ldsan_report_ids(FILE *out, const ldsan_report_record *r);
+/* The record's pc as ASan frames ("    #N 0x<pc> in <function> <file>:<line>:<col>"). */
+void ldsan_report_frames(FILE *out, const report_ctx *c);
+/* "0x... is located N bytes inside of LDS variable 'x' ..." and the LDS offset line. */
+void ldsan_report_describe_address(FILE *out, ldsan_decorator d, const report_ctx *c);
+
 /* report_json.c: the report as one JSON line (option report_format=json). */
 void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_extra *extra);
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../include/ldsan/abi.h"
 #include "../emu.h"
 #include "emu_tls.h"
 
@@ -43,6 +44,13 @@ typedef struct emu_fiber {
   uintptr_t wave_site, wave_depth;
 } emu_fiber;
 
+/* A read of LDS another lane of the wave wrote with no barrier or wave
+ * barrier between (option report_wave_sync, core_wave_track.c). */
+typedef struct emu_wave_warning {
+  ldsan_report_record read, write;
+} emu_wave_warning;
+#define EMU_WAVE_WARNINGS 8u
+
 typedef struct emu_dispatch {
   const ldsan_emu_kernel *kernel;
   void **args;
@@ -55,6 +63,8 @@ typedef struct emu_dispatch {
   pthread_mutex_t lock;             /* guards the trap fields */
   int trapped;
   uint32_t trap_group[3], trap_item[3];
+  emu_wave_warning wave_warnings[EMU_WAVE_WARNINGS];  /* guarded by lock */
+  uint32_t wave_warning_count;
   uint64_t launch_pcs[LDSAN_EMU_LAUNCH_FRAMES];  /* the launching host stack, for reports */
   uint32_t launch_depth;
   _Alignas(64) uint8_t implicitarg[EMU_IMPLICIT_SIZE];
@@ -89,6 +99,12 @@ typedef struct emu_worker {
   uint64_t ready[EMU_MAX_WAVES];    /* per wave: lanes that are READY */
   uint64_t synced[EMU_MAX_WAVES];   /* per wave: lanes in WAVE_WAIT */
   uint32_t n, live, arrived, cur;
+  /* Option report_wave_sync (core_wave_track.c): the running workgroup's
+   * writes, its barrier count and each wave's wave-barrier count. */
+  int report_wave_sync;
+  struct emu_track_entry *track;
+  uint32_t track_gen, barrier_epoch;
+  uint32_t wave_epoch[EMU_MAX_WAVES];
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
 } emu_worker;
 

@@ -214,6 +214,7 @@ static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
     arg[i] = fs[i].wave_arg;
   }
   ldsan_emu_wave_apply(fs[best].wave_op, exec, val, arg, res);
+  if (fs[best].wave_op == LDSAN_EMU_WAVE_SYNC && arg[best] == LDSAN_EMU_WAVE_SYNC_BARRIER) w->wave_epoch[wv]++;
   for (m = exec; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     fs[i].wave_res = res[i];
@@ -269,6 +270,7 @@ __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
   emu_fiber *f = &w->fibers[w->cur];
   if (++w->arrived == w->live) { /* last one in: release everybody, keep running */
     w->arrived = 0;
+    w->barrier_epoch++;
     emu_release(w, EMU_WAIT);
     return;
   }
@@ -282,6 +284,7 @@ __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
 static void emu_departed(emu_worker *w) {
   if (w->live && w->arrived == w->live) {
     w->arrived = 0;
+    w->barrier_epoch++;
     emu_release(w, EMU_WAIT);
   }
   if (!w->live && w->exiting) {
@@ -407,6 +410,9 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   w->live = d->items;
   w->arrived = 0;
   w->cur = 0;
+  w->track_gen++; /* report_wave_sync: a new workgroup's writes */
+  w->barrier_epoch = 0;
+  memset(w->wave_epoch, 0, sizeof w->wave_epoch);
   w->exiting = 0;
   __ldsan_emu_tls.item = &w->fibers[0].ids;
   emu_switch(&w->sched_sp, w->fibers[0].sp, w->fibers[0].stack_lo,
@@ -427,6 +433,7 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   w->d = d;
   w->loops = d->kernel->group && !emu_options()->fibers;
   w->lockstep = d->kernel->lockstep && !w->loops;
+  w->report_wave_sync = emu_options()->report_wave_sync;
   w->loop_stack_hi = __builtin_frame_address(0);
   if (w->loops) emu_prepare_loops(w, d);
   else emu_ensure_fibers(w, d->items);
@@ -486,6 +493,7 @@ static void emu_free_worker(void *p) {
   free(w->fibers);
   if (w->stacks) munmap(w->stacks, w->stacks_len);
   free(w->lds);
+  free(w->track);
   free(w);
 }
 

@@ -33,6 +33,8 @@ enum rt_how {
   H_TRAP,
   H_WAVE,       /* arg: ldsan_emu_wave_op */
   H_WAVE_CMP,   /* icmp (arg 0) / fcmp (arg 1) with a constant predicate, then a ballot */
+  H_WAVE_DPP,   /* update.dpp (arg 1: has old) / mov.dpp on 32-bit values, gfx9 controls */
+  H_WAVE_SWIZZLE, /* ds.swizzle with an offset below 0xc000 */
   H_WRITELANE,  /* (val, lane, old): this lane's is val if it is `lane`, else old */
   H_INVERSE_BALLOT,
 };
@@ -63,6 +65,9 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.ds.bpermute", H_WAVE, LDSAN_EMU_WAVE_BPERMUTE},
     {"llvm.amdgcn.ds.permute", H_WAVE, LDSAN_EMU_WAVE_PERMUTE},
     {"llvm.amdgcn.wave.barrier", H_WAVE, LDSAN_EMU_WAVE_SYNC},
+    {"llvm.amdgcn.update.dpp*", H_WAVE_DPP, 1},
+    {"llvm.amdgcn.mov.dpp*", H_WAVE_DPP, 0},
+    {"llvm.amdgcn.ds.swizzle", H_WAVE_SWIZZLE, 0},
     {"llvm.amdgcn.writelane*", H_WRITELANE, 0},
     {"llvm.amdgcn.inverse.ballot*", H_INVERSE_BALLOT, 0},
     {"llvm.amdgcn.mbcnt.lo", H_CALL, 0},
@@ -260,11 +265,42 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
       arg = args[0];
       val = LLVMBuildZExt(c->b, args[1], c->i64, "");
       break;
+    case LDSAN_EMU_WAVE_SYNC: /* wave.barrier: ends the wave's epoch (report_wave_sync) */
+      arg = LLVMConstInt(c->i32, LDSAN_EMU_WAVE_SYNC_BARRIER, 0);
+      break;
     default:
       break;
     }
     LLVMValueRef r = rt_wave_call(c, in->arg, val, arg);
     return LLVMGetTypeKind(rty) == LLVMVoidTypeKind ? NULL : rt_wave_from_i64(c, r, rty);
+  }
+  case H_WAVE_DPP: {
+    /* update.dpp(old, src, ctrl, row_mask, bank_mask, bound_ctrl); mov.dpp without old. */
+    unsigned k = in->arg ? 1 : 0;
+    LLVMValueRef src = args[k];
+    uint64_t ctl[4];
+    for (unsigned i = 0; i < 4; i++) ctl[i] = LLVMIsAConstantInt(args[k + 1 + i]) ? LLVMConstIntGetZExtValue(args[k + 1 + i]) : ~0ull;
+    int known = ctl[0] <= 0xff || (ctl[0] >= 0x101 && ctl[0] <= 0x12f && (ctl[0] & 0xf)) || ctl[0] == 0x130 ||
+                ctl[0] == 0x134 || ctl[0] == 0x138 || ctl[0] == 0x13c || (ctl[0] >= 0x140 && ctl[0] <= 0x143);
+    if (LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty) != 32 || !known || ctl[1] > 0xf || ctl[2] > 0xf ||
+        ctl[3] > 1) {
+      rt_error(c, "%s with dpp_ctrl %#llx on a %llu-bit value is not supported by the CPU emulator (32-bit values and "
+               "the gfx9 controls are)", name, (unsigned long long)ctl[0],
+               LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty));
+      return NULL;
+    }
+    LLVMValueRef v = rt_wave_to_i64(c, src);
+    if (k) v = LLVMBuildOr(c->b, v, LLVMBuildShl(c->b, rt_wave_to_i64(c, args[0]), LLVMConstInt(c->i64, 32, 0), ""), "");
+    LLVMValueRef a = LLVMConstInt(c->i32, LDSAN_EMU_DPP_ARG(ctl[0], ctl[1], ctl[2], ctl[3]), 0);
+    return rt_wave_from_i64(c, rt_wave_call(c, LDSAN_EMU_WAVE_DPP, v, a), rty);
+  }
+  case H_WAVE_SWIZZLE: {
+    if (!LLVMIsAConstantInt(args[1]) || LLVMConstIntGetZExtValue(args[1]) >= 0xc000) {
+      rt_error(c, "%s in rotate or FFT mode (offset 0xc000 and above) is not supported by the CPU emulator", name);
+      return NULL;
+    }
+    LLVMValueRef r = rt_wave_call(c, LDSAN_EMU_WAVE_SWIZZLE, rt_wave_to_i64(c, args[0]), args[1]);
+    return rt_wave_from_i64(c, r, rty);
   }
   case H_WRITELANE:
     return LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, rt_lane(c), args[1], ""), args[0], args[2], "emu.writelane");

@@ -37,6 +37,7 @@
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -135,29 +136,38 @@ Value *accessedPointer(Instruction &I) {
   return P;
 }
 
+// A cross-lane intrinsic the core makes the wave's lanes meet at (ASan's
+// per-access ballot excepted), or a workgroup barrier.
+bool isCrossLane(const IntrinsicInst &II) {
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::amdgcn_ballot:
+    return !isAsanCheckBallot(II);
+  case Intrinsic::amdgcn_icmp:
+  case Intrinsic::amdgcn_fcmp:
+  case Intrinsic::amdgcn_readfirstlane:
+  case Intrinsic::amdgcn_readlane:
+  case Intrinsic::amdgcn_ds_bpermute:
+  case Intrinsic::amdgcn_ds_permute:
+  case Intrinsic::amdgcn_ds_swizzle:
+  case Intrinsic::amdgcn_update_dpp:
+  case Intrinsic::amdgcn_mov_dpp:
+  case Intrinsic::amdgcn_wave_barrier:
+  case Intrinsic::amdgcn_s_barrier:
+    return true;
+  default:
+    return false;
+  }
+}
+
 // Why instruction I (of the kernel's own code) needs its wave in lockstep,
 // or "" if it does not.
 std::string lockstepUse(Instruction &I) {
   if (isRuntimeCode(I))
     return "";
-  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::amdgcn_ballot:
-      if (isAsanCheckBallot(*II))
-        return "";
-      [[fallthrough]];
-    case Intrinsic::amdgcn_icmp:
-    case Intrinsic::amdgcn_fcmp:
-    case Intrinsic::amdgcn_readfirstlane:
-    case Intrinsic::amdgcn_readlane:
-    case Intrinsic::amdgcn_ds_bpermute:
-    case Intrinsic::amdgcn_ds_permute:
-    case Intrinsic::amdgcn_wave_barrier:
-      return II->getCalledFunction()->getName().str();
-    default:
-      return "";
-    }
-  }
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    return isCrossLane(*II) && II->getIntrinsicID() != Intrinsic::amdgcn_s_barrier
+               ? II->getCalledFunction()->getName().str()
+               : "";
   if (auto *L = dyn_cast<LoadInst>(&I))
     if (L->isVolatile() && accessedPointer(I))
       return "a volatile load";
@@ -320,23 +330,7 @@ bool isWaveEntry(Instruction &I) {
 // cross-lane intrinsics (the core makes them meet) and barriers.
 bool isMeeting(const Instruction &I) {
   auto *II = dyn_cast<IntrinsicInst>(&I);
-  if (!II)
-    return false;
-  switch (II->getIntrinsicID()) {
-  case Intrinsic::amdgcn_ballot:
-    return !isAsanCheckBallot(*II);
-  case Intrinsic::amdgcn_icmp:
-  case Intrinsic::amdgcn_fcmp:
-  case Intrinsic::amdgcn_readfirstlane:
-  case Intrinsic::amdgcn_readlane:
-  case Intrinsic::amdgcn_ds_bpermute:
-  case Intrinsic::amdgcn_ds_permute:
-  case Intrinsic::amdgcn_wave_barrier:
-  case Intrinsic::amdgcn_s_barrier:
-    return true;
-  default:
-    return false;
-  }
+  return II && isCrossLane(*II);
 }
 
 // The shared-memory accesses of F that need a point before them. Between
@@ -478,6 +472,7 @@ extern "C" void rt_wave_points(rt_ctx *C) {
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
   FunctionCallee Mem = M.getOrInsertFunction("__ldsan_emu_wave_mem", Type::getVoidTy(Ctx), Flat, I64);
   FunctionCallee Op = M.getOrInsertFunction("__ldsan_emu_wave_op", I64, I32, I64, I32, I64);
+  FunctionCallee Track = M.getOrInsertFunction("__ldsan_emu_wave_track", Type::getVoidTy(Ctx), Flat, I32);
   for (FunctionCallee Fn : {Mem, Op})
     if (auto *F = dyn_cast<Function>(Fn.getCallee()))
       F->addFnAttr(Attribute::Convergent);
@@ -515,6 +510,23 @@ extern "C" void rt_wave_points(rt_ctx *C) {
       for (Instruction &I : instructions(*F))
         if (isWaveEntry(I))
           Calls.push_back(&I);
+      // Option report_wave_sync: every plain LDS access tells the core what
+      // it touches (core_wave_track.c).
+      const DataLayout &DL = M.getDataLayout();
+      for (Instruction &I : instructions(*F)) {
+        auto *L = dyn_cast<LoadInst>(&I);
+        auto *S = dyn_cast<StoreInst>(&I);
+        if ((!L && !S) || isRuntimeCode(I) || (L ? L->isAtomic() : S->isAtomic()))
+          continue;
+        Value *P = L ? L->getPointerOperand() : S->getPointerOperand();
+        if (isShadowPointer(P) || !isLdsPointer(P))
+          continue;
+        uint64_t Size = DL.getTypeStoreSize(L ? L->getType() : S->getValueOperand()->getType()).getFixedValue();
+        Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : new AddrSpaceCastInst(P, Flat, "", I.getIterator());
+        CallInst *Call = CallInst::Create(Track, {Fp, ConstantInt::get(I32, (Size & 0x7fffffff) | (S ? 1u << 31 : 0))}, "",
+                                          I.getIterator());
+        Call->setDebugLoc(I.getDebugLoc());
+      }
       for (auto [I, P] : memoryPoints(*F, Joins)) {
         Value *Fp = P;
         if (P->getType()->getPointerAddressSpace() != kAsFlat)

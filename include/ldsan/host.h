@@ -125,6 +125,7 @@ typedef struct ldsan_emu_options {
   int fibers;
   int threads;
   int stack_kb;
+  int report_wave_sync;  /* option report_wave_sync */
 } ldsan_emu_options;
 void ldsan_host_emu_options(ldsan_emu_options *out);
 
@@ -220,6 +221,15 @@ ldsan_report_channel *ldsan_host_image_channel(const ldsan_image *image);
  * of them stops the program (halt_on_error), does not return (ldsan_host_die).
  * Returns the number of reports printed. */
 int ldsan_host_dispatch_done(ldsan_image *image, const ldsan_dispatch_info *dispatch);
+
+/* The CPU emulator saw a lane read LDS that another lane of its wave wrote
+ * with no barrier or wave barrier between (option report_wave_sync): prints
+ * a warning naming the variable, the two lanes and the two source lines.
+ * `read` and `write` describe the accesses as report records do (address,
+ * access_address, size, pc, block, work-item, lane, workgroup; kind unused).
+ * A warning: it does not stop the program or change its exit status. */
+void ldsan_host_wave_sync_warning(ldsan_image *image, const ldsan_dispatch_info *dispatch,
+                                  const ldsan_report_record *read, const ldsan_report_record *write);
 
 /* The device of `backend` stopped a queue (a trap, a memory fault): drains every
  * image on that device (a final drain: half-written records count as lost). If

@@ -1,15 +1,15 @@
 // Unoptimized (-O0) build whose kernel reaches an intrinsic the emulator
-// cannot run (ds.swizzle) only through a function pointer: a __device__
+// cannot run (s.getreg of a hardware register) only through a function pointer: a __device__
 // table (a global initializer) holds the function's address. Unused device
 // code is ignored at -O0 (clean_O0.hip), but code reachable through an
 // address must still fail the build, naming the intrinsic and the function.
 // EXPECT: build-error
-// EXPECT-STDERR: intrinsic llvm.amdgcn.ds.swizzle used by function '_Z10swap_pairsi' is not supported by the CPU emulator
+// EXPECT-STDERR: intrinsic llvm.amdgcn.s.getreg used by function '_Z10swap_pairsi' is not supported by the CPU emulator
 // CFLAGS: -O0
 #include "common.h"
 
 __device__ __noinline__ int same(int v) { return v; }
-__device__ __noinline__ int swap_pairs(int v) { return __builtin_amdgcn_ds_swizzle(v, 0x041f) /* xor 1 */; }
+__device__ __noinline__ int swap_pairs(int v) { return v + (int)__builtin_amdgcn_s_getreg(0xf804) /* HW_ID */; }
 __device__ int (*const ops[2])(int) = {same, swap_pairs};
 
 __global__ void indirect(int *out, int which) { out[threadIdx.x] = ops[which & 1]((int)threadIdx.x); }

@@ -1,0 +1,35 @@
+// A kernel that works only because a wave's lanes run in lockstep: each
+// lane writes its LDS slot and at once reads its neighbour's, with no
+// barrier between (line 17 writes, line 18 reads). Under
+// LDSAN_OPTIONS=report_wave_sync=1 the result is still the GPU's and a
+// warning names the variable, both lanes and both lines
+// (test/emulator/wave_sync.sh checks them; its barrier-correct twin,
+// clean_wave_sync_twin.hip, gets none).
+// EXPECT: no-report
+// ENV: LDSAN_OPTIONS=report_wave_sync=1
+// EXPECT-STDERR: WARNING: ldsan: wave-sync-dependence in kernel neighbours(int const*, int*): lane 0 reads LDS that lane 1 of its wave wrote, with no barrier or wave barrier between
+// EXPECT-STDOUT: warn_wave_sync: PASSED
+#include "common.h"
+
+__global__ void neighbours(const int *in, int *out) {
+  __shared__ int slots[128];
+  int t = threadIdx.x, base = t & ~63;
+  slots[t] = in[blockIdx.x * 128 + t];
+  out[blockIdx.x * 128 + t] = slots[base + ((t + 1) & 63)];
+}
+
+int main() {
+  static int in[256], out[256], want[256];
+  for (int i = 0; i < 256; i++) in[i] = i * 3;
+  for (int i = 0; i < 256; i++) want[i] = in[(i & ~63) + ((i + 1) & 63)];
+  int *din, *dout;
+  HIP_CHECK(hipMalloc(&din, sizeof in));
+  HIP_CHECK(hipMalloc(&dout, sizeof out));
+  HIP_CHECK(hipMemcpy(din, in, sizeof in, hipMemcpyHostToDevice));
+  neighbours<<<2, 128>>>(din, dout);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
+  check_equal("neighbours", out, want, 256);
+  passed("warn_wave_sync");
+  return 0;
+}
