@@ -85,6 +85,15 @@ const ldsan_emu_global *ldsan_emu_find_global(const char *name);
  * exits the process with the configured exit code after flushing. */
 int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
                      void **args, uint32_t dynamic_lds_size, char *err, size_t err_len);
+/* Added by the core (additive): ldsan_emu_launch with flags. Cooperative
+ * (hipLaunchCooperativeKernel): every workgroup runs at once, each on a
+ * thread of its own, so grid-wide barriers (cooperative groups'
+ * this_grid().sync(), ds_gws_barrier) work; the HIP layer checks the grid
+ * fits (LDSAN_EMU_COOPERATIVE_MAX_GROUPS). */
+#define LDSAN_EMU_LAUNCH_COOPERATIVE 1u
+#define LDSAN_EMU_COOPERATIVE_MAX_GROUPS 256u
+int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
+                           void **args, uint32_t dynamic_lds_size, uint32_t flags, char *err, size_t err_len);
 
 /* Added by the core (additive): the image that holds a kernel, NULL if none. */
 const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel);

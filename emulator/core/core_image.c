@@ -74,12 +74,23 @@ static void emu_fill_blocks(emu_dispatch *d, uint32_t dynamic_lds) {
   put16(ia, 64, dims);                      /* hidden_grid_dims */
   /* 96: hidden_heap_v1 = 0 (no device heap); 120: hidden_dynamic_lds_size */
   put32(ia, 120, dynamic_lds);
+  /* 88: hidden_multigrid_sync_arg, nonzero for a cooperative launch (what
+   * cooperative groups' grid.is_valid() reads); nothing reads what it points at. */
+  if (d->cooperative) {
+    uint64_t sync = (uint64_t)(uintptr_t)d;
+    memcpy(ia + 88, &sync, sizeof sync);
+  }
   put16(pk, 2, dims);                       /* setup: dimensions */
   put32(pk, 28, d->lds_size);               /* group_segment_size */
 }
 
 int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
                      void **args, uint32_t dynamic_lds_size, char *err, size_t err_len) {
+  return ldsan_emu_launch_flags(kernel, grid, block, args, dynamic_lds_size, 0, err, err_len);
+}
+
+int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
+                           void **args, uint32_t dynamic_lds_size, uint32_t flags, char *err, size_t err_len) {
   if (err && err_len) err[0] = 0;
   uint64_t items = (uint64_t)block[0] * block[1] * block[2];
   if (!kernel || !kernel->entry) {
@@ -95,6 +106,8 @@ int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], con
   emu_dispatch *d = aligned_alloc(64, (sizeof(emu_dispatch) + 63) & ~(size_t)63);
   memset(d, 0, sizeof *d);
   pthread_mutex_init(&d->lock, NULL);
+  pthread_cond_init(&d->gws_cond, NULL);
+  d->cooperative = (flags & LDSAN_EMU_LAUNCH_COOPERATIVE) != 0;
   d->kernel = kernel;
   d->args = args;
   memcpy(d->grid, grid, sizeof d->grid);
@@ -116,6 +129,7 @@ int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], con
                d->trap_item[1], d->trap_item[2], reports ? " after an ldsan report" : "");
     rc = 1;
   }
+  pthread_cond_destroy(&d->gws_cond);
   pthread_mutex_destroy(&d->lock);
   free(d);
   return rc;

@@ -65,6 +65,9 @@ typedef struct emu_dispatch {
   uint32_t trap_group[3], trap_item[3];
   emu_wave_warning wave_warnings[EMU_WAVE_WARNINGS];  /* guarded by lock */
   uint32_t wave_warning_count;
+  int cooperative;                  /* every workgroup on its own worker (LDSAN_EMU_LAUNCH_COOPERATIVE) */
+  pthread_cond_t gws_cond;          /* the grid-wide barrier (guarded by lock) */
+  uint32_t gws_arrived, gws_gen;
   uint64_t launch_pcs[LDSAN_EMU_LAUNCH_FRAMES];  /* the launching host stack, for reports */
   uint32_t launch_depth;
   _Alignas(64) uint8_t implicitarg[EMU_IMPLICIT_SIZE];

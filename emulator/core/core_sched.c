@@ -306,6 +306,33 @@ __attribute__((visibility("default"))) void __ldsan_emu_s_barrier_exit(void) {
   emu_switch_to(w, &f->sp, (uint32_t)j);
 }
 
+/* ds_gws_barrier(count, offset): the grid-wide barrier of a cooperative
+ * launch (cooperative groups' grid.sync(): work-item 0 of every workgroup
+ * arrives, count + 1 of them, between two s_barriers). It blocks this
+ * worker's thread, which only work-items already waiting at the s_barrier
+ * share; every workgroup has a thread of its own (ldsan_emu_run). */
+__attribute__((visibility("default"))) void __ldsan_emu_ds_gws_barrier(uint32_t count, uint32_t offset) {
+  emu_worker *w = ldsan_emu_self;
+  emu_dispatch *d = w->d;
+  (void)offset;
+  if (!d->cooperative) {
+    fprintf(stderr, "ldsan-emu: error: kernel %s waits at a grid-wide barrier (cooperative groups' grid.sync()) "
+            "but was not launched with hipLaunchCooperativeKernel, so its workgroups do not all run at once and "
+            "it would wait forever; launch it with hipLaunchCooperativeKernel\n", d->kernel->name);
+    ldsan_emu_trap_current();
+  }
+  pthread_mutex_lock(&d->lock);
+  uint32_t gen = d->gws_gen;
+  if (++d->gws_arrived >= count + 1) {
+    d->gws_arrived = 0;
+    d->gws_gen++;
+    pthread_cond_broadcast(&d->gws_cond);
+  } else {
+    while (gen == d->gws_gen && !atomic_load(&d->stop)) pthread_cond_wait(&d->gws_cond, &d->lock);
+  }
+  pthread_mutex_unlock(&d->lock);
+}
+
 void ldsan_emu_yield(void) {
   emu_worker *w = ldsan_emu_self;
   if (!w || w->loops) return;
@@ -344,8 +371,9 @@ void ldsan_emu_trap_current(void) {
     memcpy(d->trap_group, __ldsan_emu_tls.group_id, sizeof d->trap_group);
     memcpy(d->trap_item, __ldsan_emu_tls.item->id, sizeof d->trap_item);
   }
-  pthread_mutex_unlock(&d->lock);
   atomic_store(&d->stop, 1);
+  pthread_cond_broadcast(&d->gws_cond); /* nobody waits at the grid barrier for this workgroup */
+  pthread_mutex_unlock(&d->lock);
   if (w->loops) longjmp(w->trap_jmp, 1); /* the workgroup is abandoned */
   w->live = 0;
   emu_switch_to_scheduler(w);
@@ -546,11 +574,45 @@ static void emu_start_pool(void) {
   }
 }
 
+/* A cooperative dispatch: one thread and worker per workgroup, all at once
+ * (its grid-wide barriers need every workgroup running). */
+static void *emu_coop_main(void *arg) {
+  emu_worker *w = arg;
+  emu_run_worker(w, w->d);
+  return NULL;
+}
+
+static void emu_run_cooperative(emu_dispatch *d) {
+  uint64_t extra = d->groups - 1;
+  pthread_t *t = calloc(extra ? extra : 1, sizeof *t);
+  emu_worker **ws = calloc(extra ? extra : 1, sizeof *ws);
+  if (!t || !ws) emu_die("out of memory");
+  uint64_t started = 0;
+  for (; started < extra; started++) {
+    ws[started] = calloc(1, sizeof **ws);
+    if (!ws[started]) emu_die("out of memory");
+    ws[started]->d = d;
+    if (pthread_create(&t[started], NULL, emu_coop_main, ws[started]) != 0) emu_die("cannot start a workgroup thread");
+  }
+  emu_run_worker(caller_worker, d);
+  for (uint64_t i = 0; i < started; i++) {
+    pthread_join(t[i], NULL);
+    emu_free_worker(ws[i]);
+  }
+  free(t);
+  free(ws);
+}
+
 int ldsan_emu_run(emu_dispatch *d) {
   static pthread_mutex_t launch_mu = PTHREAD_MUTEX_INITIALIZER;
   pthread_mutex_lock(&launch_mu); /* one dispatch at a time: the pool is shared */
   if (pool_threads == (unsigned)-1) emu_start_pool();
   emu_caller_worker();
+  if (d->cooperative) {
+    emu_run_cooperative(d);
+    pthread_mutex_unlock(&launch_mu);
+    return d->trapped;
+  }
   unsigned helpers = d->groups > 1 ? pool_threads : 0;
   if (helpers) {
     pthread_mutex_lock(&pool_mu);

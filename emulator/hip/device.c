@@ -87,6 +87,7 @@ static void ldsan_emu_fill_props(hipDeviceProp_t *p) {
   p->arch.hasFunnelShift = p->arch.hasThreadFenceSystem = p->arch.hasSyncThreadsExt = 1;
   p->arch.has3dGrid = 1;
   p->concurrentKernels = 0;       /* launches run one at a time */
+  p->cooperativeLaunch = 1;       /* hipLaunchCooperativeKernel: every workgroup at once */
   p->maxSharedMemoryPerMultiProcessor = LDSAN_EMU_LDS_PER_BLOCK;
   p->canMapHostMemory = 1;
   p->gcnArch = 910;
@@ -166,7 +167,7 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr, int devi
   case hipDeviceAttributeGcnArch: *value = p.gcnArch; break;
   case hipDeviceAttributeUnifiedAddressing: *value = 1; break;
   case hipDeviceAttributeEccEnabled: *value = 0; break;
-  case hipDeviceAttributeCooperativeLaunch: *value = 0; break;
+  case hipDeviceAttributeCooperativeLaunch: *value = 1; break;
   default:
     return ldsan_emu_hip_fail(hipErrorInvalidValue, "hipDeviceGetAttribute",
                               "attribute %d is not modelled by the CPU emulator", (int)attr);

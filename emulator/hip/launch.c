@@ -83,9 +83,18 @@ static hipError_t ldsan_emu_check_config(const char *api, const char *name, cons
   return hipSuccess;
 }
 
+/* Workgroups of `block` that run at once on the emulated device: 2 CUs of
+ * 2048 work-items (what the occupancy API answers), at most
+ * LDSAN_EMU_COOPERATIVE_MAX_GROUPS (a cooperative launch gives each its own thread). */
+static uint64_t ldsan_emu_cooperative_groups(dim3 block) {
+  uint64_t threads = (uint64_t)block.x * block.y * block.z, per_cu = threads && threads <= 2048 ? 2048 / threads : 1;
+  uint64_t n = 2 * per_cu;
+  return n < LDSAN_EMU_COOPERATIVE_MAX_GROUPS ? n : LDSAN_EMU_COOPERATIVE_MAX_GROUPS;
+}
+
 /* Runs one kernel; the common path of every launch API. */
 static hipError_t ldsan_emu_launch_kernel(const char *api, const void *function_address, dim3 grid,
-                                          dim3 block, void **args, size_t shared_mem) {
+                                          dim3 block, void **args, size_t shared_mem, uint32_t flags) {
   hipError_t sticky = ldsan_emu_hip_sticky();
   if (sticky != hipSuccess) return ldsan_emu_hip_set_error(sticky);
   const char *mangled;
@@ -102,9 +111,19 @@ static hipError_t ldsan_emu_launch_kernel(const char *api, const void *function_
                               "ldsan-cc --emulate so its retargeted device object is linked", name);
   hipError_t err = ldsan_emu_check_config(api, name, k, grid, block, shared_mem);
   if (err != hipSuccess) return err;
+  if (flags & LDSAN_EMU_LAUNCH_COOPERATIVE) {
+    uint64_t groups = (uint64_t)grid.x * grid.y * grid.z, fit = ldsan_emu_cooperative_groups(block);
+    if (groups > fit)
+      return ldsan_emu_hip_fail(hipErrorCooperativeLaunchTooLarge, api,
+                                "kernel '%s': a cooperative grid of %llu workgroups of %u work-items does not fit "
+                                "the emulated device (at most %llu can run at once: 2 CUs x 2048 work-items, and "
+                                "at most %u workgroups); size the grid with hipOccupancyMaxActiveBlocksPerMultiprocessor "
+                                "x multiProcessorCount", name, (unsigned long long)groups, block.x * block.y * block.z,
+                                (unsigned long long)fit, LDSAN_EMU_COOPERATIVE_MAX_GROUPS);
+  }
   uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
   char msg[512] = "";
-  if (ldsan_emu_launch(k, g, b, args, (uint32_t)shared_mem, msg, sizeof msg) != 0) {
+  if (ldsan_emu_launch_flags(k, g, b, args, (uint32_t)shared_mem, flags, msg, sizeof msg) != 0) {
     fprintf(stderr, LDSAN_EMU_PREFIX ": error: kernel '%s' <<<(%u,%u,%u), (%u,%u,%u), %zu>>> failed: %s\n",
             name, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_mem,
             msg[0] ? msg : "unknown device error");
@@ -118,7 +137,16 @@ static hipError_t ldsan_emu_launch_kernel(const char *api, const void *function_
 hipError_t hipLaunchKernel(const void *function_address, dim3 grid, dim3 block, void **args,
                            size_t shared_mem, hipStream_t stream) {
   (void)stream;  /* streams are in order and synchronous */
-  return ldsan_emu_launch_kernel("hipLaunchKernel", function_address, grid, block, args, shared_mem);
+  return ldsan_emu_launch_kernel("hipLaunchKernel", function_address, grid, block, args, shared_mem, 0);
+}
+
+/* All workgroups at once, each on a thread of its own, so grid.sync() works
+ * (emu.h, LDSAN_EMU_LAUNCH_COOPERATIVE). */
+hipError_t hipLaunchCooperativeKernel(const void *function_address, dim3 grid, dim3 block, void **args,
+                                      unsigned int shared_mem, hipStream_t stream) {
+  (void)stream;
+  return ldsan_emu_launch_kernel("hipLaunchCooperativeKernel", function_address, grid, block, args, shared_mem,
+                                 LDSAN_EMU_LAUNCH_COOPERATIVE);
 }
 
 hipError_t hipExtLaunchKernel(const void *function_address, dim3 grid, dim3 block, void **args,
@@ -127,7 +155,7 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 grid, dim3 bloc
   (void)flags;
   if (start) hipEventRecord(start, stream);
   hipError_t err = ldsan_emu_launch_kernel("hipExtLaunchKernel", function_address, grid, block, args,
-                                           shared_mem);
+                                           shared_mem, 0);
   if (stop) hipEventRecord(stop, stream);
   return err;
 }
@@ -182,6 +210,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, const v
                                                         size_t dyn_shared_mem) {
   (void)f; (void)dyn_shared_mem;
   if (!num_blocks || block_size <= 0) return ldsan_emu_hip_set_error(hipErrorInvalidValue);
-  *num_blocks = 2048 / block_size > 0 ? 2048 / block_size : 1;
+  dim3 b = {(unsigned)block_size, 1, 1};
+  *num_blocks = (int)(ldsan_emu_cooperative_groups(b) / 2);  /* per CU, 2 CUs */
   return hipSuccess;
 }

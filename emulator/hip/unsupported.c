@@ -15,7 +15,7 @@
   X(hipModuleLoad) X(hipModuleLoadData) X(hipModuleLoadDataEx) X(hipModuleUnload)                 \
   X(hipModuleGetFunction) X(hipModuleGetGlobal) X(hipModuleLaunchKernel)                          \
   X(hipExtModuleLaunchKernel) X(hipHccModuleLaunchKernel) X(hipModuleOccupancyMaxPotentialBlockSize) \
-  X(hipLaunchCooperativeKernel) X(hipLaunchCooperativeKernelMultiDevice)                          \
+  X(hipLaunchCooperativeKernelMultiDevice)                                                        \
   X(hipExtLaunchMultiKernelMultiDevice) X(hipLaunchByPtr) X(hipConfigureCall) X(hipSetupArgument) \
   X(hipLaunchHostFunc)                                                                            \
   X(hipMallocArray) X(hipMalloc3D) X(hipMalloc3DArray) X(hipFreeArray) X(hipMemcpy3D)            \

@@ -73,6 +73,8 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.mbcnt.lo", H_CALL, 0},
     {"llvm.amdgcn.mbcnt.hi", H_CALL, 0},
     {"llvm.amdgcn.s.barrier", H_CALL, 0},
+    {"llvm.amdgcn.ds.gws.barrier", H_CALL, 0},  /* grid.sync() of a cooperative launch */
+    {"llvm.amdgcn.ds.gws.init", H_ERASE, 0},    /* the barrier's count comes with each call */
     {"llvm.amdgcn.s.sleep", H_CALL, 0},
     {"llvm.amdgcn.s.getpc", H_CALL, 0},
     {"llvm.amdgcn.s.memtime", H_CALL, 0},
