@@ -285,6 +285,8 @@ void ldsan_flags_emu_options(ldsan_emu_options *out) {
   out->threads = env_int("LDSAN_EMU_THREADS", f->emu_threads);
   out->stack_kb = env_int("LDSAN_EMU_STACK_KB", f->emu_stack_kb);
   out->report_wave_sync = f->report_wave_sync;
+  out->detect_races = f->detect_races;
+  out->detect_uninit = f->detect_uninit;
 }
 
 void ldsan_host_emu_options(ldsan_emu_options *out) {

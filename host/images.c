@@ -206,15 +206,16 @@ int ldsan_host_dispatch_done(ldsan_image *img, const ldsan_dispatch_info *d) {
   return (int)st.printed;
 }
 
-void ldsan_host_wave_sync_warning(ldsan_image *img, const ldsan_dispatch_info *d, const ldsan_report_record *read,
-                                  const ldsan_report_record *write) {
-  if (!img) return;
+int ldsan_host_lds_hazard(ldsan_image *img, const ldsan_dispatch_info *d, const ldsan_lds_hazard *h) {
+  if (!img) return 0;
   ldsan_dispatch_info info = with_backend(img, d);
   ldsan_report_lock();
   FILE *out = ldsan_log_stream();
-  ldsan_report_print_wave_sync(read, write, &img->backend->mem, &info, out);
+  ldsan_report_print_hazard(h->bug, h->what, h->error, h->same_wave, &h->access, h->has_other ? &h->other : NULL,
+                            &img->backend->mem, &info, out);
   fflush(out);
   ldsan_report_unlock();
+  return h->error && ldsan_flags_get()->halt_on_error;
 }
 
 int ldsan_host_device_error(const ldsan_backend *b) {

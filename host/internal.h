@@ -167,12 +167,13 @@ int ldsan_report_aborts(const ldsan_report_record *r);
 void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch, FILE *out,
                         const ldsan_report_extra *extra);
-/* A lane read LDS another lane of its wave wrote with no barrier or wave
- * barrier between (the CPU emulator's option report_wave_sync): a warning
- * naming the variable, the two lanes and the two source lines. The records
- * give address/access_address, size, pc, block, work-item, lane, workgroup. */
-void ldsan_report_print_wave_sync(const ldsan_report_record *read, const ldsan_report_record *write,
-                                  const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch, FILE *out);
+/* An LDS hazard the CPU emulator's checks found (report_hazard.c): `bug`
+ * (lds-data-race, lds-uninitialized-read, wave-sync-dependence), `what` the
+ * headline's detail, as an error or a warning; `access` the access that found
+ * it, `other` the earlier conflicting one or NULL; same_wave: both in one wave. */
+void ldsan_report_print_hazard(const char *bug, const char *what, int error, int same_wave,
+                               const ldsan_report_record *access, const ldsan_report_record *other,
+                               const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch, FILE *out);
 
 /* ---- symbolize.c: the external symbolizer (ldsan_symbolize_module) ---------- */
 /* Tests: stops the symbolizer, empties the cache (frames returned before become

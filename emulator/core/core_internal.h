@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../../include/ldsan/abi.h"
+#include "../../include/ldsan/host.h"
 #include "../emu.h"
 #include "emu_tls.h"
 
@@ -44,12 +45,11 @@ typedef struct emu_fiber {
   uintptr_t wave_site, wave_depth;
 } emu_fiber;
 
-/* A read of LDS another lane of the wave wrote with no barrier or wave
- * barrier between (option report_wave_sync, core_wave_track.c). */
-typedef struct emu_wave_warning {
-  ldsan_report_record read, write;
-} emu_wave_warning;
-#define EMU_WAVE_WARNINGS 8u
+/* The options of core_lds_check.c (ldsan_emu_options). */
+typedef struct emu_check_options {
+  int report_wave_sync, detect_races, detect_uninit;
+} emu_check_options;
+#define EMU_LDS_HAZARDS 16u  /* kept per dispatch (one per kind and pair of pcs) */
 
 typedef struct emu_dispatch {
   const ldsan_emu_kernel *kernel;
@@ -63,8 +63,9 @@ typedef struct emu_dispatch {
   pthread_mutex_t lock;             /* guards the trap fields */
   int trapped;
   uint32_t trap_group[3], trap_item[3];
-  emu_wave_warning wave_warnings[EMU_WAVE_WARNINGS];  /* guarded by lock */
-  uint32_t wave_warning_count;
+  ldsan_lds_hazard hazards[EMU_LDS_HAZARDS];  /* core_lds_check.c; guarded by lock */
+  uint32_t hazard_kind[EMU_LDS_HAZARDS];
+  uint32_t hazard_count;
   int cooperative;                  /* every workgroup on its own worker (LDSAN_EMU_LAUNCH_COOPERATIVE) */
   pthread_cond_t gws_cond;          /* the grid-wide barrier (guarded by lock) */
   uint32_t gws_arrived, gws_gen;
@@ -102,11 +103,13 @@ typedef struct emu_worker {
   uint64_t ready[EMU_MAX_WAVES];    /* per wave: lanes that are READY */
   uint64_t synced[EMU_MAX_WAVES];   /* per wave: lanes in WAVE_WAIT */
   uint32_t n, live, arrived, cur;
-  /* Option report_wave_sync (core_wave_track.c): the running workgroup's
-   * writes, its barrier count and each wave's wave-barrier count. */
-  int report_wave_sync;
-  struct emu_track_entry *track;
-  uint32_t track_gen, barrier_epoch;
+  /* LDS checks (core_lds_check.c): the options, a record per byte of the
+   * running workgroup's LDS block, its barrier count and each wave's
+   * wave-barrier count. */
+  emu_check_options checks;
+  struct emu_lds_byte *track;
+  uint64_t track_cap, track_block, track_size;
+  uint32_t track_gen, track_block_gen, barrier_epoch;
   uint32_t wave_epoch[EMU_MAX_WAVES];
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
 } emu_worker;

@@ -130,9 +130,12 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
       .launch_pcs = d->launch_pcs,
       .launch_depth = d->launch_depth,
   };
-  /* Warnings first (option report_wave_sync): a report may end the program. */
-  for (uint32_t i = 0; i < d->wave_warning_count; i++)
-    ldsan_host_wave_sync_warning(host, &info, &d->wave_warnings[i].read, &d->wave_warnings[i].write);
+  /* LDS hazards (core_lds_check.c) first, then the channel's reports; either
+   * may stop the program (halt_on_error). */
+  int die = 0;
+  for (uint32_t i = 0; i < d->hazard_count; i++) die |= ldsan_host_lds_hazard(host, &info, &d->hazards[i]);
   /* Prints the reports; does not return if one of them stops the program. */
-  return ldsan_host_dispatch_done(host, &info);
+  int printed = ldsan_host_dispatch_done(host, &info);
+  if (die) ldsan_host_die();
+  return printed + (int)d->hazard_count;
 }

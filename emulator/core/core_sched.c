@@ -459,9 +459,11 @@ static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
 static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   ldsan_emu_self = w;
   w->d = d;
-  w->loops = d->kernel->group && !emu_options()->fibers;
+  const ldsan_emu_options *o = emu_options();
+  w->checks = (emu_check_options){o->report_wave_sync, o->detect_races, o->detect_uninit};
+  int every_access = o->detect_races || o->detect_uninit; /* fibers: exact barrier epochs, w->cur */
+  w->loops = d->kernel->group && !o->fibers && !every_access;
   w->lockstep = d->kernel->lockstep && !w->loops;
-  w->report_wave_sync = emu_options()->report_wave_sync;
   w->loop_stack_hi = __builtin_frame_address(0);
   if (w->loops) emu_prepare_loops(w, d);
   else emu_ensure_fibers(w, d->items);
@@ -472,6 +474,7 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   __ldsan_emu_tls.dispatch = d->packet;
   __ldsan_emu_tls.static_lds_size = d->kernel->static_lds_size;
   __ldsan_emu_tls.lds_kernel_id = 0;
+  __ldsan_emu_tls.checks = every_access || (o->report_wave_sync && w->lockstep);
   while (!atomic_load_explicit(&d->stop, memory_order_relaxed)) {
     uint64_t g = atomic_fetch_add_explicit(&d->next_group, 1, memory_order_relaxed);
     if (g >= d->groups) break;

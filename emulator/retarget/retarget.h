@@ -116,6 +116,9 @@ void rt_wave_points(rt_ctx *c);
 /* Whether ballot call ci is ASan's check of one access (per lane it needs no
  * other lane). */
 int rt_wave_is_asan_check(LLVMValueRef ci);
+/* After rt_wave_points: calls of __ldsan_emu_lds_track before every
+ * shared-memory access of every kernel's own code (the core's LDS checks). */
+void rt_lds_checks(rt_ctx *c);
 /* After the last optimization: the rank argument of every wave call. */
 void rt_wave_rank(LLVMModuleRef m);
 

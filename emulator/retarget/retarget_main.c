@@ -141,6 +141,7 @@ int main(int argc, char **argv) {
   rt_wave_prepare(&c);
   rt_wave_classify(&c);
   rt_wave_points(&c);
+  rt_lds_checks(&c);
   rt_lower_intrinsics(&c);
   rt_lower_lds(&c);
   rt_fix_symbols(&c);

@@ -39,6 +39,7 @@ LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty) {
 }
 
 LLVMValueRef rt_tls_field(rt_ctx *c, unsigned offset) {
+  if (!c->tls) c->tls = LLVMGetNamedGlobal(c->mod, LDSAN_EMU_TLS_SYMBOL); /* made by retarget_wave.cpp */
   if (!c->tls) {
     c->tls = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(c->i8, LDSAN_EMU_TLS_SIZE), LDSAN_EMU_TLS_SYMBOL, 0);
     LLVMSetThreadLocal(c->tls, 1);

@@ -41,6 +41,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -51,6 +52,7 @@
 extern "C" {
 #include "../../include/ldsan/entry_points.def"
 #include "../core/core_wave_ops.h"
+#include "../core/emu_tls.h"
 #include "retarget.h"
 }
 
@@ -472,7 +474,6 @@ extern "C" void rt_wave_points(rt_ctx *C) {
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
   FunctionCallee Mem = M.getOrInsertFunction("__ldsan_emu_wave_mem", Type::getVoidTy(Ctx), Flat, I64);
   FunctionCallee Op = M.getOrInsertFunction("__ldsan_emu_wave_op", I64, I32, I64, I32, I64);
-  FunctionCallee Track = M.getOrInsertFunction("__ldsan_emu_wave_track", Type::getVoidTy(Ctx), Flat, I32);
   for (FunctionCallee Fn : {Mem, Op})
     if (auto *F = dyn_cast<Function>(Fn.getCallee()))
       F->addFnAttr(Attribute::Convergent);
@@ -510,23 +511,6 @@ extern "C" void rt_wave_points(rt_ctx *C) {
       for (Instruction &I : instructions(*F))
         if (isWaveEntry(I))
           Calls.push_back(&I);
-      // Option report_wave_sync: every plain LDS access tells the core what
-      // it touches (core_wave_track.c).
-      const DataLayout &DL = M.getDataLayout();
-      for (Instruction &I : instructions(*F)) {
-        auto *L = dyn_cast<LoadInst>(&I);
-        auto *S = dyn_cast<StoreInst>(&I);
-        if ((!L && !S) || isRuntimeCode(I) || (L ? L->isAtomic() : S->isAtomic()))
-          continue;
-        Value *P = L ? L->getPointerOperand() : S->getPointerOperand();
-        if (isShadowPointer(P) || !isLdsPointer(P))
-          continue;
-        uint64_t Size = DL.getTypeStoreSize(L ? L->getType() : S->getValueOperand()->getType()).getFixedValue();
-        Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : new AddrSpaceCastInst(P, Flat, "", I.getIterator());
-        CallInst *Call = CallInst::Create(Track, {Fp, ConstantInt::get(I32, (Size & 0x7fffffff) | (S ? 1u << 31 : 0))}, "",
-                                          I.getIterator());
-        Call->setDebugLoc(I.getDebugLoc());
-      }
       for (auto [I, P] : memoryPoints(*F, Joins)) {
         Value *Fp = P;
         if (P->getType()->getPointerAddressSpace() != kAsFlat)
@@ -563,4 +547,52 @@ extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
       }
     }
   }
+}
+
+// The LDS checks of the core (core_lds_check.c: report_wave_sync,
+// detect_races, detect_uninit): every memory access of every kernel's own
+// code that may touch shared memory (not its own allocas, ASan's shadow or
+// constant data) calls __ldsan_emu_lds_track(ptr, size | store << 31 |
+// atomic << 30) first, only when the worker's TLS says a check is on (one
+// load and branch otherwise). The core keeps what falls in the workgroup's
+// LDS block. Runs after the lockstep points, so its branches are not joins.
+extern "C" void rt_lds_checks(rt_ctx *C) {
+  Module &M = *unwrap(C->mod);
+  LLVMContext &Ctx = M.getContext();
+  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  PointerType *Flat = PointerType::get(Ctx, kAsFlat);
+  GlobalVariable *Tls = M.getNamedGlobal(LDSAN_EMU_TLS_SYMBOL);
+  if (!Tls)
+    Tls = new GlobalVariable(M, ArrayType::get(I8, LDSAN_EMU_TLS_SIZE), false, GlobalValue::ExternalLinkage, nullptr,
+                             LDSAN_EMU_TLS_SYMBOL, nullptr, GlobalValue::InitialExecTLSModel, 0);
+  FunctionCallee Track = M.getOrInsertFunction("__ldsan_emu_lds_track", Type::getVoidTy(Ctx), Flat, I32);
+  const DataLayout &DL = M.getDataLayout();
+  SmallPtrSet<Function *, 32> Done;
+  for (unsigned K = 0; K < C->kernel_count; K++)
+    for (Function *F : ownCode(unwrap<Function>(C->kernels[K].fn))) {
+      if (!Done.insert(F).second)
+        continue;
+      SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
+      for (Instruction &I : instructions(*F))
+        if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I))
+          Accesses.push_back({&I, P});
+      for (auto [I, P] : Accesses) {
+        Type *Ty = isa<LoadInst>(I) ? I->getType()
+                   : isa<StoreInst>(I) ? cast<StoreInst>(I)->getValueOperand()->getType()
+                   : isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I)->getValOperand()->getType()
+                                           : cast<AtomicCmpXchgInst>(I)->getNewValOperand()->getType();
+        uint64_t Size = DL.getTypeStoreSize(Ty).getFixedValue() & 0x3fffffffu;
+        bool Atomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
+                      (isa<LoadInst>(I) && cast<LoadInst>(I)->isAtomic()) ||
+                      (isa<StoreInst>(I) && cast<StoreInst>(I)->isAtomic());
+        bool Store = !isa<LoadInst>(I);
+        IRBuilder<> B(I);
+        Value *Flag = B.CreateLoad(I32, B.CreateConstInBoundsGEP1_32(I8, Tls, LDSAN_EMU_TLS_CHECKS));
+        Instruction *Then = SplitBlockAndInsertIfThen(B.CreateICmpNE(Flag, B.getInt32(0)), I->getIterator(), false);
+        B.SetInsertPoint(Then);
+        Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
+        uint32_t Arg = (uint32_t)Size | (Store ? 1u << 31 : 0) | (Atomic ? 1u << 30 : 0);
+        B.CreateCall(Track, {Fp, B.getInt32(Arg)})->setDebugLoc(I->getDebugLoc());
+      }
+    }
 }

@@ -126,6 +126,8 @@ typedef struct ldsan_emu_options {
   int threads;
   int stack_kb;
   int report_wave_sync;  /* option report_wave_sync */
+  int detect_races;      /* option detect_races: 0, 1 (same-wave hazards warn), 2 (they are errors) */
+  int detect_uninit;     /* option detect_uninit */
 } ldsan_emu_options;
 void ldsan_host_emu_options(ldsan_emu_options *out);
 
@@ -222,14 +224,22 @@ ldsan_report_channel *ldsan_host_image_channel(const ldsan_image *image);
  * Returns the number of reports printed. */
 int ldsan_host_dispatch_done(ldsan_image *image, const ldsan_dispatch_info *dispatch);
 
-/* The CPU emulator saw a lane read LDS that another lane of its wave wrote
- * with no barrier or wave barrier between (option report_wave_sync): prints
- * a warning naming the variable, the two lanes and the two source lines.
- * `read` and `write` describe the accesses as report records do (address,
- * access_address, size, pc, block, work-item, lane, workgroup; kind unused).
- * A warning: it does not stop the program or change its exit status. */
-void ldsan_host_wave_sync_warning(ldsan_image *image, const ldsan_dispatch_info *dispatch,
-                                  const ldsan_report_record *read, const ldsan_report_record *write);
+/* An LDS hazard the CPU emulator's checks found (options detect_races,
+ * detect_uninit, report_wave_sync): prints it like a report. `access` and
+ * `other` describe the accesses as report records do (address,
+ * access_address, size, pc, block, work-item, lane, workgroup, flags
+ * LDSAN_ACCESS_WRITE; kind unused). Returns 1 if it is an error and
+ * halt_on_error says to stop: the caller ends the program (ldsan_host_die)
+ * once it has printed the dispatch's other reports. */
+typedef struct ldsan_lds_hazard {
+  const char *bug;           /* lds-data-race, lds-uninitialized-read, wave-sync-dependence */
+  char what[160];            /* the headline after the kernel, e.g. "read-after-write ..." */
+  int error;                 /* 0: a warning */
+  int same_wave;             /* both accesses in one wave */
+  int has_other;
+  ldsan_report_record access, other;
+} ldsan_lds_hazard;
+int ldsan_host_lds_hazard(ldsan_image *image, const ldsan_dispatch_info *dispatch, const ldsan_lds_hazard *hazard);
 
 /* The device of `backend` stopped a queue (a trap, a memory fault): drains every
  * image on that device (a final drain: half-written records count as lost). If

@@ -11,7 +11,7 @@ static const ldsan_emu_image *fake_images[8];
 static unsigned fake_image_count;
 
 /* What the last launch looked like, for hip_layer.hip to check. */
-uint32_t fake_last_grid[3], fake_last_block[3], fake_last_dynamic_lds;
+uint32_t fake_last_grid[3], fake_last_block[3], fake_last_dynamic_lds, fake_last_flags;
 unsigned fake_launch_count;
 static uint32_t fake_tid[3], fake_bid[3], fake_bdim[3];
 
@@ -33,8 +33,9 @@ const ldsan_emu_global *ldsan_emu_find_global(const char *name) {
   return NULL;
 }
 
-int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
-                     void **args, uint32_t dynamic_lds_size, char *err, size_t err_len) {
+int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
+                           void **args, uint32_t dynamic_lds_size, uint32_t flags, char *err, size_t err_len) {
+  fake_last_flags = flags;
   memcpy(fake_last_grid, grid, sizeof fake_last_grid);
   memcpy(fake_last_block, block, sizeof fake_last_block);
   fake_last_dynamic_lds = dynamic_lds_size;
@@ -51,6 +52,11 @@ int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], con
           for (fake_tid[1] = 0; fake_tid[1] < block[1]; fake_tid[1]++)
             for (fake_tid[0] = 0; fake_tid[0] < block[0]; fake_tid[0]++) kernel->entry(args);
   return 0;
+}
+
+int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
+                     void **args, uint32_t dynamic_lds_size, char *err, size_t err_len) {
+  return ldsan_emu_launch_flags(kernel, grid, block, args, dynamic_lds_size, 0, err, err_len);
 }
 
 /* extern "C" __global__ void scale(float *p, int n, float f) */
@@ -74,9 +80,9 @@ static void fake_add_table(void **args) {
 static void fake_trap(void **args) { (void)args; }
 
 static const ldsan_emu_kernel fake_kernels[] = {
-    {"scale", fake_scale, 3, 8},
-    {"add_table", fake_add_table, 1, 8},
-    {"trap_kernel", fake_trap, 0, 0},
+    {.name = "scale", .entry = fake_scale, .arg_count = 3, .static_lds_size = 8},
+    {.name = "add_table", .entry = fake_add_table, .arg_count = 1, .static_lds_size = 8},
+    {.name = "trap_kernel", .entry = fake_trap, .arg_count = 0, .static_lds_size = 0},
 };
 static const ldsan_emu_global fake_globals[] = {{"table", fake_table, sizeof fake_table}};
 static const ldsan_emu_image fake_image = {.version = LDSAN_EMU_IMAGE_VERSION, .kernel_count = 3,

@@ -16,7 +16,7 @@ extern "C" __global__ void add_table(int *p) { p[threadIdx.x] += table[threadIdx
 extern "C" __global__ void trap_kernel() { __builtin_trap(); }
 extern "C" __global__ void not_in_image() {}
 
-extern "C" uint32_t fake_last_grid[3], fake_last_block[3], fake_last_dynamic_lds;
+extern "C" uint32_t fake_last_grid[3], fake_last_block[3], fake_last_dynamic_lds, fake_last_flags;
 extern "C" unsigned fake_launch_count;
 
 static int failures;
@@ -78,11 +78,28 @@ int main(int argc, char **argv) {
   CHECK_EQ(fake_last_grid[2], 4);
   CHECK_EQ(fake_last_block[1], 2);
   CHECK_EQ(fake_last_dynamic_lds, 24);
+  CHECK_EQ(fake_last_flags, 0u);
   CHECK_EQ(hipMemcpy(h, d, sizeof h, hipMemcpyDefault), hipSuccess);
   // The fake core ignores y/z ids: the 3-D launch halved h[0..7] 3*4*2 = 24 times.
   CHECK(h[7] == 14.0f / (1 << 24));
   CHECK_EQ((int)h[8], 16);
   CHECK_EQ((int)h[299], 598);
+
+  // Cooperative launches: all workgroups at once, when they fit (2 CUs x 2048 work-items).
+  int coop = 0;
+  CHECK_EQ(hipDeviceGetAttribute(&coop, hipDeviceAttributeCooperativeLaunch, 0), hipSuccess);
+  CHECK_EQ(coop, 1);
+  float one = 1.0f;
+  int zero = 0;
+  void *cargs[] = {&d, &zero, &one};
+  unsigned launches = fake_launch_count;
+  CHECK_EQ(hipLaunchCooperativeKernel((const void *)scale, dim3(32), dim3(128), cargs, 0, 0), hipSuccess);
+  CHECK_EQ(fake_last_flags, 1u);  // LDSAN_EMU_LAUNCH_COOPERATIVE (emulator/emu.h)
+  CHECK_EQ(fake_launch_count, launches + 1);
+  CHECK_EQ(hipLaunchCooperativeKernel((const void *)scale, dim3(33), dim3(128), cargs, 0, 0),
+           hipErrorCooperativeLaunchTooLarge);
+  CHECK_EQ(fake_launch_count, launches + 1);
+  (void)hipGetLastError();
 
   // Symbols.
   int tab[4] = {10, 20, 30, 40}, back[4] = {0};

@@ -305,7 +305,7 @@ static void test_help(void) {
   CHECK_HAS(out, "ldsan: option external_symbolizer_path = \"\"  (default \"\") the llvm-symbolizer to run; empty: llvm-symbolizer-22, then llvm-symbolizer, found on PATH\n");
   CHECK_HAS(out, "ldsan: option help");
   CHECK_HAS(out, "ldsan: option lds_pool_size            = 0  (default 0) bytes of LDS backing store");
-  CHECK_EQ(count_of(out, "ldsan: option "), 18);
+  CHECK_EQ(count_of(out, "ldsan: option "), 20);
   CHECK_HAS(out, "ldsan: option report_wave_sync         = 0  (default 0) CPU emulator: warn when a lane reads LDS");
   CHECK_HAS(out, "ldsan: option emu_threads              = 0  (default 0) CPU emulator: workers running workgroups");
   CHECK_HAS(out, "ldsan: ASAN_OPTIONS sets these first (LDSAN_OPTIONS wins): halt_on_error exitcode abort_on_error "

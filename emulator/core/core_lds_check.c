@@ -1,0 +1,172 @@
+/* ldsan emulator core: the LDS checks that need every access, not just the
+ * shadow: options detect_races, detect_uninit and report_wave_sync. When one
+ * is on, the worker's TLS `checks` is set and every shared-memory access of
+ * a kernel's own code calls __ldsan_emu_lds_track first (retarget_wave.cpp,
+ * rt_lds_checks); accesses inside the workgroup's LDS block are kept here,
+ * per byte: the last writer (work-item, pc, size, atomic), one reader since
+ * then (and whether there were more), with the barrier epoch (workgroup
+ * barriers released so far) and the wave epoch (wave barriers of that wave)
+ * of each. Records carry the workgroup run (gen), so a new workgroup starts
+ * clean without clearing the table; epochs are 32-bit counts of one
+ * workgroup's barriers, which do not wrap in practice (2^32 barriers).
+ * Kernels with checks run as fibers (core_sched.c), so the work-item is
+ * w->cur and epochs are exact. Findings are kept per dispatch (one per kind,
+ * pair of pcs and within/between waves, at most EMU_LDS_HAZARDS) and printed by
+ * ldsan_emu_finish_dispatch through the host library:
+ *   - lds-uninitialized-read: a read of a byte no work-item of the
+ *     workgroup wrote (detect_uninit);
+ *   - lds-data-race: a read after a write, a write after a read, or a write
+ *     after a write by another work-item in the same barrier interval, not
+ *     both atomic (detect_races); between waves an error, within one wave
+ *     (which a 64-lane GPU executes in order) a warning, an error with
+ *     detect_races=2;
+ *   - wave-sync-dependence: within one wave, a read of another lane's write
+ *     with no wave barrier between either (report_wave_sync, when
+ *     detect_races is off: a warning). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../include/ldsan/abi.h"
+#include "core_internal.h"
+
+#define EMU_API __attribute__((visibility("default")))
+
+enum { EMU_W_ATOMIC = 1, EMU_R_ATOMIC = 2, EMU_READERS = 4 };
+
+typedef struct emu_lds_byte {
+  uint32_t gen;                     /* the workgroup run this record is of (emu_worker.track_gen) */
+  uint32_t writer, reader;          /* work-item + 1; 0: none */
+  uint32_t w_epoch, r_epoch, w_wave_epoch, r_wave_epoch;
+  uint16_t w_size, r_size;
+  uint32_t flags;
+  uint64_t w_pc, r_pc;
+} emu_lds_byte;
+
+enum emu_hazard { EMU_UNINIT, EMU_RAW, EMU_WAR, EMU_WAW };
+static const char *const emu_hazard_words[] = {"read of LDS no work-item of the workgroup wrote",
+                                              "read-after-write", "write-after-read", "write-after-write"};
+
+/* The running workgroup's LDS block and the table for it; NULL if none. */
+static emu_lds_byte *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size) {
+  if (w->track_block_gen != w->track_gen) {
+    w->track_block = w->track_size = 0;
+    uint64_t b = 0;
+    memcpy(&b, __ldsan_emu_tls.lds_base, sizeof b); /* the LDS pass's slot at offset 0 */
+    ldsan_block_header h;
+    if (b) { /* 0 until the prologue has taken the block: look again next time */
+      w->track_block_gen = w->track_gen;
+      memcpy(&h, (const void *)(uintptr_t)(b - LDSAN_BLOCK_HEADER_SIZE), sizeof h);
+      if (h.self == b && h.block_size && h.block_size <= (1u << 20)) {
+        if (h.block_size > w->track_cap) {
+          free(w->track);
+          w->track = calloc(h.block_size, sizeof(emu_lds_byte));
+          w->track_cap = w->track ? h.block_size : 0;
+        }
+        if (w->track) w->track_block = b, w->track_size = h.block_size;
+      }
+    }
+  }
+  *block = w->track_block;
+  *size = w->track_size;
+  return w->track_size ? w->track : NULL;
+}
+
+static void emu_fill_record(const emu_worker *w, uint32_t item, uint64_t pc, uint64_t addr, uint32_t size, int write,
+                            ldsan_report_record *r) {
+  const emu_fiber *f = &w->fibers[item];
+  memset(r, 0, sizeof *r);
+  r->address = r->access_address = addr;
+  r->size = size;
+  r->pc = pc;
+  r->block = w->track_block;
+  r->flags = write ? LDSAN_ACCESS_WRITE : 0;
+  memcpy(r->workitem_id, f->ids.id, sizeof r->workitem_id);
+  r->lane = f->ids.lane;
+  memcpy(r->workgroup_id, __ldsan_emu_tls.group_id, sizeof r->workgroup_id);
+}
+
+/* Keeps hazard `kind` found by the current work-item's access at addr
+ * against record e (its other access), unless its pcs were seen. */
+static void emu_found(emu_worker *w, enum emu_hazard kind, const emu_lds_byte *e, uint64_t pc, uint64_t addr,
+                      uint32_t size, int write) {
+  emu_dispatch *d = w->d;
+  uint32_t other = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->reader : e->writer;
+  uint64_t other_pc = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->r_pc : e->w_pc;
+  int same_wave = other && (other - 1) / LDSAN_EMU_WAVE_SIZE == w->cur / LDSAN_EMU_WAVE_SIZE;
+  const emu_check_options *o = &w->checks;
+  int error = kind == EMU_UNINIT || !same_wave || o->detect_races >= 2;
+  if (kind != EMU_UNINIT && !o->detect_races && !(same_wave && kind == EMU_RAW && o->report_wave_sync)) return;
+  pthread_mutex_lock(&d->lock);
+  int known = 0;
+  for (uint32_t i = 0; i < d->hazard_count && !known; i++)
+    known = d->hazard_kind[i] == (uint32_t)kind && d->hazards[i].access.pc == pc &&
+            d->hazards[i].other.pc == other_pc && d->hazards[i].same_wave == same_wave;
+  if (!known && d->hazard_count < EMU_LDS_HAZARDS) {
+    uint32_t n = d->hazard_count++;
+    ldsan_lds_hazard *h = &d->hazards[n];
+    memset(h, 0, sizeof *h);
+    d->hazard_kind[n] = (uint32_t)kind;
+    h->error = error;
+    h->same_wave = same_wave;
+    emu_fill_record(w, w->cur, pc, addr, size, write, &h->access);
+    if (kind == EMU_UNINIT) {
+      h->bug = "lds-uninitialized-read";
+      snprintf(h->what, sizeof h->what, "%s", emu_hazard_words[kind]);
+    } else {
+      int wave_sync = same_wave && !o->detect_races;
+      h->bug = wave_sync ? "wave-sync-dependence" : "lds-data-race";
+      h->has_other = 1;
+      emu_fill_record(w, other - 1, other_pc, addr, kind == EMU_WAR ? e->r_size : e->w_size, kind != EMU_WAR,
+                      &h->other);
+      if (wave_sync)
+        snprintf(h->what, sizeof h->what, "lane %u reads LDS that lane %u of its wave wrote, with no barrier or "
+                 "wave barrier between", h->access.lane, h->other.lane);
+      else
+        snprintf(h->what, sizeof h->what, "%s %s work-items (%u,%u,%u) and (%u,%u,%u) with no barrier between",
+                 emu_hazard_words[kind], same_wave ? "within one wave by" : "by", h->access.workitem_id[0],
+                 h->access.workitem_id[1], h->access.workitem_id[2], h->other.workitem_id[0],
+                 h->other.workitem_id[1], h->other.workitem_id[2]);
+    }
+  }
+  pthread_mutex_unlock(&d->lock);
+}
+
+/* size_kind: bytes | store << 31 | atomic << 30. */
+EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
+  emu_worker *w = ldsan_emu_self;
+  uint64_t block, bsize;
+  emu_lds_byte *t = emu_lds_table(w, &block, &bsize);
+  uint64_t a = (uint64_t)(uintptr_t)p, pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
+  uint32_t size = size_kind & 0x3fffffffu;
+  if (!t || a < block || a >= block + bsize) return;
+  int store = (size_kind >> 31) != 0, atomic = (size_kind >> 30) & 1;
+  uint32_t me = w->cur + 1, wave = w->cur / LDSAN_EMU_WAVE_SIZE;
+  uint32_t be = w->barrier_epoch, we = w->wave_epoch[wave];
+  uint64_t end = a + (size ? size : 1) > block + bsize ? block + bsize : a + (size ? size : 1);
+  int found = 0;
+  for (uint64_t x = a; x < end; x++) {
+    emu_lds_byte *e = &t[x - block];
+    if (e->gen != w->track_gen) memset(e, 0, sizeof *e), e->gen = w->track_gen;
+    /* The other access is in this barrier interval and, within one wave, after its last wave barrier. */
+    int w_now = e->writer && e->writer != me && e->w_epoch == be &&
+                ((e->writer - 1) / LDSAN_EMU_WAVE_SIZE != wave || e->w_wave_epoch == we);
+    int r_now = e->reader && e->reader != me && e->r_epoch == be &&
+                ((e->reader - 1) / LDSAN_EMU_WAVE_SIZE != wave || e->r_wave_epoch == we);
+    if (!store) {
+      if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, EMU_UNINIT, e, pc, a, size, 0);
+      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_RAW, e, pc, a, size, 0);
+      if (!e->reader || e->r_epoch != be) {
+        e->reader = me, e->r_epoch = be, e->r_wave_epoch = we, e->r_pc = pc, e->r_size = (uint16_t)size;
+        e->flags = (e->flags & ~(EMU_R_ATOMIC | EMU_READERS)) | (atomic ? EMU_R_ATOMIC : 0);
+      } else if (e->reader != me) {
+        e->flags |= EMU_READERS;
+      }
+    } else {
+      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_WAW, e, pc, a, size, 1);
+      if (!found && r_now && !(atomic && (e->flags & EMU_R_ATOMIC))) found = 1, emu_found(w, EMU_WAR, e, pc, a, size, 1);
+      e->writer = me, e->w_epoch = be, e->w_wave_epoch = we, e->w_pc = pc, e->w_size = (uint16_t)size;
+      e->flags = (e->flags & ~EMU_W_ATOMIC) | (atomic ? EMU_W_ATOMIC : 0);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// The LDS checks' suite (test/emulator/lds_checks.sh runs it): kernels with
+// a planted missing barrier or uninitialized read, each next to its fixed
+// twin, written the way the bugs happen in real code. `./lds_hazards <case>`
+// runs one case on a few workgroups and checks nothing itself: the script
+// checks what LDSAN_OPTIONS=detect_races=1:detect_uninit=1 reports.
+#include "common.h"
+#include <string.h>
+
+#define WG 256
+
+// Tree reduction; `fixed` keeps the barrier after each step.
+template <bool fixed>
+__global__ void reduce(const int *in, int *out) {
+  __shared__ int buf[WG];
+  int t = threadIdx.x;
+  buf[t] = in[blockIdx.x * WG + t];
+  __syncthreads();
+  for (int s = WG / 2; s > 0; s >>= 1) {
+    if (t < s) buf[t] += buf[t + s];
+    if (fixed) __syncthreads();  // BUG when missing: the next step reads what another wave just wrote
+  }
+  if (t == 0) out[blockIdx.x] = buf[0];
+}
+
+// 16x16 tile transpose.
+template <bool fixed>
+__global__ void transpose(const int *in, int *out) {
+  __shared__ int tile[16][17];
+  int x = threadIdx.x % 16, y = threadIdx.x / 16;
+  tile[y][x] = in[blockIdx.x * 256 + y * 16 + x];
+  if (fixed) __syncthreads();  // BUG when missing
+  out[blockIdx.x * 256 + y * 16 + x] = tile[x][y];
+}
+
+// Histogram of 16 bins.
+template <bool fixed>
+__global__ void histogram(const int *in, int *out) {
+  __shared__ int bins[16];
+  int t = threadIdx.x;
+  if (t < 16) bins[t] = 0;
+  __syncthreads();
+  int b = in[blockIdx.x * WG + t] & 15;
+  if (fixed) atomicAdd(&bins[b], 1);
+  else bins[b] += 1;  // BUG: work-items of different waves update one bin
+  __syncthreads();
+  if (t < 16) out[blockIdx.x * 16 + t] = bins[t];
+}
+
+// A staged loop over tiles with one barrier per iteration too few.
+template <bool fixed>
+__global__ void staged(const int *in, int *out) {
+  __shared__ int tile[WG];
+  int t = threadIdx.x, acc = 0;
+  for (int k = 0; k < 4; k++) {
+    tile[t] = in[(blockIdx.x * 4 + k) * WG + t];  // BUG when unfixed: overwrites what others still read
+    __syncthreads();
+    acc += tile[(t + 64) % WG];
+    if (fixed) __syncthreads();
+  }
+  out[blockIdx.x * WG + t] = acc;
+}
+
+// Neighbours within one wave exchange through LDS with no barrier.
+template <bool fixed>
+__global__ void wave_exchange(const int *in, int *out) {
+  __shared__ int s[WG];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * WG + t];
+  if (fixed) __syncthreads();
+  out[blockIdx.x * WG + t] = s[(t & ~63) + ((t + 1) & 63)];  // same wave: a warning, not an error
+}
+
+// 3-point stencil whose halo is not loaded.
+template <bool fixed>
+__global__ void stencil(const int *in, int *out, int n) {
+  __shared__ int tile[WG + 2];
+  int t = threadIdx.x, g = blockIdx.x * WG + t;
+  tile[t + 1] = in[g];
+  if (fixed && t == 0) tile[0] = g > 0 ? in[g - 1] : 0;
+  if (fixed && t == WG - 1) tile[WG + 1] = g + 1 < n ? in[g + 1] : 0;
+  __syncthreads();
+  out[g] = tile[t] + tile[t + 1] + tile[t + 2];  // BUG when unfixed: tile[0] and tile[WG+1] never written
+}
+
+// Dynamic LDS only half filled.
+template <bool fixed>
+__global__ void dynamic_half(const int *in, int *out) {
+  extern __shared__ int dyn[];
+  int t = threadIdx.x;
+  if (fixed || t % 2 == 0) dyn[t] = in[blockIdx.x * WG + t];  // BUG when unfixed: odd slots stay unwritten
+  __syncthreads();
+  out[blockIdx.x * WG + t] = dyn[WG - 1 - t];
+}
+
+int main(int argc, char **argv) {
+  const char *c = argc > 1 ? argv[1] : "";
+  const int groups = 2, n = groups * WG * 4;
+  int *in, *out;
+  HIP_CHECK(hipMalloc(&in, n * sizeof(int)));
+  HIP_CHECK(hipMalloc(&out, n * sizeof(int)));
+  HIP_CHECK(hipMemset(in, 1, n * sizeof(int)));
+#define CASE(name, launch)                 \
+  if (!strcmp(c, name)) {                  \
+    launch;                                \
+    LAUNCH_CHECK();                        \
+    printf("%s: ran\n", name);            \
+    return 0;                              \
+  }
+  CASE("reduce", (reduce<false><<<groups, WG>>>(in, out)))
+  CASE("reduce-fixed", (reduce<true><<<groups, WG>>>(in, out)))
+  CASE("transpose", (transpose<false><<<groups, 256>>>(in, out)))
+  CASE("transpose-fixed", (transpose<true><<<groups, 256>>>(in, out)))
+  CASE("histogram", (histogram<false><<<groups, WG>>>(in, out)))
+  CASE("histogram-fixed", (histogram<true><<<groups, WG>>>(in, out)))
+  CASE("staged", (staged<false><<<groups, WG>>>(in, out)))
+  CASE("staged-fixed", (staged<true><<<groups, WG>>>(in, out)))
+  CASE("wave-exchange", (wave_exchange<false><<<groups, WG>>>(in, out)))
+  CASE("wave-exchange-fixed", (wave_exchange<true><<<groups, WG>>>(in, out)))
+  CASE("stencil", (stencil<false><<<groups, WG>>>(in, out, groups * WG)))
+  CASE("stencil-fixed", (stencil<true><<<groups, WG>>>(in, out, groups * WG)))
+  CASE("dynamic", (dynamic_half<false><<<groups, WG, WG * sizeof(int)>>>(in, out)))
+  CASE("dynamic-fixed", (dynamic_half<true><<<groups, WG, WG * sizeof(int)>>>(in, out)))
+  fprintf(stderr, "lds_hazards: unknown case '%s'\n", c);
+  return 2;
+}
