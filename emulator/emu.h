@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 3u
+#define LDSAN_EMU_IMAGE_VERSION 4u
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
@@ -44,6 +44,10 @@ typedef struct ldsan_emu_kernel {
    * operation and every non-private memory access of the kernel's own code
    * until the wave's lanes execute it together (emulator/core/README.md). */
   uint32_t lockstep;
+  /* The kernel with a call before each shared-memory access for the LDS
+   * checks (options detect_races, detect_uninit, report_wave_sync), run as
+   * fibers when one is on; NULL: none. */
+  void (*entry_checked)(void **args);
 } ldsan_emu_kernel;
 
 /* One device global variable (for hipMemcpyToSymbol / __hipRegisterVar). */

@@ -107,6 +107,7 @@ typedef struct emu_worker {
    * running workgroup's LDS block, its barrier count and each wave's
    * wave-barrier count. */
   emu_check_options checks;
+  void (*entry)(void **args);       /* the dispatch's fiber entry: the kernel's, or its checked copy */
   struct emu_lds_byte *track;
   uint64_t track_cap, track_block, track_size;
   uint32_t track_gen, track_block_gen, barrier_epoch;

@@ -1,8 +1,8 @@
 /* ldsan emulator core: the LDS checks that need every access, not just the
  * shadow: options detect_races, detect_uninit and report_wave_sync. When one
- * is on, the worker's TLS `checks` is set and every shared-memory access of
- * a kernel's own code calls __ldsan_emu_lds_track first (retarget_wave.cpp,
- * rt_lds_checks); accesses inside the workgroup's LDS block are kept here,
+ * is on, kernels run as their checked copy (ldsan_emu_kernel.entry_checked),
+ * in which every shared-memory access of the kernel's own code calls
+ * __ldsan_emu_lds_track first (retarget_wave.cpp, rt_lds_checks); accesses inside the workgroup's LDS block are kept here,
  * per byte: the last writer (work-item, pc, size, atomic), one reader since
  * then (and whether there were more), with the barrier epoch (workgroup
  * barriers released so far) and the wave epoch (wave barriers of that wave)

@@ -352,7 +352,7 @@ void ldsan_emu_fiber_main(void) {
     w->sched_stack_bottom = from_bottom;
     w->sched_stack_size = from_size;
   }
-  w->d->kernel->entry(w->d->args);
+  w->entry(w->d->args);
   emu_block(w, w->cur, EMU_DONE);
   w->live--;
   emu_departed(w);
@@ -464,6 +464,9 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   int every_access = o->detect_races || o->detect_uninit; /* fibers: exact barrier epochs, w->cur */
   w->loops = d->kernel->group && !o->fibers && !every_access;
   w->lockstep = d->kernel->lockstep && !w->loops;
+  /* LDS checks: the kernel's checked copy (fibers). */
+  w->entry = (every_access || (o->report_wave_sync && w->lockstep)) && d->kernel->entry_checked
+                 ? d->kernel->entry_checked : d->kernel->entry;
   w->loop_stack_hi = __builtin_frame_address(0);
   if (w->loops) emu_prepare_loops(w, d);
   else emu_ensure_fibers(w, d->items);
@@ -474,7 +477,6 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   __ldsan_emu_tls.dispatch = d->packet;
   __ldsan_emu_tls.static_lds_size = d->kernel->static_lds_size;
   __ldsan_emu_tls.lds_kernel_id = 0;
-  __ldsan_emu_tls.checks = every_access || (o->report_wave_sync && w->lockstep);
   while (!atomic_load_explicit(&d->stop, memory_order_relaxed)) {
     uint64_t g = atomic_fetch_add_explicit(&d->next_group, 1, memory_order_relaxed);
     if (g >= d->groups) break;

@@ -32,7 +32,7 @@ typedef struct ldsan_emu_tls_state {
   void *implicitarg;            /* COV5 implicit-argument block of the dispatch (256 bytes) */
   void *dispatch;               /* hsa_kernel_dispatch_packet-shaped block (64 bytes) */
   uint32_t static_lds_size;     /* llvm.amdgcn.groupstaticsize */
-  uint32_t checks;              /* nonzero: LDS accesses call __ldsan_emu_lds_track (core_lds_check.c) */
+  uint32_t reserved;
 } ldsan_emu_tls_state;
 
 #define LDSAN_EMU_TLS_LDS_BASE 0
@@ -43,7 +43,6 @@ typedef struct ldsan_emu_tls_state {
 #define LDSAN_EMU_TLS_IMPLICITARG 40
 #define LDSAN_EMU_TLS_DISPATCH 48
 #define LDSAN_EMU_TLS_STATIC_LDS 56
-#define LDSAN_EMU_TLS_CHECKS 60
 #define LDSAN_EMU_TLS_SIZE 64
 #define LDSAN_EMU_ITEM_LANE 12
 
@@ -56,7 +55,6 @@ _Static_assert(offsetof(ldsan_emu_tls_state, lds_kernel_id) == LDSAN_EMU_TLS_LDS
 _Static_assert(offsetof(ldsan_emu_tls_state, implicitarg) == LDSAN_EMU_TLS_IMPLICITARG, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, dispatch) == LDSAN_EMU_TLS_DISPATCH, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, static_lds_size) == LDSAN_EMU_TLS_STATIC_LDS, "tls");
-_Static_assert(offsetof(ldsan_emu_tls_state, checks) == LDSAN_EMU_TLS_CHECKS, "tls");
 _Static_assert(sizeof(ldsan_emu_tls_state) == LDSAN_EMU_TLS_SIZE, "tls");
 _Static_assert(offsetof(ldsan_emu_item_ids, lane) == LDSAN_EMU_ITEM_LANE, "tls");
 #endif

@@ -24,6 +24,8 @@ typedef struct rt_kernel {
   int has_kernel_id;
   uint32_t kernel_id;       /* !llvm.amdgcn.lds.kernel.id */
   LLVMValueRef entry;       /* __ldsan_emu_entry.<name>: one work-item, as a fiber */
+  LLVMValueRef checked_fn;  /* the kernel's copy with the LDS checks' calls (rt_lds_checks) */
+  LLVMValueRef entry_checked; /* __ldsan_emu_entry_checked.<name>: the same for checked_fn */
   LLVMValueRef group;       /* __ldsan_emu_group.<name>: work-item loops, or NULL */
   uint32_t frame_size;
   uint64_t exit_regions;
@@ -116,8 +118,9 @@ void rt_wave_points(rt_ctx *c);
 /* Whether ballot call ci is ASan's check of one access (per lane it needs no
  * other lane). */
 int rt_wave_is_asan_check(LLVMValueRef ci);
-/* After rt_wave_points: calls of __ldsan_emu_lds_track before every
- * shared-memory access of every kernel's own code (the core's LDS checks). */
+/* After rt_wave_points: a copy of every kernel's own code with a call of
+ * __ldsan_emu_lds_track before every shared-memory access (the core's LDS
+ * checks), in rt_kernel.checked_fn. */
 void rt_lds_checks(rt_ctx *c);
 /* After the last optimization: the rank argument of every wave call. */
 void rt_wave_rank(LLVMModuleRef m);

@@ -202,9 +202,10 @@ static LLVMValueRef rt_flat(rt_ctx *c, LLVMValueRef g) {
 }
 
 /* void __ldsan_emu_entry.<k>(void **args): loads each argument, calls k. */
-static LLVMValueRef rt_trampoline(rt_ctx *c, const rt_kernel *k) {
+/* __ldsan_emu_<what>.<kernel>(void **args): one work-item of kernel function fn. */
+static LLVMValueRef rt_trampoline(rt_ctx *c, const rt_kernel *k, LLVMValueRef fn, const char *what) {
   char name[512];
-  snprintf(name, sizeof name, "__ldsan_emu_entry.%s", k->name);
+  snprintf(name, sizeof name, "__ldsan_emu_%s.%s", what, k->name);
   LLVMTypeRef fty = LLVMFunctionType(c->voidt, &c->ptr, 1, 0);
   LLVMValueRef t = LLVMAddFunction(c->mod, name, fty);
   LLVMSetLinkage(t, LLVMInternalLinkage);
@@ -212,24 +213,24 @@ static LLVMValueRef rt_trampoline(rt_ctx *c, const rt_kernel *k) {
   LLVMSetCurrentDebugLocation2(c->b, NULL);  /* not the last rewritten instruction's */
   if (k->has_kernel_id)
     LLVMBuildStore(c->b, LLVMConstInt(c->i32, k->kernel_id, 0), rt_tls_field(c, LDSAN_EMU_TLS_LDS_KERNEL_ID));
-  unsigned n = LLVMCountParams(k->fn);
+  unsigned n = LLVMCountParams(fn);
   LLVMValueRef *args = calloc(n + 1, sizeof *args);
   unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
   for (unsigned i = 0; i < n; i++) {
-    LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(k->fn, i));
+    LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(fn, i));
     LLVMValueRef idx = LLVMConstInt(c->i64, i, 0);
     LLVMValueRef slot = LLVMBuildGEP2(c->b, c->ptr, LLVMGetParam(t, 0), &idx, 1, "");
     LLVMValueRef argp = LLVMBuildLoad2(c->b, c->ptr, slot, "");
-    if (LLVMGetEnumAttributeAtIndex(k->fn, i + 1, byref)) {
+    if (LLVMGetEnumAttributeAtIndex(fn, i + 1, byref)) {
       args[i] = LLVMGetPointerAddressSpace(pty) ? LLVMBuildAddrSpaceCast(c->b, argp, pty, "") : argp;
     } else {
       args[i] = LLVMBuildLoad2(c->b, pty, argp, "");
       LLVMSetAlignment(args[i], 1);
     }
   }
-  LLVMValueRef call = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(k->fn), k->fn, args, n, "");
+  LLVMValueRef call = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, n, "");
   LLVMBuildRetVoid(c->b);
-  rt_debug_trampoline(t, k->fn, call);
+  rt_debug_trampoline(t, fn, call);
   free(args);
   return t;
 }
@@ -245,8 +246,8 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
 
 /* The kernel table's element type: ldsan_emu_kernel (emu.h). */
 static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
-  LLVMTypeRef f[8] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32};
-  return LLVMStructTypeInContext(c->ctx, f, 8, 0);
+  LLVMTypeRef f[9] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32, c->ptr};
+  return LLVMStructTypeInContext(c->ctx, f, 9, 0);
 }
 
 static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
@@ -255,15 +256,16 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
     if (!k->name_str) k->name_str = rt_cstr(c, k->name);
-    LLVMValueRef f[8] = {k->name_str,
+    LLVMValueRef f[9] = {k->name_str,
                          k->entry,
                          LLVMConstInt(c->i32, k->arg_count, 0), /* k->fn may be inlined away by now */
                          LLVMConstInt(c->i32, lds, 0),
                          k->group ? k->group : LLVMConstPointerNull(c->ptr),
                          LLVMConstInt(c->i32, k->frame_size, 0),
                          LLVMConstInt(c->i64, k->exit_regions, 0),
-                         LLVMConstInt(c->i32, (unsigned)k->lockstep, 0)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 8, 0);
+                         LLVMConstInt(c->i32, (unsigned)k->lockstep, 0),
+                         k->entry_checked ? k->entry_checked : LLVMConstPointerNull(c->ptr)};
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 9, 0);
   }
   LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
   free(ks);
@@ -273,7 +275,11 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
 void rt_build_image(rt_ctx *c) {
   LLVMTypeRef gty_f[3] = {c->ptr, c->ptr, c->i64};
   LLVMTypeRef gty = LLVMStructTypeInContext(c->ctx, gty_f, 3, 0);
-  for (unsigned i = 0; i < c->kernel_count; i++) c->kernels[i].entry = rt_trampoline(c, &c->kernels[i]);
+  for (unsigned i = 0; i < c->kernel_count; i++) {
+    rt_kernel *k = &c->kernels[i];
+    k->entry = rt_trampoline(c, k, k->fn, "entry");
+    if (k->checked_fn) k->entry_checked = rt_trampoline(c, k, k->checked_fn, "entry_checked");
+  }
   LLVMValueRef kinit = rt_kernel_table_init(c);
   c->kernel_table = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(kinit), "__ldsan_emu_kernels", 0);
   LLVMSetInitializer(c->kernel_table, kinit);

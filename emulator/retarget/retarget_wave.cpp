@@ -41,7 +41,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -52,7 +52,6 @@
 extern "C" {
 #include "../../include/ldsan/entry_points.def"
 #include "../core/core_wave_ops.h"
-#include "../core/emu_tls.h"
 #include "retarget.h"
 }
 
@@ -550,32 +549,43 @@ extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
 }
 
 // The LDS checks of the core (core_lds_check.c: report_wave_sync,
-// detect_races, detect_uninit): every memory access of every kernel's own
-// code that may touch shared memory (not its own allocas, ASan's shadow or
-// constant data) calls __ldsan_emu_lds_track(ptr, size | store << 31 |
-// atomic << 30) first, only when the worker's TLS says a check is on (one
-// load and branch otherwise). The core keeps what falls in the workgroup's
-// LDS block. Runs after the lockstep points, so its branches are not joins.
+// detect_races, detect_uninit) run a checked copy of each kernel: its own
+// code (the kernel and the functions it reaches, cloned, calls between them
+// redirected) with a call of __ldsan_emu_lds_track(ptr, size | store << 31 |
+// atomic << 30) before every memory access that may touch shared memory (not
+// its own allocas, ASan's shadow or constant data). The core keeps what falls
+// in the workgroup's LDS block. The kernel itself stays as it was: the checks
+// cost nothing when off. Runs after the lockstep points (the copy has them).
 extern "C" void rt_lds_checks(rt_ctx *C) {
   Module &M = *unwrap(C->mod);
   LLVMContext &Ctx = M.getContext();
-  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx);
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
-  GlobalVariable *Tls = M.getNamedGlobal(LDSAN_EMU_TLS_SYMBOL);
-  if (!Tls)
-    Tls = new GlobalVariable(M, ArrayType::get(I8, LDSAN_EMU_TLS_SIZE), false, GlobalValue::ExternalLinkage, nullptr,
-                             LDSAN_EMU_TLS_SYMBOL, nullptr, GlobalValue::InitialExecTLSModel, 0);
   FunctionCallee Track = M.getOrInsertFunction("__ldsan_emu_lds_track", Type::getVoidTy(Ctx), Flat, I32);
   const DataLayout &DL = M.getDataLayout();
-  SmallPtrSet<Function *, 32> Done;
-  for (unsigned K = 0; K < C->kernel_count; K++)
-    for (Function *F : ownCode(unwrap<Function>(C->kernels[K].fn))) {
-      if (!Done.insert(F).second)
+  DenseMap<Function *, Function *> Checked; // original -> its checked copy, shared by kernels
+  for (unsigned K = 0; K < C->kernel_count; K++) {
+    SmallVector<Function *, 16> Own = ownCode(unwrap<Function>(C->kernels[K].fn));
+    SmallVector<Function *, 16> Made;
+    for (Function *F : Own) {
+      if (Checked.count(F))
         continue;
+      ValueToValueMapTy VMap;
+      Function *Copy = CloneFunction(F, VMap);
+      Copy->setName(F->getName() + ".ldsan.checked");
+      Copy->setLinkage(GlobalValue::InternalLinkage);
+      Checked[F] = Copy;
+      Made.push_back(Copy);
+    }
+    for (Function *Copy : Made) {
       SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
-      for (Instruction &I : instructions(*F))
+      for (Instruction &I : instructions(*Copy)) {
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (Function *Callee = CB->getCalledFunction(); Callee && Checked.count(Callee))
+            CB->setCalledFunction(Checked[Callee]);
         if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I))
           Accesses.push_back({&I, P});
+      }
       for (auto [I, P] : Accesses) {
         Type *Ty = isa<LoadInst>(I) ? I->getType()
                    : isa<StoreInst>(I) ? cast<StoreInst>(I)->getValueOperand()->getType()
@@ -587,12 +597,11 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
                       (isa<StoreInst>(I) && cast<StoreInst>(I)->isAtomic());
         bool Store = !isa<LoadInst>(I);
         IRBuilder<> B(I);
-        Value *Flag = B.CreateLoad(I32, B.CreateConstInBoundsGEP1_32(I8, Tls, LDSAN_EMU_TLS_CHECKS));
-        Instruction *Then = SplitBlockAndInsertIfThen(B.CreateICmpNE(Flag, B.getInt32(0)), I->getIterator(), false);
-        B.SetInsertPoint(Then);
         Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
         uint32_t Arg = (uint32_t)Size | (Store ? 1u << 31 : 0) | (Atomic ? 1u << 30 : 0);
-        B.CreateCall(Track, {Fp, B.getInt32(Arg)})->setDebugLoc(I->getDebugLoc());
+        B.CreateCall(Track, {Fp, ConstantInt::get(I32, Arg)})->setDebugLoc(I->getDebugLoc());
       }
     }
+    C->kernels[K].checked_fn = wrap(Checked[unwrap<Function>(C->kernels[K].fn)]);
+  }
 }
