@@ -18,6 +18,7 @@
 #include "emu_tls.h"
 
 #define EMU_MAX_BLOCK 1024u                 /* work-items per workgroup, as on gfx90a */
+#define EMU_MAX_WORKERS 64u                 /* default workers: the online cores, at most this */
 #define EMU_IMPLICIT_SIZE 256u              /* COV5 implicit-argument block, bytes */
 #define EMU_PACKET_SIZE 64u                 /* hsa_kernel_dispatch_packet, bytes */
 #define EMU_DEFAULT_STACK (64u << 10)       /* fiber stack, bytes (LDSAN_EMU_STACK_KB) */

@@ -1,6 +1,6 @@
 /* ldsan emulator core: the scheduler. A dispatch runs on N workers (the
  * launching thread plus N-1 persistent pool threads; N = LDSAN_EMU_THREADS,
- * default min(2, cores)). Workers take whole workgroups from an atomic
+ * default: every core, at most EMU_MAX_WORKERS). Workers take whole workgroups from an atomic
  * counter.
  * Work-item loops (kernels the retarget tool gave a group function, see
  * emu.h): the workgroup runs region by region; each call of the group
@@ -567,7 +567,8 @@ static void *emu_pool_main(void *arg) {
 static void emu_start_pool(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int threads = emu_options()->threads;
-  unsigned n = threads > 0 ? (unsigned)threads : (cores > 2 ? 2 : cores < 1 ? 1 : (unsigned)cores);
+  /* Every core by default (at most EMU_MAX_WORKERS): workgroups are independent. */
+  unsigned n = threads > 0 ? (unsigned)threads : cores < 1 ? 1 : cores > EMU_MAX_WORKERS ? EMU_MAX_WORKERS : (unsigned)cores;
   pool_threads = 0;
   for (unsigned i = 1; i < n; i++) {
     pthread_t t;

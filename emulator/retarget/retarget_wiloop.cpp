@@ -252,7 +252,7 @@ private:
     for (Function &g : m_) {
       // The core calls the entries; llvm.used keeps kernels, nobody calls them through it.
       if (g.isDeclaration() || g.getName().starts_with("__ldsan_emu_entry.") ||
-          g.getName().starts_with("__ldsan_emu_group."))
+          g.getName().starts_with("__ldsan_emu_entry_checked.") || g.getName().starts_with("__ldsan_emu_group."))
         continue;
       if (g.hasAddressTaken(nullptr, false, true, /*IgnoreLLVMUsed=*/true) && reach.reaches(&g)) return true;
     }

@@ -7,7 +7,9 @@
 # with workgroups, work-items per group and LDS per group, and the share of it
 # that a workgroup of that shape costs without the kernel's work
 # (bench_scaling.hip); then what running a kernel's waves in lockstep costs
-# (bench_wave.hip: the reduction through an LDS tree and through shuffles).
+# (bench_wave.hip: the reduction through an LDS tree and through shuffles);
+# then what the LDS race and uninitialized-read checks cost (the reduction
+# with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only).
 # Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,3 +56,9 @@ echo "Lockstep waves (bench_wave.hip: the 1M-element reduction, 4096 x 256, best
 printf '  LDS tree with barriers (work-item loops):                 %10.3f ms\n' "$tree"
 printf '  shuffles within each wave (fibers, waves in lockstep):    %10.3f ms\n' "$shfl"
 awk -v t="$tree" -v s="$shfl" 'BEGIN { printf "  lockstep cost: %.0f ns per work-item, %.1fx the tree\n", (s - t) * 1e6 / (4096 * 256), s / t }'
+checked=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/emulated" 5 | awk '/^emulated_ms/ {print $2}')
+[[ -n "$checked" ]] || { echo "bench: the checked reduction printed no time"; exit 1; }
+echo "LDS checks (the 1M-element reduction, best of 5):"
+printf '  bounds checks only:                                       %10.3f ms (best of 20, above)\n' "$emu"
+printf '  with detect_races=1:detect_uninit=1:                      %10.3f ms\n' "$checked"
+awk -v a="$emu" -v b="$checked" 'BEGIN { printf "  slowdown of the race and uninit checks: %.1fx (goal <= 2.5x)\n", b / a }'
