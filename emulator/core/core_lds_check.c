@@ -132,6 +132,15 @@ static void emu_found(emu_worker *w, enum emu_hazard kind, const emu_lds_byte *e
   pthread_mutex_unlock(&d->lock);
 }
 
+/* Whether an earlier access by work-item other - 1 (0: none) in barrier
+ * epoch epoch and wave epoch wave_epoch is unordered with the current
+ * work-item me - 1 of wave `wave` in epochs be, we: another work-item, the
+ * same barrier interval and, within one wave, no wave barrier between. */
+static int emu_unordered(uint32_t other, uint32_t epoch, uint32_t wave_epoch, uint32_t me, uint32_t wave, uint32_t be,
+                         uint32_t we) {
+  return other && other != me && epoch == be && ((other - 1) / LDSAN_EMU_WAVE_SIZE != wave || wave_epoch == we);
+}
+
 /* size_kind: bytes | store << 31 | atomic << 30. */
 EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
   emu_worker *w = ldsan_emu_self;
@@ -148,11 +157,8 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
   for (uint64_t x = a; x < end; x++) {
     emu_lds_byte *e = &t[x - block];
     if (e->gen != w->track_gen) memset(e, 0, sizeof *e), e->gen = w->track_gen;
-    /* The other access is in this barrier interval and, within one wave, after its last wave barrier. */
-    int w_now = e->writer && e->writer != me && e->w_epoch == be &&
-                ((e->writer - 1) / LDSAN_EMU_WAVE_SIZE != wave || e->w_wave_epoch == we);
-    int r_now = e->reader && e->reader != me && e->r_epoch == be &&
-                ((e->reader - 1) / LDSAN_EMU_WAVE_SIZE != wave || e->r_wave_epoch == we);
+    int w_now = emu_unordered(e->writer, e->w_epoch, e->w_wave_epoch, me, wave, be, we);
+    int r_now = emu_unordered(e->reader, e->r_epoch, e->r_wave_epoch, me, wave, be, we);
     if (!store) {
       if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, EMU_UNINIT, e, pc, a, size, 0);
       if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_RAW, e, pc, a, size, 0);

@@ -218,10 +218,9 @@ static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
   for (m = exec; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     fs[i].wave_res = res[i];
-    fs[i].state = EMU_READY;
+    emu_set_ready(w, wv * LDSAN_EMU_WAVE_SIZE + i);
   }
   w->synced[wv] &= ~exec;
-  w->ready[wv] |= exec;
   return wv * LDSAN_EMU_WAVE_SIZE + (uint32_t)__builtin_ctzll(exec);
 }
 
@@ -438,7 +437,7 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   w->live = d->items;
   w->arrived = 0;
   w->cur = 0;
-  w->track_gen++; /* report_wave_sync: a new workgroup's writes */
+  w->track_gen++; /* LDS checks (core_lds_check.c): a new workgroup's records */
   w->barrier_epoch = 0;
   memset(w->wave_epoch, 0, sizeof w->wave_epoch);
   w->exiting = 0;

@@ -140,6 +140,15 @@ static uint64_t swizzle_lane(uint64_t exec, const uint64_t *val, unsigned lane, 
   return in_exec(exec, src) ? (uint32_t)val[src] : 0;
 }
 
+/* res[i] = lane_result(exec, val, i, ctl) for every exec lane i (ctl uniform). */
+static void each_exec_lane(uint64_t exec, const uint64_t *val, uint32_t ctl, uint64_t *res,
+                           uint64_t (*lane_result)(uint64_t, const uint64_t *, unsigned, uint32_t)) {
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    res[i] = lane_result(exec, val, i, ctl);
+  }
+}
+
 void ldsan_emu_wave_apply(uint32_t op, uint64_t exec, const uint64_t *val, const uint32_t *arg, uint64_t *res) {
   uint64_t out = 0, m;
   uint64_t tmp[LDSAN_EMU_WAVE_LANES];
@@ -154,7 +163,7 @@ void ldsan_emu_wave_apply(uint32_t op, uint64_t exec, const uint64_t *val, const
     out = exec ? val[__builtin_ctzll(exec)] : 0;
     break;
   case LDSAN_EMU_WAVE_READLANE: { /* the lane operand is uniform (an SGPR): the first lane's */
-    unsigned src = exec ? arg[__builtin_ctzll(exec)] % LDSAN_EMU_WAVE_LANES : 0;
+    unsigned src = uniform_arg(exec, arg) % LDSAN_EMU_WAVE_LANES;
     out = exec >> src & 1 ? val[src] : 0;
     break;
   }
@@ -175,22 +184,12 @@ void ldsan_emu_wave_apply(uint32_t op, uint64_t exec, const uint64_t *val, const
       res[i] = tmp[i];
     }
     return;
-  case LDSAN_EMU_WAVE_DPP: {
-    uint32_t ctl = uniform_arg(exec, arg);
-    for (m = exec; m; m &= m - 1) {
-      unsigned i = (unsigned)__builtin_ctzll(m);
-      res[i] = dpp_lane(exec, val, i, ctl);
-    }
+  case LDSAN_EMU_WAVE_DPP:
+    each_exec_lane(exec, val, uniform_arg(exec, arg), res, dpp_lane);
     return;
-  }
-  case LDSAN_EMU_WAVE_SWIZZLE: {
-    uint32_t offset = uniform_arg(exec, arg);
-    for (m = exec; m; m &= m - 1) {
-      unsigned i = (unsigned)__builtin_ctzll(m);
-      res[i] = swizzle_lane(exec, val, i, offset);
-    }
+  case LDSAN_EMU_WAVE_SWIZZLE:
+    each_exec_lane(exec, val, uniform_arg(exec, arg), res, swizzle_lane);
     return;
-  }
   default: /* LDSAN_EMU_WAVE_SYNC */
     break;
   }

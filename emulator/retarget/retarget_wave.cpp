@@ -190,6 +190,13 @@ bool isLdsPointer(const Value *P) {
   return Obj->getType()->isPointerTy() && Obj->getType()->getPointerAddressSpace() == RT_AS_LDS;
 }
 
+// A workgroup barrier, or a call of one of the functions in Barriers.
+bool isBarrierCall(const Instruction &I, const SmallPtrSet<const Function *, 8> &Barriers) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  return Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Barriers.contains(Callee));
+}
+
 // Functions that contain a workgroup barrier or call one that does
 // (__syncthreads stays a call in unoptimized code).
 SmallPtrSet<const Function *, 8> barrierFunctions(Module &M) {
@@ -199,15 +206,12 @@ SmallPtrSet<const Function *, 8> barrierFunctions(Module &M) {
     for (Function &F : M) {
       if (Set.contains(&F))
         continue;
-      for (Instruction &I : instructions(F)) {
-        auto *CB = dyn_cast<CallBase>(&I);
-        const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-        if (Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Set.contains(Callee))) {
+      for (Instruction &I : instructions(F))
+        if (isBarrierCall(I, Set)) {
           Set.insert(&F);
           Changed = true;
           break;
         }
-      }
     }
   }
   return Set;
@@ -219,11 +223,6 @@ SmallPtrSet<const Function *, 8> barrierFunctions(Module &M) {
 Instruction *ldsStoreThenLoad(Function &F, const SmallPtrSet<const Function *, 8> &Barriers) {
   constexpr unsigned kMaxSteps = 20000; // the search gives up (no lockstep) on huge functions
   unsigned Steps = 0;
-  auto isBarrier = [&](const Instruction &I) {
-    auto *CB = dyn_cast<CallBase>(&I);
-    const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-    return Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Barriers.contains(Callee));
-  };
   auto IsLds = [](Instruction &I, bool Store) -> bool {
     if (isRuntimeCode(I))
       return false;
@@ -239,33 +238,33 @@ Instruction *ldsStoreThenLoad(Function &F, const SmallPtrSet<const Function *, 8
       continue;
     SmallVector<BasicBlock *, 16> Work;
     SmallPtrSet<BasicBlock *, 16> Seen;
-    // The rest of the store's block, then blocks reached from it.
-    bool Stopped = false;
-    for (Instruction *I = S.getNextNode(); I && !Stopped; I = I->getNextNode()) {
-      if (IsLds(*I, false))
-        return I;
-      Stopped = isBarrier(*I);
-    }
-    if (!Stopped)
-      for (BasicBlock *Succ : successors(S.getParent()))
+    // Scans from First to the end of its block: the LDS load found, else
+    // queues the block's successors unless a barrier came first. Counted
+    // instructions (the blocks reached) go towards kMaxSteps.
+    bool GaveUp = false;
+    auto Scan = [&](Instruction *First, bool Count) -> Instruction * {
+      for (Instruction *I = First; I; I = I->getNextNode()) {
+        if (Count && ++Steps > kMaxSteps) {
+          GaveUp = true;
+          return nullptr;
+        }
+        if (IsLds(*I, false))
+          return I;
+        if (isBarrierCall(*I, Barriers))
+          return nullptr;
+      }
+      for (BasicBlock *Succ : successors(First->getParent()))
         if (Seen.insert(Succ).second)
           Work.push_back(Succ);
-    while (!Work.empty()) {
-      BasicBlock *BB = Work.pop_back_val();
-      Stopped = false;
-      for (Instruction &I : *BB) {
-        if (++Steps > kMaxSteps)
-          return nullptr;
-        if (IsLds(I, false))
-          return &I;
-        if ((Stopped = isBarrier(I)))
-          break;
-      }
-      if (!Stopped)
-        for (BasicBlock *Succ : successors(BB))
-          if (Seen.insert(Succ).second)
-            Work.push_back(Succ);
-    }
+      return nullptr;
+    };
+    Instruction *Load = Scan(S.getNextNode(), false); // a store is never a terminator
+    while (!Load && !GaveUp && !Work.empty())
+      Load = Scan(&Work.pop_back_val()->front(), true);
+    if (GaveUp)
+      return nullptr;
+    if (Load)
+      return Load;
   }
   return nullptr;
 }

@@ -16,13 +16,15 @@ cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-build}"
 CLANG="${CLANG:-clang-22}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# value KEY [FILE]: the number after "KEY " in a benchmark's output (stdin without FILE).
+value() { awk -v k="$1" '$1 == k {print $2}' "${2:--}"; }
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/emulated"
 "$CLANG" -O2 test/emulator/bench_native.c -o "$tmp/native"
-emu=$("$tmp/emulated" 20 | awk '/^emulated_ms/ {print $2}')
+emu=$("$tmp/emulated" 20 | value emulated_ms)
 [[ -n "$emu" ]] || { echo "bench: the emulated reduction printed no time"; exit 1; }
 "$tmp/native" 20 >"$tmp/native.out"
-kern=$(awk '/^native_kernel_ms/ {print $2}' "$tmp/native.out")
-loop=$(awk '/^native_loop_ms/ {print $2}' "$tmp/native.out")
+kern=$(value native_kernel_ms "$tmp/native.out")
+loop=$(value native_loop_ms "$tmp/native.out")
 echo "1M-element reduction, 4096 workgroups x 256 work-items (best of runs):"
 printf '  emulated, ldsan-sanitized (ldsan-cc --emulate -O2): %10.3f ms\n' "$emu"
 printf '  native, kernel body as C (clang -O2):               %10.3f ms\n' "$kern"
@@ -32,8 +34,8 @@ awk -v e="$emu" -v k="$kern" -v l="$loop" 'BEGIN {
   printf "ratio emulated / native plain loop:  %.1fx\n", e / l }'
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_blocks.hip -o "$tmp/blocks"
 "$tmp/blocks" 10 >"$tmp/blocks.out"
-lds=$(awk '/^lds_us_per_wg/ {print $2}' "$tmp/blocks.out")
-plain=$(awk '/^plain_us_per_wg/ {print $2}' "$tmp/blocks.out")
+lds=$(value lds_us_per_wg "$tmp/blocks.out")
+plain=$(value plain_us_per_wg "$tmp/blocks.out")
 [[ -n "$lds" && -n "$plain" ]] || { echo "bench: bench_blocks printed no times"; exit 1; }
 echo "16384 workgroups x 16 work-items, one 64-byte __shared__ array (best of runs):"
 printf '  per workgroup, through LDS (ldsan block enter/exit, checked accesses): %7.3f us\n' "$lds"
@@ -49,14 +51,14 @@ awk '/^scale / {
   printf "  %-11s %8d %10d %10d %10.3f %14.2f %8d%%\n", $2, $3, $4, $5, $6, $7, $8 }' "$tmp/scaling.out"
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_wave.hip -o "$tmp/wave"
 "$tmp/wave" 5 >"$tmp/wave.out"
-tree=$(awk '/^tree_ms/ {print $2}' "$tmp/wave.out")
-shfl=$(awk '/^shuffle_ms/ {print $2}' "$tmp/wave.out")
+tree=$(value tree_ms "$tmp/wave.out")
+shfl=$(value shuffle_ms "$tmp/wave.out")
 [[ -n "$tree" && -n "$shfl" ]] || { echo "bench: bench_wave printed no times"; exit 1; }
 echo "Lockstep waves (bench_wave.hip: the 1M-element reduction, 4096 x 256, best of 5):"
 printf '  LDS tree with barriers (work-item loops):                 %10.3f ms\n' "$tree"
 printf '  shuffles within each wave (fibers, waves in lockstep):    %10.3f ms\n' "$shfl"
 awk -v t="$tree" -v s="$shfl" 'BEGIN { printf "  lockstep cost: %.0f ns per work-item, %.1fx the tree\n", (s - t) * 1e6 / (4096 * 256), s / t }'
-checked=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/emulated" 5 | awk '/^emulated_ms/ {print $2}')
+checked=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/emulated" 5 | value emulated_ms)
 [[ -n "$checked" ]] || { echo "bench: the checked reduction printed no time"; exit 1; }
 echo "LDS checks (the 1M-element reduction, best of 5):"
 printf '  bounds checks only:                                       %10.3f ms (best of 20, above)\n' "$emu"
