@@ -32,8 +32,9 @@ void ldsan_host_print_record(const ldsan_report_record *record, const ldsan_devi
 
 /* Records of one dispatch that dedup treats as one report. */
 typedef struct dedup_key {
-  uint32_t kind, write;
+  uint32_t kind, write, hazard, same_wave;
   uint64_t kernel_desc, pc, where;  /* where: LDS offset when the pc is unknown */
+  uint64_t other_pc;                /* hazards: the pc pair */
   const char *bug;                  /* static string from the bug-name tables */
 } dedup_key;
 
@@ -44,14 +45,18 @@ static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory 
   k.write = r->flags & LDSAN_ACCESS_WRITE;
   k.kernel_desc = r->kernel_desc;
   k.pc = r->pc;
+  k.hazard = r->hazard;
+  k.same_wave = r->flags & LDSAN_ACCESS_SAME_WAVE;
+  k.other_pc = r->other_pc;
   k.where = r->pc ? 0 : r->address - r->block;
   k.bug = ldsan_report_bug_name(r, mem);
   return k;
 }
 
 static int same_key(const dedup_key *a, const dedup_key *b) {
-  return a->kind == b->kind && a->write == b->write && a->kernel_desc == b->kernel_desc && a->pc == b->pc &&
-         a->where == b->where && strcmp(a->bug, b->bug) == 0;
+  return a->kind == b->kind && a->write == b->write && a->hazard == b->hazard && a->same_wave == b->same_wave &&
+         a->kernel_desc == b->kernel_desc && a->pc == b->pc && a->other_pc == b->other_pc && a->where == b->where &&
+         strcmp(a->bug, b->bug) == 0;
 }
 
 /* Whether record r was written by the dispatch (any record when it is unknown). */
@@ -118,7 +123,8 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   uint32_t lanes[LDSAN_CHANNEL_CAPACITY], wgs[LDSAN_CHANNEL_CAPACITY];
   for (uint32_t i = 0; i < n; i++) {
     lanes[i] = wgs[i] = 0;
-    st.errors++;
+    if (ldsan_report_is_error(rec[i])) st.errors++;
+    else st.warnings++;
     if (ldsan_report_aborts(rec[i])) st.must_abort = 1;
     keys[i] = key_of(rec[i], mem);
     group[i] = (int)i;
@@ -126,19 +132,16 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
       for (uint32_t j = 0; j < i; j++)
         if (group[j] == (int)j && same_key(&keys[j], &keys[i])) { group[i] = (int)j; break; }
     uint32_t g = (uint32_t)group[i];
-    lanes[g]++;
+    lanes[g] += 1 + rec[i]->repeats + rec[i]->repeats_elsewhere;  /* the writer's own folding */
     int new_wg = 1;
     for (uint32_t j = g; j < i && new_wg; j++)
       if (group[j] == (int)g && same_workgroup(rec[j], rec[i])) new_wg = 0;
-    wgs[g] += (uint32_t)new_wg;
+    wgs[g] += (uint32_t)new_wg + rec[i]->repeat_workgroups;
   }
 
   uint32_t groups_over = 0;
   for (uint32_t i = 0; i < n; i++) {
-    if (group[i] != (int)i) {
-      st.deduplicated++;
-      continue;
-    }
+    if (group[i] != (int)i) continue;
     if (f->report_limit > 0 && st.printed >= (uint32_t)f->report_limit) {
       groups_over++;
       st.over_limit += lanes[i];
@@ -146,16 +149,22 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     }
     /* The group's records of this record's workgroup (JSON lists them all). */
     const ldsan_report_record *folded[LDSAN_CHANNEL_CAPACITY];
-    ldsan_report_extra extra = {lanes[i] - 1, wgs[i], folded, 0};
+    ldsan_report_extra extra = {lanes[i] - 1, wgs[i], folded, 0, 0};
     for (uint32_t j = i; j < n; j++)
-      if (group[j] == (int)i && same_workgroup(rec[j], rec[i])) folded[extra.folded_count++] = rec[j];
+      if (group[j] == (int)i && same_workgroup(rec[j], rec[i])) {
+        folded[extra.folded_count++] = rec[j];
+        extra.folded_repeats += rec[j]->repeats;
+      }
     ldsan_report_print(rec[i], mem, dispatch, out, &extra);
     st.printed++;
   }
   if (groups_over)
     fprintf(out, "ldsan: %u more report(s) (%u lane(s)) not printed: report_limit=%d reached; "
             "LDSAN_OPTIONS=report_limit=0 prints all\n", groups_over, st.over_limit, f->report_limit);
-  st.deduplicated -= st.over_limit - groups_over;  /* lanes of unprinted groups count as over_limit */
+  /* Work-items folded into printed reports (over_limit counts those of unprinted ones). */
+  for (uint32_t i = 0; i < n; i++)
+    if (group[i] == (int)i) st.deduplicated += lanes[i] - 1;
+  st.deduplicated -= st.over_limit - groups_over;
   if (st.lost)
     fprintf(out, "ldsan: warning: %u report(s) lost: a lane stopped while writing its report\n", st.lost);
   st.dropped = __atomic_exchange_n(&ch->dropped, 0u, __ATOMIC_ACQ_REL);

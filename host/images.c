@@ -206,18 +206,6 @@ int ldsan_host_dispatch_done(ldsan_image *img, const ldsan_dispatch_info *d) {
   return (int)st.printed;
 }
 
-int ldsan_host_lds_hazard(ldsan_image *img, const ldsan_dispatch_info *d, const ldsan_lds_hazard *h) {
-  if (!img) return 0;
-  ldsan_dispatch_info info = with_backend(img, d);
-  ldsan_report_lock();
-  FILE *out = ldsan_log_stream();
-  ldsan_report_print_hazard(h->bug, h->what, h->error, h->same_wave, &h->access, h->has_other ? &h->other : NULL,
-                            &img->backend->mem, &info, out);
-  fflush(out);
-  ldsan_report_unlock();
-  return h->error && ldsan_flags_get()->halt_on_error;
-}
-
 int ldsan_host_device_error(const ldsan_backend *b) {
   int found = 0, must_abort = 0;
   pthread_mutex_lock(&images_mu);

@@ -156,6 +156,7 @@ typedef struct ldsan_report_extra {
    * first (NULL: only this record is known). */
   const ldsan_report_record *const *folded;
   uint32_t folded_count;
+  uint32_t folded_repeats;   /* work-items of this workgroup the folded records' writers counted (repeats) */
 } ldsan_report_extra;
 
 /* Bug name of a record, using the descriptor and shadow when the recorded
@@ -167,13 +168,15 @@ int ldsan_report_aborts(const ldsan_report_record *r);
 void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch, FILE *out,
                         const ldsan_report_extra *extra);
-/* An LDS hazard the CPU emulator's checks found (report_hazard.c): `bug`
- * (lds-data-race, lds-uninitialized-read, wave-sync-dependence), `what` the
- * headline's detail, as an error or a warning; `access` the access that found
- * it, `other` the earlier conflicting one or NULL; same_wave: both in one wave. */
-void ldsan_report_print_hazard(const char *bug, const char *what, int error, int same_wave,
-                               const ldsan_report_record *access, const ldsan_report_record *other,
-                               const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch, FILE *out);
+/* ---- report_hazard.c: the LDS hazard kinds -------------------------------- */
+/* Whether a report kind is one of the hazards (a second access in other_*). */
+int ldsan_report_is_hazard(uint32_t kind);
+/* Whether a record is an error (else a warning: LDSAN_REPORT_WARNING). */
+int ldsan_report_is_error(const ldsan_report_record *r);
+/* "read-after-write", ... for an ldsan_hazard; NULL for 0 or unknown. */
+const char *ldsan_hazard_name(uint32_t hazard);
+/* The record's second access as a record of its own (pc, work-item, lane, size, flags). */
+void ldsan_report_other_record(const ldsan_report_record *r, ldsan_report_record *other);
 
 /* ---- symbolize.c: the external symbolizer (ldsan_symbolize_module) ---------- */
 /* Tests: stops the symbolizer, empties the cache (frames returned before become

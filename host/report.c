@@ -58,7 +58,7 @@ const char *ldsan_host_bug_name(const ldsan_report_record *record) {
 }
 
 int ldsan_report_aborts(const ldsan_report_record *r) {
-  return ldsan_flags_get()->halt_on_error && !(r->flags & LDSAN_ACCESS_NOABORT);
+  return ldsan_flags_get()->halt_on_error && !(r->flags & (LDSAN_ACCESS_NOABORT | LDSAN_REPORT_WARNING));
 }
 
 /* The kernel's demangled name from its descriptor, else from `fallback` (a
@@ -120,7 +120,7 @@ const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_devi
 }
 
 /* "file:line:col" (or "file:line", "file") of frame f into buf; "" without a file. */
-static void format_source(char *buf, size_t len, const ldsan_frame *f) {
+void ldsan_report_format_source(char *buf, size_t len, const ldsan_frame *f) {
   if (!f->file) { buf[0] = 0; return; }
   if (f->line && f->column) snprintf(buf, len, "%s:%u:%u", f->file, f->line, f->column);
   else if (f->line) snprintf(buf, len, "%s:%u", f->file, f->line);
@@ -142,7 +142,7 @@ void ldsan_report_ctx_symbolize(report_ctx *c) {
   }
   if (!c->nframes) return;
   c->function = c->frames[0].function;
-  format_source(c->source, sizeof c->source, &c->frames[0]);
+  ldsan_report_format_source(c->source, sizeof c->source, &c->frames[0]);
 }
 
 static void device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
@@ -165,7 +165,7 @@ void ldsan_report_frames(FILE *out, const report_ctx *c) {
   for (int i = 0; i < c->nframes; i++) {
     const ldsan_frame *f = &c->frames[i];
     char source[512];
-    format_source(source, sizeof source, f);
+    ldsan_report_format_source(source, sizeof source, f);
     fprintf(out, "    #%d 0x%llx ", i, pc);
     if (f->function) fprintf(out, "in %s", f->function);
     if (source[0]) fprintf(out, " %s\n", source);
@@ -355,12 +355,12 @@ static void print_summary(FILE *out, const report_ctx *c) {
 }
 
 /* "63 more work-items (31 in this workgroup, 32 in 1 other workgroup) made the same ..." */
-static void print_folded(FILE *out, const report_ctx *c, const ldsan_report_extra *extra) {
+void ldsan_report_print_folded(FILE *out, const report_ctx *c, const ldsan_report_extra *extra) {
   uint32_t more = extra->same_lanes;
   uint32_t other_wgs = extra->same_workgroups > 1 ? extra->same_workgroups - 1 : 0;
   fprintf(out, "    %u more work-item%s ", more, more == 1 ? "" : "s");
   if (extra->folded && extra->folded_count) {
-    uint32_t here = extra->folded_count - 1, elsewhere = more - here;
+    uint32_t here = extra->folded_count - 1 + extra->folded_repeats, elsewhere = more - here;
     if (!other_wgs) fprintf(out, "(%sin this workgroup) ", more == 1 ? "" : "all ");
     else if (!here) fprintf(out, "(in %u other workgroup%s) ", other_wgs, other_wgs == 1 ? "" : "s");
     else
@@ -387,7 +387,7 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
   ldsan_report_ids(out, r);
   fprintf(out, " in kernel %s%s\n", c->kernel, ldsan_deco_end(d));
   ldsan_report_frames(out, c);
-  if (extra && extra->same_lanes) print_folded(out, c, extra);
+  if (extra && extra->same_lanes) ldsan_report_print_folded(out, c, extra);
   if (r->flags & LDSAN_ACCESS_NOABORT) fprintf(out, "    (recoverable check: the lane continued)\n");
   ldsan_print_launch_site(out, c->dispatch, c->kernel);
   fputc('\n', out);
@@ -465,6 +465,7 @@ void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory 
     ldsan_decorator d = ldsan_decorator_for(out);
     fprintf(out, "%s\n", LDSAN_REPORT_RULE);
     if (r->kind == LDSAN_REPORT_BAD_ACCESS) print_access(out, d, &c, extra);
+    else if (ldsan_report_is_hazard(r->kind)) ldsan_report_print_hazard(out, d, &c, extra);
     else print_allocator(out, d, &c);
   }
   ldsan_report_ctx_free(&c);

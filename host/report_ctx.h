@@ -33,7 +33,7 @@ void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ld
 void ldsan_report_ctx_symbolize(report_ctx *c);
 void ldsan_report_ctx_free(report_ctx *c);
 
-/* Pieces of the text report, shared with the wave-sync warning (report_wave_sync.c). */
+/* Pieces of the text report, shared with the hazard reports (report_hazard.c). */
 #define LDSAN_REPORT_RULE "================================================================="
 /* "thread (work-item) (x,y,z) lane l of workgroup (x,y,z)" */
 void ldsan_report_ids(FILE *out, const ldsan_report_record *r);
@@ -41,6 +41,13 @@ void ldsan_report_ids(FILE *out, const ldsan_report_record *r);
 void ldsan_report_frames(FILE *out, const report_ctx *c);
 /* "0x... is located N bytes inside of LDS variable 'x' ..." and the LDS offset line. */
 void ldsan_report_describe_address(FILE *out, ldsan_decorator d, const report_ctx *c);
+
+/* Frame f as "file:line:col" ("file:line", "file") into buf; "" without a file. */
+void ldsan_report_format_source(char *buf, size_t len, const ldsan_frame *f);
+/* "N more work-items (...) made the same <bug> at this pc ..." (option dedup). */
+void ldsan_report_print_folded(FILE *out, const report_ctx *c, const ldsan_report_extra *extra);
+/* report_hazard.c: the text report of a hazard record (report_kinds.def from LDS_DATA_RACE). */
+void ldsan_report_print_hazard(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra);
 
 /* report_json.c: the report as one JSON line (option report_format=json). */
 void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_extra *extra);

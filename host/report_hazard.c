@@ -1,33 +1,130 @@
-/* ldsan host library: the LDS hazard reports of the CPU emulator's checks
- * (core_lds_check.c): lds-data-race (two work-items of one workgroup touch
- * a byte in one barrier interval, one of them writing), lds-uninitialized-read
- * (no work-item of the workgroup wrote the byte), and wave-sync-dependence (a
- * lane read what another lane of its wave wrote, with no barrier or wave
- * barrier between: works only in lockstep). Printed like a bounds report
- * (report.c's pieces), with the second access when there is one. */
-#include <stdio.h>
+/* ldsan host library: reports of the LDS hazard kinds (report_kinds.def from
+ * LDS_DATA_RACE on): lds-data-race (two work-items of one workgroup touch a
+ * byte in one barrier interval, one of them writing), lds-uninitialized-read
+ * (no work-item of the workgroup wrote the byte), wave-sync-dependence (a lane
+ * read what another lane of its wave wrote, with no barrier or wave barrier
+ * between: works only in lockstep) and barrier-divergence (a barrier not every
+ * live work-item reached). The record's access comes first, then the second
+ * one (other_*), both symbolized; the rest is a bounds report's pieces. */
 #include <string.h>
 #include <unistd.h>
 
 #include "report_ctx.h"
 
-static void print_hazard_access(FILE *out, ldsan_decorator d, const report_ctx *c, const char *what) {
+int ldsan_report_is_hazard(uint32_t kind) { return kind >= LDSAN_REPORT_LDS_DATA_RACE && kind <= LDSAN_REPORT_BARRIER_DIVERGENCE; }
+
+int ldsan_report_is_error(const ldsan_report_record *r) { return !(r->flags & LDSAN_REPORT_WARNING); }
+
+const char *ldsan_hazard_name(uint32_t hazard) {
+  switch (hazard) {
+  case LDSAN_HAZARD_RAW: return "read-after-write";
+  case LDSAN_HAZARD_WAR: return "write-after-read";
+  case LDSAN_HAZARD_WAW: return "write-after-write";
+  default: return NULL;
+  }
+}
+
+void ldsan_report_other_record(const ldsan_report_record *r, ldsan_report_record *other) {
+  *other = *r;
+  other->pc = r->other_pc;
+  memcpy(other->workitem_id, r->other_workitem_id, sizeof other->workitem_id);
+  other->lane = r->other_lane;
+  other->size = r->other_size;
+  other->flags = r->other_flags;
+}
+
+static void print_ids(FILE *out, const uint32_t id[3]) { fprintf(out, "(%u,%u,%u)", id[0], id[1], id[2]); }
+
+/* The headline after "in kernel K: ". */
+static void print_what(FILE *out, const ldsan_report_record *r) {
+  int same_wave = (r->flags & LDSAN_ACCESS_SAME_WAVE) != 0;
+  switch (r->kind) {
+  case LDSAN_REPORT_LDS_DATA_RACE:
+    fprintf(out, "%s %s work-items ", ldsan_hazard_name(r->hazard) ? ldsan_hazard_name(r->hazard) : "conflict",
+            same_wave ? "within one wave by" : "by");
+    print_ids(out, r->workitem_id);
+    fputs(" and ", out);
+    print_ids(out, r->other_workitem_id);
+    fputs(" with no barrier between", out);
+    break;
+  case LDSAN_REPORT_LDS_UNINIT_READ:
+    fputs("read of LDS no work-item of the workgroup wrote", out);
+    break;
+  case LDSAN_REPORT_WAVE_SYNC_DEPENDENCE:
+    fprintf(out, "lane %u reads LDS that lane %u of its wave wrote, with no barrier or wave barrier between",
+            r->lane, r->other_lane);
+    break;
+  case LDSAN_REPORT_BARRIER_DIVERGENCE:
+    fputs("work-item ", out);
+    print_ids(out, r->workitem_id);
+    if (r->other_pc) {
+      fputs(" waits at a barrier while work-item ", out);
+      print_ids(out, r->other_workitem_id);
+      fputs(" waits at another one", out);
+    } else {
+      fputs(" waits at a barrier that work-item ", out);
+      print_ids(out, r->other_workitem_id);
+      fputs(" never reaches: it returned", out);
+    }
+    break;
+  default: break;
+  }
+}
+
+/* The innermost frame outside the HIP headers (a barrier's frame 0 is
+ * __work_group_barrier in amd_device_functions.h), else frame 0; NULL if none. */
+static const ldsan_frame *user_frame(const report_ctx *c) {
+  int i = 0;
+  while (i + 1 < c->nframes && c->frames[i].file &&
+         (strstr(c->frames[i].file, "/include/hip/") || strstr(c->frames[i].file, "/hip/amd_detail/")))
+    i++;
+  return c->nframes ? &c->frames[i] : NULL;
+}
+
+/* user_frame's "file:line:col" into buf ("" unknown); returns its function or NULL. */
+static const char *user_source(const report_ctx *c, char *buf, size_t len) {
+  const ldsan_frame *f = user_frame(c);
+  buf[0] = 0;
+  if (!f) return NULL;
+  ldsan_report_format_source(buf, len, f);
+  return f->function;
+}
+
+static void print_hazard_access(FILE *out, ldsan_decorator d, const report_ctx *c, const char *previous) {
   const ldsan_report_record *r = c->r;
-  fprintf(out, "%s%s%s of size %llu at 0x%llx by ", ldsan_deco_access(d), what,
-          (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ", (unsigned long long)r->size,
-          (unsigned long long)r->access_address);
+  if (r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE && !r->pc) {  /* the work-item that returned */
+    fprintf(out, "%s%s", ldsan_deco_access(d), previous);
+    ldsan_report_ids(out, r);
+    fprintf(out, " returned from the kernel without reaching it%s\n", ldsan_deco_end(d));
+    return;
+  }
+  fprintf(out, "%s%s", ldsan_deco_access(d), previous);
+  if (r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE)
+    fputs("barrier by ", out);
+  else
+    fprintf(out, "%s%s of size %llu at 0x%llx by ", (r->flags & LDSAN_ACCESS_ATOMIC) ? "atomic " : "",
+            (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ", (unsigned long long)r->size,
+            (unsigned long long)r->access_address);
   ldsan_report_ids(out, r);
   fprintf(out, "%s:\n", ldsan_deco_end(d));
   ldsan_report_frames(out, c);
 }
 
 /* The advice that ends each kind of report. */
-static const char *hazard_hint(const char *bug, int same_wave) {
-  if (!strcmp(bug, "lds-uninitialized-read"))
+static const char *hazard_hint(const ldsan_report_record *r) {
+  switch (r->kind) {
+  case LDSAN_REPORT_LDS_UNINIT_READ:
     return "HINT: no work-item of this workgroup wrote these bytes since its LDS block was taken; LDS starts with "
            "whatever the previous workgroup left. Write them first (check the halo and partial-tile cases), and "
            "put __syncthreads() between the writes and the reads.";
-  if (same_wave)
+  case LDSAN_REPORT_BARRIER_DIVERGENCE:
+    return "HINT: every work-item of a workgroup must reach the same __syncthreads(): a work-item that returns "
+           "early or takes another branch leaves the others waiting for it (on the GPU: a hang, or a barrier "
+           "that releases the wrong work-items). Move the barrier out of the condition, or let every work-item "
+           "reach it and skip only the work.";
+  default: break;
+  }
+  if (r->flags & LDSAN_ACCESS_SAME_WAVE)
     return "HINT: the two accesses are in one wave: a 64-lane GPU executes them in order, so this works there, "
            "but on wave32 GPUs (RDNA) lanes 0-31 and 32-63 are different waves, and a compiler may keep or reorder "
            "such accesses: put __syncthreads() between them, or exchange the value with __shfl. The results of "
@@ -35,34 +132,46 @@ static const char *hazard_hint(const char *bug, int same_wave) {
   return "HINT: nothing orders the two accesses: put __syncthreads() between them (or make both atomic).";
 }
 
-void ldsan_report_print_hazard(const char *bug, const char *what, int error, int same_wave,
-                               const ldsan_report_record *access, const ldsan_report_record *other,
-                               const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch, FILE *out) {
-  report_ctx ac, oc;
-  ldsan_report_ctx_init(&ac, access, mem, dispatch);
-  ldsan_report_ctx_symbolize(&ac);
-  if (other) {
-    ldsan_report_ctx_init(&oc, other, mem, dispatch);
+void ldsan_report_print_hazard(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra) {
+  const ldsan_report_record *r = c->r;
+  int error = ldsan_report_is_error(r), has_other = r->kind != LDSAN_REPORT_LDS_UNINIT_READ;
+  ldsan_report_record other_rec;
+  report_ctx oc;
+  if (has_other) {
+    ldsan_report_other_record(r, &other_rec);
+    ldsan_report_ctx_init(&oc, &other_rec, c->mem, c->dispatch);
     ldsan_report_ctx_symbolize(&oc);
   }
-  ldsan_decorator d = ldsan_decorator_for(out);
-  fprintf(out, "%s\n%s==%ld==%s: %s: %s in kernel %s: %s%s\n", LDSAN_REPORT_RULE, ldsan_deco_warning(d),
-          (long)getpid(), error ? "ERROR" : "WARNING", error ? "AddressSanitizer" : "ldsan", bug, ac.kernel, what,
-          ldsan_deco_end(d));
-  if (error) fprintf(out, "    (found by the CPU emulator's LDS checks; they do not stop the dispatch)\n");
-  print_hazard_access(out, d, &ac, "");
-  if (other) print_hazard_access(out, d, &oc, "previous ");
+  fprintf(out, "%s==%ld==%s: %s: %s in kernel %s: ", ldsan_deco_warning(d), (long)getpid(),
+          error ? "ERROR" : "WARNING", error ? "AddressSanitizer" : "ldsan", c->bug, c->kernel);
+  print_what(out, r);
+  fprintf(out, "%s\n", ldsan_deco_end(d));
+  print_hazard_access(out, d, c, "");
+  if (has_other) print_hazard_access(out, d, &oc, r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE ? (r->other_pc ? "other " : "") : "previous ");
+  if (extra && extra->same_lanes) ldsan_report_print_folded(out, c, extra);
+  if (r->flags & LDSAN_REPORT_DEFERRED)
+    fprintf(out, "    (found by the CPU emulator's LDS checks, which do not stop the dispatch)\n");
+  else if (r->flags & LDSAN_ACCESS_NOABORT)
+    fprintf(out, "    (recoverable check: the lane continued)\n");
+  ldsan_print_launch_site(out, c->dispatch, c->kernel);
   fputc('\n', out);
-  ldsan_report_describe_address(out, d, &ac);
-  fputc('\n', out);
-  fprintf(out, "%s\n", hazard_hint(bug, same_wave));
-  if (ldsan_flags_get()->print_summary) {
-    fprintf(out, "SUMMARY: %s: %s ", error ? "AddressSanitizer" : "ldsan", bug);
-    if (ac.source[0]) fprintf(out, "%s ", ac.source);
-    fprintf(out, "in %s", ac.function ? ac.function : ac.kernel);
-    if (other) fprintf(out, " (previous access at %s)", oc.source[0] ? oc.source : "an unknown line");
+  if (r->kind != LDSAN_REPORT_BARRIER_DIVERGENCE) {
+    ldsan_report_describe_address(out, d, c);
     fputc('\n', out);
   }
-  ldsan_report_ctx_free(&ac);
-  if (other) ldsan_report_ctx_free(&oc);
+  fprintf(out, "%s\n", hazard_hint(r));
+  if (ldsan_flags_get()->print_summary) {
+    char where[512];
+    const char *function = user_source(c, where, sizeof where);
+    fprintf(out, "SUMMARY: %s: %s ", error ? "AddressSanitizer" : "ldsan", c->bug);
+    if (where[0]) fprintf(out, "%s ", where);
+    fprintf(out, "in %s", function ? function : c->kernel);
+    if (has_other && r->other_pc) {
+      user_source(&oc, where, sizeof where);
+      fprintf(out, " (%s at %s)", r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE ? "other barrier" : "previous access",
+              where[0] ? where : "an unknown line");
+    }
+    fputc('\n', out);
+  }
+  if (has_other) ldsan_report_ctx_free(&oc);
 }

@@ -64,6 +64,36 @@ static int json_var(const report_ctx *c) {
   }
 }
 
+/* "read"/"write" for an access (bounds or hazard report), else null. */
+static const char *json_access(const ldsan_report_record *r) {
+  if (r->kind != LDSAN_REPORT_BAD_ACCESS && (!ldsan_report_is_hazard(r->kind) || r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE))
+    return NULL;
+  return (r->flags & LDSAN_ACCESS_WRITE) ? "write" : "read";
+}
+
+/* A hazard's second access: {"thread","lane","pc","function","location","access","size","atomic"}. */
+static void json_other(FILE *out, const report_ctx *c) {
+  ldsan_report_record o;
+  ldsan_report_other_record(c->r, &o);
+  report_ctx oc;
+  ldsan_report_ctx_init(&oc, &o, c->mem, c->dispatch);
+  ldsan_report_ctx_symbolize(&oc);
+  fputs("{\"thread\":", out);
+  json_ids(out, o.workitem_id);
+  fprintf(out, ",\"lane\":%u,\"pc\":", o.lane);
+  if (o.pc) json_hex(out, o.pc);
+  else fputs("null", out);
+  fputs(",\"function\":", out);
+  json_str(out, oc.function);
+  fputs(",\"location\":", out);
+  json_str(out, oc.source[0] ? oc.source : NULL);
+  fputs(",\"access\":", out);
+  json_str(out, json_access(&o));
+  fprintf(out, ",\"size\":%llu,\"atomic\":%s}", (unsigned long long)o.size,
+          (o.flags & LDSAN_ACCESS_ATOMIC) ? "true" : "false");
+  ldsan_report_ctx_free(&oc);
+}
+
 void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_extra *extra) {
   const ldsan_report_record *r = c->r;
   const ldsan_report_record *const only[1] = {r};
@@ -90,7 +120,7 @@ void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_
   if (c->in_block) fprintf(out, ",\"lds_offset\":%lld", (long long)c->loc.offset);
   else fputs(",\"lds_offset\":null", out);
   fputs(",\"access\":", out);
-  json_str(out, r->kind != LDSAN_REPORT_BAD_ACCESS ? NULL : (r->flags & LDSAN_ACCESS_WRITE) ? "write" : "read");
+  json_str(out, json_access(r));
   fprintf(out, ",\"size\":%llu,\"workgroup\":", (unsigned long long)r->size);
   json_ids(out, r->workgroup_id);
   fputs(",\"threads\":[", out);
@@ -113,6 +143,12 @@ void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_
   json_str(out, c->source[0] ? c->source : NULL);
   fputs(",\"device\":", out);
   json_str(out, c->dispatch ? c->dispatch->device_name : NULL);
-  fprintf(out, ",\"device_index\":%d,\"recoverable\":%s}\n", c->dispatch ? c->dispatch->device : 0,
-          (r->flags & LDSAN_ACCESS_NOABORT) ? "true" : "false");
+  fprintf(out, ",\"device_index\":%d,\"recoverable\":%s,\"severity\":\"%s\",\"hazard\":",
+          c->dispatch ? c->dispatch->device : 0, (r->flags & LDSAN_ACCESS_NOABORT) ? "true" : "false",
+          ldsan_report_is_error(r) ? "error" : "warning");
+  json_str(out, ldsan_hazard_name(r->hazard));
+  fprintf(out, ",\"same_wave\":%s,\"other\":", (r->flags & LDSAN_ACCESS_SAME_WAVE) ? "true" : "false");
+  if (ldsan_report_is_hazard(r->kind) && r->kind != LDSAN_REPORT_LDS_UNINIT_READ) json_other(out, c);
+  else fputs("null", out);
+  fputs("}\n", out);
 }

@@ -38,6 +38,7 @@ typedef struct emu_fiber {
   uint8_t *stack_lo, *stack_hi;
   uint8_t *stack_top;       /* where its stack starts (tops are staggered, see core_sched.c) */
   uint32_t state;           /* emu_fiber_state */
+  uint64_t barrier_pc;      /* while WAIT: the s_barrier call it waits at (LDS checks) */
   /* While WAVE_WAIT: the operation (core_wave_ops.h), its operands, and
    * where it stopped: the call site, how deep in its stack, and the retarget
    * tool's rank of the site (higher ranks go first, see core_sched.c). */
@@ -50,7 +51,7 @@ typedef struct emu_fiber {
 typedef struct emu_check_options {
   int report_wave_sync, detect_races, detect_uninit;
 } emu_check_options;
-#define EMU_LDS_HAZARDS 16u  /* kept per dispatch (one per kind and pair of pcs) */
+#define EMU_LDS_HAZARDS 32u  /* findings kept per dispatch (one per kind and pair of pcs; more are dropped) */
 
 typedef struct emu_dispatch {
   const ldsan_emu_kernel *kernel;
@@ -64,9 +65,11 @@ typedef struct emu_dispatch {
   pthread_mutex_t lock;             /* guards the trap fields */
   int trapped;
   uint32_t trap_group[3], trap_item[3];
-  ldsan_lds_hazard hazards[EMU_LDS_HAZARDS];  /* core_lds_check.c; guarded by lock */
-  uint32_t hazard_kind[EMU_LDS_HAZARDS];
-  uint32_t hazard_count;
+  /* LDS check findings (core_lds_check.c), guarded by lock: one record per
+   * kind, pcs and same-wave-ness, the first work-item's, with repeats counted;
+   * posted to the report channel when the dispatch ends (core_report.c). */
+  ldsan_report_record hazards[EMU_LDS_HAZARDS];
+  uint32_t hazard_count, hazards_lost;
   int cooperative;                  /* every workgroup on its own worker (LDSAN_EMU_LAUNCH_COOPERATIVE) */
   pthread_cond_t gws_cond;          /* the grid-wide barrier (guarded by lock) */
   uint32_t gws_arrived, gws_gen;
@@ -114,6 +117,11 @@ typedef struct emu_worker {
   uint32_t track_gen, track_block_gen, barrier_epoch;
   uint32_t wave_epoch[EMU_MAX_WAVES];
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
+  uint32_t departed;                /* the first work-item of the workgroup to leave its body, + 1 */
+  /* Which work-items of the running workgroup each dispatch finding has
+   * counted (valid while hazard_gen == track_gen). */
+  uint32_t hazard_gen;
+  uint64_t hazard_items[EMU_LDS_HAZARDS][EMU_MAX_BLOCK / 64];
 } emu_worker;
 
 extern __thread ldsan_emu_tls_state __ldsan_emu_tls;
@@ -121,6 +129,12 @@ extern __thread ldsan_emu_tls_state __ldsan_emu_tls;
 /* core_fiber.S */
 void ldsan_emu_ctx_switch(void **save_sp, void *new_sp);
 void ldsan_emu_fiber_start(void);
+
+/* core_lds_check.c: option detect_races's barrier-divergence check, at a
+ * barrier's release by its last work-item (released = 1: every waiter must be
+ * at the same barrier, and no work-item may have left the body) or when the
+ * running work-item leaves the body while others wait at a barrier (0). */
+void ldsan_emu_check_barrier(emu_worker *w, int released);
 
 /* core_sched.c */
 extern __thread emu_worker *ldsan_emu_self;

@@ -44,8 +44,6 @@ typedef struct emu_lds_byte {
 } emu_lds_byte;
 
 enum emu_hazard { EMU_UNINIT, EMU_RAW, EMU_WAR, EMU_WAW };
-static const char *const emu_hazard_words[] = {"read of LDS no work-item of the workgroup wrote",
-                                              "read-after-write", "write-after-read", "write-after-write"};
 
 /* The running workgroup's LDS block and the table for it; NULL if none. */
 static emu_lds_byte *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size) {
@@ -72,64 +70,132 @@ static emu_lds_byte *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *siz
   return w->track_size ? w->track : NULL;
 }
 
-static void emu_fill_record(const emu_worker *w, uint32_t item, uint64_t pc, uint64_t addr, uint32_t size, int write,
-                            ldsan_report_record *r) {
+/* Fills the ids of work-item `item` of the running workgroup into r. */
+static void emu_fill_ids(const emu_worker *w, uint32_t item, ldsan_report_record *r) {
   const emu_fiber *f = &w->fibers[item];
-  memset(r, 0, sizeof *r);
-  r->address = r->access_address = addr;
-  r->size = size;
-  r->pc = pc;
-  r->block = w->track_block;
-  r->flags = write ? LDSAN_ACCESS_WRITE : 0;
   memcpy(r->workitem_id, f->ids.id, sizeof r->workitem_id);
   r->lane = f->ids.lane;
   memcpy(r->workgroup_id, __ldsan_emu_tls.group_id, sizeof r->workgroup_id);
 }
 
-/* Keeps hazard `kind` found by the current work-item's access at addr
- * against record e (its other access), unless its pcs were seen. */
-static void emu_found(emu_worker *w, enum emu_hazard kind, const emu_lds_byte *e, uint64_t pc, uint64_t addr,
-                      uint32_t size, int write) {
+/* Keeps finding r (kind, flags, pcs, hazard filled; found by work-item
+ * `item`) for the dispatch: the first of its kind, pcs and same-wave-ness
+ * is kept whole, later ones count as repeats (once per work-item, and the
+ * workgroups they are in). */
+static void emu_keep(emu_worker *w, ldsan_report_record *r, uint32_t item) {
   emu_dispatch *d = w->d;
-  uint32_t other = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->reader : e->writer;
-  uint64_t other_pc = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->r_pc : e->w_pc;
-  int same_wave = other && (other - 1) / LDSAN_EMU_WAVE_SIZE == w->cur / LDSAN_EMU_WAVE_SIZE;
-  const emu_check_options *o = &w->checks;
-  int error = kind == EMU_UNINIT || !same_wave || o->detect_races >= 2;
-  if (kind != EMU_UNINIT && !o->detect_races && !(same_wave && kind == EMU_RAW && o->report_wave_sync)) return;
+  if (w->hazard_gen != w->track_gen) {
+    memset(w->hazard_items, 0, sizeof w->hazard_items);
+    w->hazard_gen = w->track_gen;
+  }
   pthread_mutex_lock(&d->lock);
-  int known = 0;
-  for (uint32_t i = 0; i < d->hazard_count && !known; i++)
-    known = d->hazard_kind[i] == (uint32_t)kind && d->hazards[i].access.pc == pc &&
-            d->hazards[i].other.pc == other_pc && d->hazards[i].same_wave == same_wave;
-  if (!known && d->hazard_count < EMU_LDS_HAZARDS) {
-    uint32_t n = d->hazard_count++;
-    ldsan_lds_hazard *h = &d->hazards[n];
-    memset(h, 0, sizeof *h);
-    d->hazard_kind[n] = (uint32_t)kind;
-    h->error = error;
-    h->same_wave = same_wave;
-    emu_fill_record(w, w->cur, pc, addr, size, write, &h->access);
-    if (kind == EMU_UNINIT) {
-      h->bug = "lds-uninitialized-read";
-      snprintf(h->what, sizeof h->what, "%s", emu_hazard_words[kind]);
+  uint32_t i = 0;
+  while (i < d->hazard_count &&
+         !(d->hazards[i].kind == r->kind && d->hazards[i].hazard == r->hazard && d->hazards[i].pc == r->pc &&
+           d->hazards[i].other_pc == r->other_pc &&
+           (d->hazards[i].flags & LDSAN_ACCESS_SAME_WAVE) == (r->flags & LDSAN_ACCESS_SAME_WAVE)))
+    i++;
+  if (i == d->hazard_count) {
+    if (i == EMU_LDS_HAZARDS) {
+      d->hazards_lost++;
     } else {
-      int wave_sync = same_wave && !o->detect_races;
-      h->bug = wave_sync ? "wave-sync-dependence" : "lds-data-race";
-      h->has_other = 1;
-      emu_fill_record(w, other - 1, other_pc, addr, kind == EMU_WAR ? e->r_size : e->w_size, kind != EMU_WAR,
-                      &h->other);
-      if (wave_sync)
-        snprintf(h->what, sizeof h->what, "lane %u reads LDS that lane %u of its wave wrote, with no barrier or "
-                 "wave barrier between", h->access.lane, h->other.lane);
-      else
-        snprintf(h->what, sizeof h->what, "%s %s work-items (%u,%u,%u) and (%u,%u,%u) with no barrier between",
-                 emu_hazard_words[kind], same_wave ? "within one wave by" : "by", h->access.workitem_id[0],
-                 h->access.workitem_id[1], h->access.workitem_id[2], h->other.workitem_id[0],
-                 h->other.workitem_id[1], h->other.workitem_id[2]);
+      emu_fill_ids(w, item, r);
+      r->block = w->track_block;
+      r->dispatch = (uint64_t)(uintptr_t)d->implicitarg;
+      d->hazards[d->hazard_count++] = *r;
+      w->hazard_items[i][item / 64] |= 1ull << (item % 64);
+    }
+  } else {
+    uint64_t *seen = w->hazard_items[i];
+    ldsan_report_record *h = &d->hazards[i];
+    int here = !memcmp(h->workgroup_id, __ldsan_emu_tls.group_id, sizeof h->workgroup_id);
+    int new_wg = 1;
+    for (uint32_t k = 0; k < EMU_MAX_BLOCK / 64 && new_wg; k++) new_wg = !seen[k];
+    if (!(seen[item / 64] & (1ull << (item % 64)))) {
+      seen[item / 64] |= 1ull << (item % 64);
+      if (here) h->repeats++;
+      else h->repeats_elsewhere++, h->repeat_workgroups += (uint32_t)new_wg;
     }
   }
   pthread_mutex_unlock(&d->lock);
+}
+
+/* Keeps hazard `kind` found by the current work-item's access at addr
+ * against record e (its other access). */
+static void emu_found(emu_worker *w, enum emu_hazard kind, const emu_lds_byte *e, uint64_t pc, uint64_t addr,
+                      uint32_t size, int write, int atomic) {
+  uint32_t other = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->reader : e->writer;
+  int same_wave = other && (other - 1) / LDSAN_EMU_WAVE_SIZE == w->cur / LDSAN_EMU_WAVE_SIZE;
+  const emu_check_options *o = &w->checks;
+  if (kind != EMU_UNINIT && !o->detect_races && !(same_wave && kind == EMU_RAW && o->report_wave_sync)) return;
+  int warning = kind != EMU_UNINIT && same_wave && o->detect_races < 2;
+  ldsan_report_record r;
+  memset(&r, 0, sizeof r);
+  r.state = LDSAN_RECORD_READY;
+  r.address = r.access_address = addr;
+  r.size = size;
+  r.pc = pc;
+  r.flags = (write ? LDSAN_ACCESS_WRITE : 0) | (atomic ? LDSAN_ACCESS_ATOMIC : 0) | LDSAN_REPORT_DEFERRED |
+            (warning ? LDSAN_REPORT_WARNING : 0) | (same_wave ? LDSAN_ACCESS_SAME_WAVE : 0);
+  if (kind == EMU_UNINIT) {
+    r.kind = LDSAN_REPORT_LDS_UNINIT_READ;
+  } else {
+    r.kind = same_wave && !o->detect_races ? LDSAN_REPORT_WAVE_SYNC_DEPENDENCE : LDSAN_REPORT_LDS_DATA_RACE;
+    r.hazard = kind == EMU_RAW ? LDSAN_HAZARD_RAW : kind == EMU_WAR ? LDSAN_HAZARD_WAR : LDSAN_HAZARD_WAW;
+    int other_atomic = (e->flags & (kind == EMU_WAR ? EMU_R_ATOMIC : EMU_W_ATOMIC)) != 0;
+    r.other_pc = kind == EMU_WAR ? e->r_pc : e->w_pc;
+    r.other_size = kind == EMU_WAR ? e->r_size : e->w_size;
+    r.other_flags = (kind != EMU_WAR ? LDSAN_ACCESS_WRITE : 0) | (other_atomic ? LDSAN_ACCESS_ATOMIC : 0);
+    const emu_fiber *of = &w->fibers[other - 1];
+    memcpy(r.other_workitem_id, of->ids.id, sizeof r.other_workitem_id);
+    r.other_lane = of->ids.lane;
+  }
+  emu_keep(w, &r, w->cur);
+}
+
+void ldsan_emu_check_barrier(emu_worker *w, int released) {
+  if (!w->checks.detect_races) return;
+  uint32_t me = w->cur;
+  uint64_t my_pc = w->fibers[me].barrier_pc;
+  ldsan_report_record r;
+  memset(&r, 0, sizeof r);
+  r.state = LDSAN_RECORD_READY;
+  r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
+  /* A work-item that returned does not hold the others up on AMD GPUs (nor on
+   * NVIDIA's since Volta), but its work is missing past the barrier: a
+   * warning (an error with detect_races=2); waiting at different barriers is
+   * always an error. */
+  r.flags = LDSAN_REPORT_DEFERRED | (w->checks.detect_races < 2 ? LDSAN_REPORT_WARNING : 0);
+  if (!released) { /* work-item `me` left the body while others wait at a barrier */
+    for (uint32_t i = 0; i < w->n; i++)
+      if (w->fibers[i].state == EMU_WAIT) {
+        r.pc = w->fibers[i].barrier_pc;
+        memcpy(r.other_workitem_id, w->fibers[me].ids.id, sizeof r.other_workitem_id);
+        r.other_lane = w->fibers[me].ids.lane;
+        emu_keep(w, &r, i);
+        return;
+      }
+    return;
+  }
+  /* A barrier released: every work-item must wait at the same one, and none may have left. */
+  if (w->departed) {
+    const emu_fiber *of = &w->fibers[w->departed - 1];
+    r.pc = my_pc;
+    memcpy(r.other_workitem_id, of->ids.id, sizeof r.other_workitem_id);
+    r.other_lane = of->ids.lane;
+    emu_keep(w, &r, me);
+    return;
+  }
+  for (uint32_t i = 0; i < w->n; i++)
+    if (w->fibers[i].state == EMU_WAIT && w->fibers[i].barrier_pc != my_pc) {
+      r.pc = my_pc;
+      r.flags &= ~LDSAN_REPORT_WARNING;
+      r.other_pc = w->fibers[i].barrier_pc;
+      memcpy(r.other_workitem_id, w->fibers[i].ids.id, sizeof r.other_workitem_id);
+      r.other_lane = w->fibers[i].ids.lane;
+      emu_keep(w, &r, me);
+      return;
+    }
 }
 
 /* Whether an earlier access by work-item other - 1 (0: none) in barrier
@@ -160,8 +226,8 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
     int w_now = emu_unordered(e->writer, e->w_epoch, e->w_wave_epoch, me, wave, be, we);
     int r_now = emu_unordered(e->reader, e->r_epoch, e->r_wave_epoch, me, wave, be, we);
     if (!store) {
-      if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, EMU_UNINIT, e, pc, a, size, 0);
-      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_RAW, e, pc, a, size, 0);
+      if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, EMU_UNINIT, e, pc, a, size, 0, atomic);
+      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_RAW, e, pc, a, size, 0, atomic);
       if (!e->reader || e->r_epoch != be) {
         e->reader = me, e->r_epoch = be, e->r_wave_epoch = we, e->r_pc = pc, e->r_size = (uint16_t)size;
         e->flags = (e->flags & ~(EMU_R_ATOMIC | EMU_READERS)) | (atomic ? EMU_R_ATOMIC : 0);
@@ -169,8 +235,8 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
         e->flags |= EMU_READERS;
       }
     } else {
-      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_WAW, e, pc, a, size, 1);
-      if (!found && r_now && !(atomic && (e->flags & EMU_R_ATOMIC))) found = 1, emu_found(w, EMU_WAR, e, pc, a, size, 1);
+      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_WAW, e, pc, a, size, 1, atomic);
+      if (!found && r_now && !(atomic && (e->flags & EMU_R_ATOMIC))) found = 1, emu_found(w, EMU_WAR, e, pc, a, size, 1, atomic);
       e->writer = me, e->w_epoch = be, e->w_wave_epoch = we, e->w_pc = pc, e->w_size = (uint16_t)size;
       e->flags = (e->flags & ~EMU_W_ATOMIC) | (atomic ? EMU_W_ATOMIC : 0);
     }

@@ -107,9 +107,32 @@ ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img) {
   return ldsan_host_image_register(&emu_backend, img->source, (uint64_t)(uintptr_t)img->device_state);
 }
 
+/* Posts the LDS checks' findings (core_lds_check.c) to the channel as the
+ * device posts its reports (abi.h protocol; the dispatch has ended, so each is
+ * written whole and published READY), where the drain prints them with the
+ * rest: deduplicated, counted, limited, as text or JSON. */
+static void emu_post_hazards(ldsan_report_channel *ch, const emu_dispatch *d) {
+  uint32_t capacity = ch->capacity < LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
+  if (d->hazards_lost) __atomic_fetch_add(&ch->dropped, d->hazards_lost, __ATOMIC_RELAXED);
+  for (uint32_t i = 0; i < d->hazard_count; i++) {
+    uint32_t ticket = __atomic_fetch_add(&ch->next, 1u, __ATOMIC_RELAXED);
+    uint32_t empty = LDSAN_RECORD_EMPTY;
+    ldsan_report_record *r = capacity ? &ch->records[ticket % capacity] : NULL;
+    if (!r ||
+        !__atomic_compare_exchange_n(&r->state, &empty, LDSAN_RECORD_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+      __atomic_fetch_add(&ch->dropped, 1u, __ATOMIC_RELAXED);
+      continue;
+    }
+    *r = d->hazards[i];
+    r->state = LDSAN_RECORD_WRITING;
+    __atomic_store_n(&r->state, LDSAN_RECORD_READY, __ATOMIC_RELEASE);
+  }
+}
+
 int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
   ldsan_report_channel *ch = ldsan_host_image_channel(host);
   if (!ch) return 0;
+  emu_post_hazards(ch, d);
   if (report_hook) {
     uint64_t mine = (uint64_t)(uintptr_t)d->implicitarg;
     for (uint32_t i = 0; i < LDSAN_CHANNEL_CAPACITY; i++) {
@@ -130,12 +153,6 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
       .launch_pcs = d->launch_pcs,
       .launch_depth = d->launch_depth,
   };
-  /* LDS hazards (core_lds_check.c) first, then the channel's reports; either
-   * may stop the program (halt_on_error). */
-  int die = 0;
-  for (uint32_t i = 0; i < d->hazard_count; i++) die |= ldsan_host_lds_hazard(host, &info, &d->hazards[i]);
   /* Prints the reports; does not return if one of them stops the program. */
-  int printed = ldsan_host_dispatch_done(host, &info);
-  if (die) ldsan_host_die();
-  return printed + (int)d->hazard_count;
+  return ldsan_host_dispatch_done(host, &info);
 }

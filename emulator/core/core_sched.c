@@ -267,7 +267,9 @@ uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
   emu_worker *w = ldsan_emu_self;
   emu_fiber *f = &w->fibers[w->cur];
+  f->barrier_pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
   if (++w->arrived == w->live) { /* last one in: release everybody, keep running */
+    if (w->checks.detect_races) ldsan_emu_check_barrier(w, 1);
     w->arrived = 0;
     w->barrier_epoch++;
     emu_release(w, EMU_WAIT);
@@ -290,12 +292,21 @@ static void emu_departed(emu_worker *w) {
     emu_release(w, EMU_EXIT_WAIT);
     w->live = w->exiting;
     w->exiting = 0;
+    w->departed = 0; /* everybody is out of the body */
   }
+}
+
+/* The running work-item leaves the kernel body (returns, or reaches the exit
+ * barrier): the barrier others wait at, or any later one, misses it. */
+static void emu_leave_body(emu_worker *w) {
+  if (!w->departed) w->departed = w->cur + 1;
+  if (w->checks.detect_races && w->arrived) ldsan_emu_check_barrier(w, 0);
 }
 
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier_exit(void) {
   emu_worker *w = ldsan_emu_self;
   emu_fiber *f = &w->fibers[w->cur];
+  emu_leave_body(w);
   emu_block(w, w->cur, EMU_EXIT_WAIT);
   w->live--;
   w->exiting++;
@@ -352,6 +363,7 @@ void ldsan_emu_fiber_main(void) {
     w->sched_stack_size = from_size;
   }
   w->entry(w->d->args);
+  emu_leave_body(w);
   emu_block(w, w->cur, EMU_DONE);
   w->live--;
   emu_departed(w);
@@ -441,6 +453,7 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   w->barrier_epoch = 0;
   memset(w->wave_epoch, 0, sizeof w->wave_epoch);
   w->exiting = 0;
+  w->departed = 0;
   __ldsan_emu_tls.item = &w->fibers[0].ids;
   emu_switch(&w->sched_sp, w->fibers[0].sp, w->fibers[0].stack_lo,
              (size_t)(w->fibers[0].stack_hi - w->fibers[0].stack_lo), 0);

@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped on any change to a layout or protocol in this header. The device state
  * carries it in its initializer; the host refuses a code object that differs. */
-#define LDSAN_ABI_VERSION 4u
+#define LDSAN_ABI_VERSION 5u
 
 /* ---------------------------------------------------------------------------
  * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
@@ -172,6 +172,19 @@ enum ldsan_access_flags {
   LDSAN_ACCESS_WRITE = 1u << 0,         /* store (else load) */
   LDSAN_ACCESS_NOABORT = 1u << 1,       /* from a _noabort entry: execution continued */
   LDSAN_ACCESS_RANGE = 1u << 2,         /* from a range check (memcpy, _n): size is the range */
+  LDSAN_ACCESS_ATOMIC = 1u << 3,        /* an atomic access (hazard reports) */
+  LDSAN_REPORT_WARNING = 1u << 4,       /* a warning: printed and counted, never an error, never stops */
+  LDSAN_REPORT_DEFERRED = 1u << 5,      /* found by the CPU emulator's run-time LDS checks and posted after
+                                           the dispatch ran to its end: nothing was stopped */
+  LDSAN_ACCESS_SAME_WAVE = 1u << 6,     /* a hazard's two work-items are lanes of one wave */
+};
+
+/* Which two accesses of an LDS_DATA_RACE conflict (the record's access is the
+ * later one, other_* the earlier). */
+enum ldsan_hazard {
+  LDSAN_HAZARD_RAW = 1,                 /* read-after-write */
+  LDSAN_HAZARD_WAR = 2,                 /* write-after-read */
+  LDSAN_HAZARD_WAW = 3,                 /* write-after-write */
 };
 
 typedef struct ldsan_report_record {
@@ -194,8 +207,21 @@ typedef struct ldsan_report_record {
   uint64_t freed_block;      /* an access to a finished workgroup's LDS (shadow LDS_FREED):
                                 that block, whose header still names its kernel and owner;
                                 0 unknown */
+  /* The second access of a hazard (LDS_DATA_RACE, WAVE_SYNC_DEPENDENCE: the
+   * earlier access; BARRIER_DIVERGENCE: a work-item that went elsewhere). */
+  uint64_t other_pc;         /* 0 unknown */
+  uint32_t other_workitem_id[3];
+  uint32_t other_lane;
+  uint32_t other_size;
+  uint32_t other_flags;      /* LDSAN_ACCESS_WRITE, LDSAN_ACCESS_ATOMIC */
+  uint32_t hazard;           /* ldsan_hazard (LDS_DATA_RACE), else 0 */
+  /* Work-items that made the same report, folded by the record's writer (the
+   * emulator's LDS checks count instead of posting each); 0 from the device. */
+  uint32_t repeats;          /* more work-items of this record's workgroup */
+  uint32_t repeats_elsewhere; /* work-items of other workgroups */
+  uint32_t repeat_workgroups; /* how many other workgroups those are in */
 } ldsan_report_record;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 112, "report record size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 160, "report record size");
 
 #define LDSAN_CHANNEL_CAPACITY 256u  /* a power of two: ticket % capacity survives wrap-around */
 
@@ -206,7 +232,7 @@ typedef struct ldsan_report_channel {
   uint32_t dropped;          /* reports not recorded because their slot was taken */
   ldsan_report_record records[LDSAN_CHANNEL_CAPACITY];
 } ldsan_report_channel;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 112 * LDSAN_CHANNEL_CAPACITY, "channel size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 160 * LDSAN_CHANNEL_CAPACITY, "channel size");
 LDSAN_STATIC_ASSERT((LDSAN_CHANNEL_CAPACITY & (LDSAN_CHANNEL_CAPACITY - 1)) == 0, "capacity a power of two");
 
 /* ---------------------------------------------------------------------------

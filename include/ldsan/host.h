@@ -144,6 +144,7 @@ int ldsan_host_drain_channel(ldsan_report_channel *channel, const ldsan_device_m
 typedef struct ldsan_drain_stats {
   uint32_t errors;           /* READY error records in the channel, plus 1 for a
                                 channel header ldsan cannot trust (must_abort) */
+  uint32_t warnings;         /* READY warning records (LDSAN_REPORT_WARNING) */
   uint32_t printed;          /* of those, printed as full reports */
   uint32_t deduplicated;     /* folded into an earlier report (option dedup) */
   uint32_t over_limit;       /* not printed because of option report_limit */
@@ -224,22 +225,6 @@ ldsan_report_channel *ldsan_host_image_channel(const ldsan_image *image);
  * Returns the number of reports printed. */
 int ldsan_host_dispatch_done(ldsan_image *image, const ldsan_dispatch_info *dispatch);
 
-/* An LDS hazard the CPU emulator's checks found (options detect_races,
- * detect_uninit, report_wave_sync): prints it like a report. `access` and
- * `other` describe the accesses as report records do (address,
- * access_address, size, pc, block, work-item, lane, workgroup, flags
- * LDSAN_ACCESS_WRITE; kind unused). Returns 1 if it is an error and
- * halt_on_error says to stop: the caller ends the program (ldsan_host_die)
- * once it has printed the dispatch's other reports. */
-typedef struct ldsan_lds_hazard {
-  const char *bug;           /* lds-data-race, lds-uninitialized-read, wave-sync-dependence */
-  char what[160];            /* the headline after the kernel, e.g. "read-after-write ..." */
-  int error;                 /* 0: a warning */
-  int same_wave;             /* both accesses in one wave */
-  int has_other;
-  ldsan_report_record access, other;
-} ldsan_lds_hazard;
-int ldsan_host_lds_hazard(ldsan_image *image, const ldsan_dispatch_info *dispatch, const ldsan_lds_hazard *hazard);
 
 /* The device of `backend` stopped a queue (a trap, a memory fault): drains every
  * image on that device (a final drain: half-written records count as lost). If

@@ -1,5 +1,5 @@
 // The LDS checks' suite (test/emulator/lds_checks.sh runs it): kernels with
-// a planted missing barrier or uninitialized read, each next to its fixed
+// a planted missing barrier, uninitialized read or divergent barrier, each next to its fixed
 // twin, written the way the bugs happen in real code. `./lds_hazards <case>`
 // runs one case on a few workgroups and checks nothing itself: the script
 // checks what LDSAN_OPTIONS=detect_races=1:detect_uninit=1 reports.
@@ -92,6 +92,62 @@ __global__ void dynamic_half(const int *in, int *out) {
   out[blockIdx.x * WG + t] = dyn[WG - 1 - t];
 }
 
+// Inclusive Hillis-Steele scan; the unfixed one reads and writes in one interval.
+template <bool fixed>
+__global__ void scan(const int *in, int *out) {
+  __shared__ int s[WG];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * WG + t];
+  __syncthreads();
+  for (int d = 1; d < WG; d <<= 1) {
+    int v = t >= d ? s[t - d] : 0;
+    if (fixed) __syncthreads();  // BUG when missing: work-item t + d may read s[t] after it changed
+    s[t] += v;
+    __syncthreads();
+  }
+  out[blockIdx.x * WG + t] = s[t];
+}
+
+// The last tile of an array that is not a multiple of WG: the unfixed kernel
+// loads only the valid elements, then every work-item reads its mirror.
+template <bool fixed>
+__global__ void partial_tile(const int *in, int *out, int n) {
+  __shared__ int tile[WG];
+  int t = threadIdx.x, g = blockIdx.x * WG + t;
+  if (g < n) tile[t] = in[g];
+  else if (fixed) tile[t] = 0;  // BUG when missing: the tail of the last tile is never written
+  __syncthreads();
+  if (g < n) out[g] = tile[WG - 1 - t];
+}
+
+// A barrier inside a condition that splits the waves of a workgroup.
+template <bool fixed>
+__global__ void split_barrier(const int *in, int *out) {
+  __shared__ int s[WG];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * WG + t];
+  if (fixed) {
+    __syncthreads();
+  } else if (t < WG / 2) {
+    __syncthreads();  // BUG: the first half waits here, the second half at the other barrier
+  } else {
+    __syncthreads();
+  }
+  out[blockIdx.x * WG + t] = s[WG - 1 - t];
+}
+
+// Work-items past n return before the barrier: the ones that go on do not
+// wait for them (a warning: this works on AMD GPUs, but their LDS writes are missing).
+template <bool fixed>
+__global__ void early_exit(const int *in, int *out, int n) {
+  __shared__ int s[WG];
+  int t = threadIdx.x, g = blockIdx.x * WG + t;
+  if (!fixed && g >= n) return;
+  s[t] = g < n ? in[g] : 0;
+  __syncthreads();
+  if (g < n) out[g] = s[t] + s[t ^ 1];
+}
+
 int main(int argc, char **argv) {
   const char *c = argc > 1 ? argv[1] : "";
   const int groups = 2, n = groups * WG * 4;
@@ -120,6 +176,14 @@ int main(int argc, char **argv) {
   CASE("stencil-fixed", (stencil<true><<<groups, WG>>>(in, out, groups * WG)))
   CASE("dynamic", (dynamic_half<false><<<groups, WG, WG * sizeof(int)>>>(in, out)))
   CASE("dynamic-fixed", (dynamic_half<true><<<groups, WG, WG * sizeof(int)>>>(in, out)))
+  CASE("scan", (scan<false><<<groups, WG>>>(in, out)))
+  CASE("scan-fixed", (scan<true><<<groups, WG>>>(in, out)))
+  CASE("partial-tile", (partial_tile<false><<<groups, WG>>>(in, out, groups * WG - 100)))
+  CASE("partial-tile-fixed", (partial_tile<true><<<groups, WG>>>(in, out, groups * WG - 100)))
+  CASE("split-barrier", (split_barrier<false><<<groups, WG>>>(in, out)))
+  CASE("split-barrier-fixed", (split_barrier<true><<<groups, WG>>>(in, out)))
+  CASE("early-exit", (early_exit<false><<<groups, WG>>>(in, out, groups * WG - 100)))
+  CASE("early-exit-fixed", (early_exit<true><<<groups, WG>>>(in, out, groups * WG - 100)))
   fprintf(stderr, "lds_hazards: unknown case '%s'\n", c);
   return 2;
 }

@@ -557,6 +557,48 @@ static void test_log_path(void) {
   rmdir(dir);
 }
 
+/* Hazard records: one report per kind and pc pair (a different earlier
+ * access is another report), the writer's repeats counted with the folded
+ * lanes, warnings counted apart and never aborting. */
+static void test_hazards(void) {
+  channel_reset();
+  ldsan_report_record r = mini_race();
+  r.repeats = 5;
+  r.repeats_elsewhere = 40;
+  r.repeat_workgroups = 3;
+  push(r);
+  ldsan_report_record again = mini_race();  /* same pcs, another work-item */
+  again.workitem_id[0] = 65;
+  push(again);
+  ldsan_report_record other_pc = mini_race();  /* another earlier access */
+  other_pc.other_pc = 0x7f0000009999ull;
+  push(other_pc);
+  ldsan_report_record warn = mini_race();
+  warn.flags |= LDSAN_REPORT_WARNING | LDSAN_ACCESS_SAME_WAVE;
+  push(warn);
+  ldsan_drain_stats st;
+  int printed;
+  char *out = drain(&st, &printed);
+  CHECK_EQ(printed, 3);
+  CHECK_EQ(st.errors, 3u);
+  CHECK_EQ(st.warnings, 1u);
+  CHECK_EQ(st.deduplicated, 46u);
+  CHECK_HAS(out, "    46 more work-items (6 in this workgroup, 40 in 3 other workgroups) made the same lds-data-race");
+  CHECK(count_of(out, "ERROR: AddressSanitizer: lds-data-race") == 2);
+  CHECK(count_of(out, "WARNING: ldsan: lds-data-race") == 1);
+  CHECK(st.must_abort);
+  free(out);
+  /* Warnings alone: printed, nothing stops. */
+  channel_reset();
+  push(warn);
+  out = drain(&st, &printed);
+  CHECK_EQ(printed, 1);
+  CHECK_EQ(st.errors, 0u);
+  CHECK(!st.must_abort);
+  CHECK(!strstr(out, "ABORTING"));
+  free(out);
+}
+
 int main(void) {
   ldsan_host_init();
   ldsan_flags_set_defaults();  /* hermetic: whatever ASAN_OPTIONS the runner has */
@@ -570,6 +612,7 @@ int main(void) {
   test_fold_wording();
   test_header_errors();
   test_json();
+  test_hazards();
   test_log_path();
   fake_free(&mem_map);
   return test_done("drain_test");

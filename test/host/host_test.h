@@ -246,6 +246,21 @@ static inline ldsan_report_record mini_record(int64_t off, uint32_t size, int wr
   return r;
 }
 
+/* A read-after-write race on tile[0] (offset 32): work-item 64 reads at the
+ * mini pc what work-item 3 wrote at 0x7f0000005678. */
+static inline ldsan_report_record mini_race(void) {
+  ldsan_report_record r = mini_record(32, 4, 0, 0);
+  r.kind = LDSAN_REPORT_LDS_DATA_RACE;
+  r.hazard = LDSAN_HAZARD_RAW;
+  r.flags |= LDSAN_REPORT_DEFERRED;
+  r.other_pc = 0x7f0000005678ull;
+  r.other_workitem_id[0] = 3;
+  r.other_lane = 3;
+  r.other_size = 4;
+  r.other_flags = LDSAN_ACCESS_WRITE;
+  return r;
+}
+
 static const ldsan_dispatch_info mini_dispatch = {
     .kernel_name = "_Z2k1Pii", .grid_size = {4, 2, 1}, .block_size = {128, 1, 1}, .device = 0,
     .device_name = "gfx90a:xnack+"};
@@ -382,7 +397,8 @@ static const struct { const char *name, *types; } json_schema[] = {
     {"access", "sz"},      {"size", "n"},      {"workgroup", "a"},    {"threads", "a"},
     {"addresses", "a"},    {"more_work_items", "n"}, {"other_workgroups", "n"}, {"pc", "sz"},
     {"function", "sz"},    {"location", "sz"}, {"device", "sz"},      {"device_index", "n"},
-    {"recoverable", "b"},
+    {"recoverable", "b"},  {"severity", "s"},  {"hazard", "sz"},      {"same_wave", "b"},
+    {"other", "oz"},
 };
 #define JSON_SCHEMA_FIELDS ((int)(sizeof json_schema / sizeof json_schema[0]))
 

@@ -352,7 +352,8 @@ static void test_json(void) {
            "\"variable\":\"tile\",\"variable_size\":256,\"offset\":256,\"lds_offset\":288,\"access\":\"write\","
            "\"size\":4,\"workgroup\":[3,1,0],\"threads\":[[64,0,0]],\"addresses\":[\"0x20120\"],"
            "\"more_work_items\":0,\"other_workgroups\":0,\"pc\":\"0x7f0000001234\",\"function\":\"k1(int*, int)\","
-           "\"location\":\"mini.hip:20:13\",\"device\":\"gfx90a:xnack+\",\"device_index\":0,\"recoverable\":false}\n"
+           "\"location\":\"mini.hip:20:13\",\"device\":\"gfx90a:xnack+\",\"device_index\":0,\"recoverable\":false,"
+           "\"severity\":\"error\",\"hazard\":null,\"same_wave\":false,\"other\":null}\n"
            "==%ld==ABORTING\n", (long)getpid(), (long)getpid());
   CHECK_STREQ(out, want);  /* the whole output: no rule, no shadow dump, ABORTING stays text */
   json_object o;
@@ -471,6 +472,76 @@ static void test_json(void) {
   ldsan_flags_parse("report_format=text", stderr);
 }
 
+/* LDS hazard records: both accesses, the variable, the hint, SUMMARY with the
+ * previous access; a warning says WARNING and does not abort; JSON's other. */
+static void test_hazards(void) {
+  ldsan_dispatch_info di = mini_dispatch;
+  di.symbolize = fake_symbolize;
+  ldsan_report_record r = mini_race();
+  char *out = report(&r, &di);
+  CHECK_HAS(out, "==ERROR: AddressSanitizer: lds-data-race in kernel k1(int*, int): read-after-write by work-items "
+                 "(64,0,0) and (3,0,0) with no barrier between\n");
+  CHECK_HAS(out, "\nREAD of size 4 at 0x20020 by thread (work-item) (64,0,0) lane 0 of workgroup (3,1,0):\n"
+                 "    #0 0x7f0000001234 in k1(int*, int) mini.hip:20:13\n");
+  CHECK_HAS(out, "\nprevious WRITE of size 4 at 0x20020 by thread (work-item) (3,0,0) lane 3 of workgroup (3,1,0):\n"
+                 "    #0 0x7f0000005678  (<unknown module>)\n");
+  CHECK_HAS(out, "(found by the CPU emulator's LDS checks, which do not stop the dispatch)");
+  CHECK_HAS(out, "is located 0 bytes inside of LDS variable 'tile'");
+  CHECK_HAS(out, "HINT: nothing orders the two accesses");
+  CHECK_HAS(out, "\nSUMMARY: AddressSanitizer: lds-data-race mini.hip:20:13 in k1(int*, int) (previous access at an "
+                 "unknown line)\n==");  /* an error: ABORTING follows under halt_on_error */
+  CHECK(!strstr(out, "Shadow bytes around"));
+  free(out);
+  /* Within one wave, a warning: no ABORTING. */
+  r.flags |= LDSAN_REPORT_WARNING | LDSAN_ACCESS_SAME_WAVE;
+  r.hazard = LDSAN_HAZARD_WAR;
+  r.flags |= LDSAN_ACCESS_WRITE;
+  r.other_flags = LDSAN_ACCESS_ATOMIC;
+  out = report(&r, &di);
+  CHECK_HAS(out, "==WARNING: ldsan: lds-data-race in kernel k1(int*, int): write-after-read within one wave by");
+  CHECK_HAS(out, "\nprevious atomic READ of size 4 at 0x20020");
+  CHECK_HAS(out, "HINT: the two accesses are in one wave");
+  CHECK_HAS(out, "SUMMARY: ldsan: lds-data-race");
+  CHECK(!strstr(out, "ABORTING"));
+  free(out);
+  /* Uninitialized read: no second access. */
+  r = mini_race();
+  r.kind = LDSAN_REPORT_LDS_UNINIT_READ;
+  r.hazard = 0;
+  out = report(&r, &di);
+  CHECK_HAS(out, "==ERROR: AddressSanitizer: lds-uninitialized-read in kernel k1(int*, int): read of LDS no "
+                 "work-item of the workgroup wrote\n");
+  CHECK(!strstr(out, "previous READ") && !strstr(out, "previous WRITE"));
+  free(out);
+  /* Barrier divergence after a return: the returned work-item, no frames. */
+  r = mini_race();
+  r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
+  r.hazard = 0;
+  r.other_pc = 0;
+  r.flags = LDSAN_REPORT_DEFERRED | LDSAN_REPORT_WARNING;
+  out = report(&r, &di);
+  CHECK_HAS(out, "==WARNING: ldsan: barrier-divergence in kernel k1(int*, int): work-item (64,0,0) waits at a "
+                 "barrier that work-item (3,0,0) never reaches: it returned\n");
+  CHECK_HAS(out, "\nbarrier by thread (work-item) (64,0,0)");
+  CHECK_HAS(out, "\nthread (work-item) (3,0,0) lane 3 of workgroup (3,1,0) returned from the kernel without reaching it\n");
+  free(out);
+  /* JSON: severity, hazard, the second access. */
+  ldsan_flags_parse("report_format=json", stderr);
+  r = mini_race();
+  out = report(&r, &di);
+  CHECK_HAS(out, "\"type\":\"lds-data-race\",\"kernel\":\"k1(int*, int)\",\"variable\":\"tile\"");
+  CHECK_HAS(out, "\"access\":\"read\",\"size\":4,");
+  CHECK_HAS(out, "\"severity\":\"error\",\"hazard\":\"read-after-write\",\"same_wave\":false,\"other\":{"
+                 "\"thread\":[3,0,0],\"lane\":3,\"pc\":\"0x7f0000005678\",\"function\":null,\"location\":null,"
+                 "\"access\":\"write\",\"size\":4,\"atomic\":false}}\n");
+  json_object o;
+  char *nl = strchr(out, '\n');
+  if (nl) nl[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  free(out);
+  ldsan_flags_parse("report_format=text", stderr);
+}
+
 int main(void) {
   ldsan_host_init();
   ldsan_flags_set_defaults();  /* hermetic: whatever ASAN_OPTIONS the runner has */
@@ -486,6 +557,7 @@ int main(void) {
   test_allocator_kinds();
   test_summary_forms();
   test_json();
+  test_hazards();
   test_color();
   fake_free(&mem_map);
   return test_done("report_test");
