@@ -17,16 +17,20 @@
 #include "target.h" /* LDSAN_GLOBAL */
 
 /* Memory scope of an atomic. */
-enum ldsan_scope { LDSAN_SCOPE_DEVICE = 0, LDSAN_SCOPE_SYSTEM = 1 };
+enum ldsan_scope { LDSAN_SCOPE_DEVICE = 0, LDSAN_SCOPE_SYSTEM = 1, LDSAN_SCOPE_WORKGROUP = 2 };
 
 /* The builtins take a constant scope: a ternary on the (constant after
- * inlining) ldsan scope picks one of the two. */
-#define LDSAN_SCOPED(scope, call, ...)                                              \
-  ((scope) == LDSAN_SCOPE_SYSTEM ? call(__VA_ARGS__, __MEMORY_SCOPE_SYSTEM)       \
-                                 : call(__VA_ARGS__, __MEMORY_SCOPE_DEVICE))
+ * inlining) ldsan scope picks one of the three. */
+#define LDSAN_SCOPED(scope, call, ...)                                                  \
+  ((scope) == LDSAN_SCOPE_SYSTEM      ? call(__VA_ARGS__, __MEMORY_SCOPE_SYSTEM)        \
+   : (scope) == LDSAN_SCOPE_WORKGROUP ? call(__VA_ARGS__, __MEMORY_SCOPE_WRKGRP)        \
+                                      : call(__VA_ARGS__, __MEMORY_SCOPE_DEVICE))
 
 static inline uint32_t __ldsan_atomic_add_u32(LDSAN_GLOBAL uint32_t *p, uint32_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);
+}
+static inline uint32_t __ldsan_atomic_max_u32(LDSAN_GLOBAL uint32_t *p, uint32_t v, int scope) {
+  return LDSAN_SCOPED(scope, __scoped_atomic_fetch_max, p, v, __ATOMIC_RELAXED);
 }
 static inline uint64_t __ldsan_atomic_add_u64(LDSAN_GLOBAL uint64_t *p, uint64_t v, int scope) {
   return LDSAN_SCOPED(scope, __scoped_atomic_fetch_add, p, v, __ATOMIC_RELAXED);

@@ -85,12 +85,14 @@ typedef struct block_request {
   uint64_t kernel_desc; /* descriptor (0: none, or device malloc) */
   uint32_t dynamic_size;
   uint32_t block_flags; /* LDSAN_BLOCK_* */
+  uint64_t extra;       /* bytes after the tail redzone (the LDS checks' hazard area, 64-aligned) */
 } block_request;
 
 /* Bytes of the chunk r needs (header, block, tail redzone), or 0 if that
  * wraps (a block larger than any store). */
 static inline uint64_t chunk_bytes(block_request r) {
   uint64_t bytes = LDSAN_BLOCK_HEADER_SIZE + r.block_size + LDSAN_DYNAMIC_TAIL_REDZONE;
+  if (r.extra) bytes = ((bytes + 63u) & ~63ull) + r.extra;
   return bytes > r.block_size ? bytes : 0;
 }
 
@@ -259,7 +261,7 @@ static inline block_request kernel_request(uint64_t block_size, uint64_t kernel_
     used = (uint64_t)desc->static_size + dynamic_size;
     if (used > block_size) used = block_size; /* never unpoison past what was allocated */
   }
-  block_request r = {block_size, used, kernel_desc, dynamic_size, LDSAN_BLOCK_KERNEL};
+  block_request r = {block_size, used, kernel_desc, dynamic_size, LDSAN_BLOCK_KERNEL, 0};
   return r;
 }
 
@@ -273,6 +275,14 @@ LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kerne
   block_request r = kernel_request(__ldsan_uniform_u64(block_size), __ldsan_uniform_u64(kernel_desc));
   /* A kernel cannot run without its block: failure aborts (when halting). */
   return block_alloc(r, 0, 0); /* pc 0: the report's own (s_getpc in this kernel) */
+}
+
+/* enter for a kernel built with the LDS checks: the chunk also holds the
+ * block's hazard area (lds_checks.c), which __ldsan_lds_checks_enter sets up. */
+LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter_checked(uint64_t block_size, uint64_t kernel_desc) {
+  block_request r = kernel_request(__ldsan_uniform_u64(block_size), __ldsan_uniform_u64(kernel_desc));
+  r.extra = __ldsan_hz_bytes(r.block_size);
+  return block_alloc(r, 0, 0);
 }
 
 LDSAN_ENTRY_FN void __ldsan_kernel_enter_wave(uint64_t block) {
@@ -323,7 +333,7 @@ LDSAN_ENTRY_FN uint64_t LDSAN_ENTRY(__asan_malloc_impl)(uint64_t size, uint64_t 
   for (;;) {
     if (__ldsan_first_active_lane()) {
       /* NULL on exhaustion is normal for malloc, so that report does not abort. */
-      block_request r = {__ldsan_uniform_u64(size), __ldsan_uniform_u64(size), 0, 0, 0};
+      block_request r = {__ldsan_uniform_u64(size), __ldsan_uniform_u64(size), 0, 0, 0, 0};
       block = block_alloc(r, __ldsan_uniform_u64(pc), LDSAN_ACCESS_NOABORT);
       break;
     }

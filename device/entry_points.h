@@ -62,6 +62,15 @@ uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc);
 void __ldsan_kernel_enter_wave(uint64_t block);
 void __ldsan_kernel_exit_wave(uint64_t block);
 void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc);
+/* Built with the LDS checks (entry_points.def): enter_checked instead of
+ * enter, then checks_enter on the wave of work-item 0 after enter_wave. */
+uint64_t __ldsan_kernel_enter_checked(uint64_t block_size, uint64_t kernel_desc);
+
+/* lds_checks.c: races and uninitialized reads (-fsanitize-lds). */
+void __ldsan_lds_checks_enter(uint64_t block);
+void __ldsan_lds_check(uint32_t lds_offset, uint32_t size_kind);
+void __ldsan_lds_check_flat(uint64_t address, uint32_t size_kind);
+void __ldsan_lds_check_barrier(void);
 
 /* globals.c: instrumented globals and module init. */
 void LDSAN_ENTRY(__asan_register_globals)(uint64_t globals, uint64_t n);

@@ -33,6 +33,36 @@ static LDSAN_GLOBAL ldsan_report_record *claim_slot(LDSAN_GLOBAL ldsan_report_ch
   return r;
 }
 
+/* Fills what every record says about where it comes from (block, kernel,
+ * ids, dispatch) and zeroes the hazard fields. */
+static void fill_origin(LDSAN_GLOBAL ldsan_report_record *r) {
+  uint64_t block = current_block();
+  const LDSAN_GLOBAL ldsan_block_header *h = block ? (const LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE) : 0;
+  r->kernel_desc = h ? h->kernel_desc : 0;
+  r->block = block;
+  r->workgroup_id[0] = __ldsan_workgroup_id_x();
+  r->workgroup_id[1] = __ldsan_workgroup_id_y();
+  r->workgroup_id[2] = __ldsan_workgroup_id_z();
+  r->workitem_id[0] = __ldsan_workitem_id_x();
+  r->workitem_id[1] = __ldsan_workitem_id_y();
+  r->workitem_id[2] = __ldsan_workitem_id_z();
+  r->lane = __ldsan_lane_id();
+  r->dynamic_size = h ? h->dynamic_size : 0;
+  r->dispatch = __ldsan_implicitarg_ptr();
+  r->other_pc = 0;
+  r->other_workitem_id[0] = r->other_workitem_id[1] = r->other_workitem_id[2] = 0;
+  r->other_lane = r->other_size = r->other_flags = r->hazard = 0;
+  r->repeats = r->repeats_elsewhere = r->repeat_workgroups = 0;
+}
+
+/* Publishes r (release at system scope: the host reading READY sees every
+ * field), then traps if the report aborts and the host asked to halt. */
+static void publish(LDSAN_GLOBAL ldsan_report_record *r, uint32_t flags) {
+  if (r) __ldsan_store_release_u32(&r->state, LDSAN_RECORD_READY, LDSAN_SCOPE_SYSTEM);
+  if (!(flags & (LDSAN_ACCESS_NOABORT | LDSAN_REPORT_WARNING)) && (__ldsan_device_state.flags & LDSAN_STATE_HALT_ON_ERROR))
+    __ldsan_target_trap();
+}
+
 __attribute__((noinline, cold)) uint64_t __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
                     uint32_t flags, uint32_t shadow_byte, uint64_t pc) {
   LDSAN_GLOBAL ldsan_report_channel *ch = current_channel();
@@ -40,33 +70,51 @@ __attribute__((noinline, cold)) uint64_t __ldsan_report(uint32_t kind, uint64_t 
   if (!r) {
     __ldsan_atomic_add_u32(&ch->dropped, 1u, LDSAN_SCOPE_SYSTEM);
   } else {
-    uint64_t block = current_block();
-    const LDSAN_GLOBAL ldsan_block_header *h = block ? (const LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE) : 0;
+    fill_origin(r);
     r->kind = kind;
     r->address = address;
     r->access_address = access_address;
     r->size = size;
     r->pc = pc;
-    r->kernel_desc = h ? h->kernel_desc : 0;
-    r->block = block;
     r->flags = flags;
     r->shadow_byte = shadow_byte;
-    r->workgroup_id[0] = __ldsan_workgroup_id_x();
-    r->workgroup_id[1] = __ldsan_workgroup_id_y();
-    r->workgroup_id[2] = __ldsan_workgroup_id_z();
-    r->workitem_id[0] = __ldsan_workitem_id_x();
-    r->workitem_id[1] = __ldsan_workitem_id_y();
-    r->workitem_id[2] = __ldsan_workitem_id_z();
-    r->lane = __ldsan_lane_id();
-    r->dynamic_size = h ? h->dynamic_size : 0;
-    r->dispatch = __ldsan_implicitarg_ptr();
     r->freed_block = shadow_byte == LDSAN_SHADOW_LDS_FREED ? __ldsan_freed_block_at(address) : 0;
-    /* Last, release at system scope: the host reading READY sees every field. */
-    __ldsan_store_release_u32(&r->state, LDSAN_RECORD_READY, LDSAN_SCOPE_SYSTEM);
   }
-  if (!(flags & LDSAN_ACCESS_NOABORT) && (__ldsan_device_state.flags & LDSAN_STATE_HALT_ON_ERROR))
-    __ldsan_target_trap();
+  publish(r, flags);
   return 0;
+}
+
+__attribute__((noinline, cold)) LDSAN_GLOBAL ldsan_report_record *__ldsan_report_hazard(const ldsan_hz_report *h) {
+  LDSAN_GLOBAL ldsan_report_channel *ch = current_channel();
+  LDSAN_GLOBAL ldsan_report_record *r = claim_slot(ch);
+  if (!r) {
+    __ldsan_atomic_add_u32((h->flags & LDSAN_REPORT_WARNING) ? &ch->dropped_warnings : &ch->dropped, 1u,
+                           LDSAN_SCOPE_SYSTEM);
+  } else {
+    fill_origin(r);
+    r->kind = h->kind;
+    r->address = r->access_address = h->address;
+    r->size = h->size;
+    r->pc = h->pc;
+    r->flags = h->flags;
+    r->shadow_byte = 0;
+    r->freed_block = 0;
+    r->hazard = h->hazard;
+    r->other_pc = h->other_pc;
+    r->other_flags = h->other_flags;
+    if (!(h->flags & LDSAN_REPORT_OTHER_UNKNOWN) && h->kind != LDSAN_REPORT_LDS_UNINIT_READ) {
+      /* The other work-item's ids from its flat id (waves are consecutive flat ids). */
+      uint32_t d[3];
+      __ldsan_group_size(d);
+      uint32_t dx = d[0], dy = d[1];
+      r->other_workitem_id[0] = h->other_item % dx;
+      r->other_workitem_id[1] = h->other_item / dx % dy;
+      r->other_workitem_id[2] = h->other_item / (dx * dy);
+      r->other_lane = h->other_item % __ldsan_wave_size();
+    }
+  }
+  publish(r, h->flags);
+  return r;
 }
 
 __attribute__((noinline, cold)) void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc) {

@@ -17,6 +17,16 @@
 #define LDSAN_EXPORT __attribute__((visibility("default")))
 #define LDSAN_ENTRY_FN __attribute__((visibility("default"), noinline))
 
+/* Byte offset of hidden_group_size_{x,y,z} (u16 each) in the implicit arguments, code object v5. */
+#define LDSAN_IMPLICITARG_GROUP_SIZE 12u
+
+/* The dispatch's workgroup size in x, y, z (each at least 1). */
+static inline void __ldsan_group_size(uint32_t d[3]) {
+  const LDSAN_GLOBAL uint16_t *gs =
+      (const LDSAN_GLOBAL uint16_t *)(uintptr_t)(__ldsan_implicitarg_ptr() + LDSAN_IMPLICITARG_GROUP_SIZE);
+  for (int i = 0; i < 3; i++) d[i] = gs[i] ? gs[i] : 1u;
+}
+
 /* ---- state.c: the per-code-object globals ---------------------------------- */
 /* Volatile: the host may rewrite it between dispatches; never fold its initializer. */
 extern LDSAN_EXPORT volatile LDSAN_GLOBAL ldsan_device_state __ldsan_device_state;
@@ -169,5 +179,71 @@ uint64_t __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address
 void __ldsan_report_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc);
 /* Reports the access only if it touches poison (the callback entry points). */
 void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t pc);
+
+/* ---- lds_checks.c: LDS races and uninitialized reads (-fsanitize-lds) ------ */
+#define LDSAN_HZ_MAGIC 0x5A48444Cu          /* 'LDHZ' */
+#define LDSAN_HZ_MAX_ITEMS 1024u            /* work-items per workgroup with an epoch slot */
+/* Epochs stay below LDSAN_HZ_EPOCH_LIMIT (19 bits). The host build (unit tests
+ * only) uses a small limit so its tests cross it. */
+#if defined(__AMDGCN__)
+#define LDSAN_HZ_EPOCH_LIMIT ((1u << 19) - 1u)
+#else
+#define LDSAN_HZ_EPOCH_LIMIT 40u
+#endif
+#define LDSAN_HZ_RUN_LIMIT (LDSAN_HZ_EPOCH_LIMIT / 2u) /* a run starting past it clears the area */
+#define LDSAN_HZ_REBASED 1u                 /* run_start after a rebase; written bytes carry it */
+#define LDSAN_HZ_UNINIT 4u                  /* ldsan_hz_finding.hazard: a read of unwritten LDS */
+#define LDSAN_HZ_OTHER_UNKNOWN 0xffffffffu  /* ldsan_hz_finding.other: a reader not recorded */
+
+#define LDSAN_HZ_REPORTED 8u                /* distinct hazards per run counted in one record each */
+
+/* The first 128 bytes of a block's hazard area (lds_checks.c draws the rest).
+ * Written by the wave of work-item 0 before the prologue barrier (and at a
+ * rebase, between two barriers); max_epoch only grows (atomic max). */
+typedef struct ldsan_hz_header {
+  uint32_t magic;        /* LDSAN_HZ_MAGIC once set up for `self` */
+  uint32_t run_start;    /* the first epoch of the running workgroup */
+  uint32_t max_epoch;    /* the highest epoch a work-item of the block reached */
+  uint32_t reserved0;
+  uint64_t self;         /* the block the area is of */
+  uint64_t block_size;   /* its block_size (the entries' count) */
+  /* The hazards this run reported, so that each is one record with the
+   * run's other work-items counted in its repeats: a key (kind, pcs), taken
+   * by CAS from 0, and then the record's address (1: dropped). Cleared as
+   * each run starts. */
+  uint32_t reported_key[LDSAN_HZ_REPORTED];
+  uint64_t reported_record[LDSAN_HZ_REPORTED];
+} ldsan_hz_header;
+_Static_assert(sizeof(ldsan_hz_header) == 128, "hazard header size");
+
+/* One access as the hazard check sees it. */
+typedef struct ldsan_hz_access {
+  uint32_t item;         /* flat work-item id + 1 */
+  uint32_t epoch;        /* its barrier epoch */
+  uint32_t run_start;    /* the run's first epoch: older entries are empty */
+  uint32_t wave_size;
+  int store, atomic, races, uninit;
+} ldsan_hz_access;
+/* What it found at one byte: hazard 0 (none), an ldsan_hazard, or LDSAN_HZ_UNINIT. */
+typedef struct ldsan_hz_finding {
+  uint32_t hazard, other, other_atomic; /* other: work-item + 1, LDSAN_HZ_OTHER_UNKNOWN, 0 */
+} ldsan_hz_finding;
+
+/* The area of a block of block_size bytes at block (64-aligned), and its bytes. */
+uint64_t __ldsan_hz_area(uint64_t block, uint64_t block_size);
+uint64_t __ldsan_hz_bytes(uint64_t block_size);
+/* The entry of one byte after access a, given its entry old before; fills *f. */
+uint64_t __ldsan_hz_step(uint64_t old, const ldsan_hz_access *a, ldsan_hz_finding *f);
+
+/* A hazard report, for report.c. */
+typedef struct ldsan_hz_report {
+  uint32_t kind, hazard, flags, other_item, other_flags;
+  uint32_t size;
+  uint64_t address, pc, other_pc;
+} ldsan_hz_report;
+/* Records hazard r (report.c); traps if it is an error and the host asked to
+ * halt. Returns the published record (its writer may still add repeats to it
+ * while the dispatch runs: the host reads it after), or null if dropped. */
+LDSAN_GLOBAL ldsan_report_record *__ldsan_report_hazard(const ldsan_hz_report *r);
 
 #endif /* LDSAN_DEVICE_RUNTIME_H */

@@ -10,7 +10,7 @@ __attribute__((used)) LDSAN_EXPORT volatile LDSAN_GLOBAL ldsan_device_state __ld
     LDSAN_ABI_VERSION, LDSAN_STATE_HALT_ON_ERROR, 0, 0, 0};
 
 LDSAN_EXPORT LDSAN_GLOBAL ldsan_report_channel __ldsan_builtin_channel = {
-    LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, {{0}}};
+    LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, 0, 0, {{0}}};
 
 /* Zero-initialized as the pool requires (all regions free). */
 LDSAN_EXPORT __attribute__((aligned(64))) LDSAN_GLOBAL uint8_t __ldsan_builtin_pool[LDSAN_BUILTIN_POOL_SIZE];

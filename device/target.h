@@ -74,6 +74,11 @@ LDSAN_TARGET_FN uint32_t __ldsan_lane_count(void);
 LDSAN_TARGET_FN uint32_t __ldsan_lane_rank(void);
 /* Nonzero in the lowest active lane of the wave (in every host thread). */
 LDSAN_TARGET_FN int __ldsan_first_active_lane(void);
+/* Lanes per wavefront. */
+LDSAN_TARGET_FN uint32_t __ldsan_wave_size(void);
+/* A workgroup barrier with workgroup-scope release before and acquire after
+ * (__syncthreads()): the LDS checks' rebase (lds_checks.c). */
+LDSAN_TARGET_FN void __ldsan_target_barrier(void);
 /* Waits a little before retry number `attempt` (longer as attempts grow). */
 LDSAN_TARGET_FN void __ldsan_target_backoff(uint32_t attempt);
 

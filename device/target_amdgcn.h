@@ -39,6 +39,15 @@ static inline uint64_t __ldsan_implicitarg_ptr(void) {
   return (uint64_t)(uintptr_t)__builtin_amdgcn_implicitarg_ptr();
 }
 
+/* gfx9 and CDNA, the targets ldsan builds for (xnack+), run 64-lane waves. */
+static inline uint32_t __ldsan_wave_size(void) { return 64u; }
+
+static inline void __ldsan_target_barrier(void) {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+
 static inline uint64_t __ldsan_target_pc(void) { return (uint64_t)__builtin_amdgcn_s_getpc(); }
 
 /* llvm.trap is s_trap 2 on amdhsa: the queue reports the wave and stops it. */

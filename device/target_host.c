@@ -15,6 +15,7 @@ _Thread_local uint32_t __ldsan_host_lane_rank;
 _Thread_local uint64_t __ldsan_host_lds0;
 _Thread_local uint64_t __ldsan_host_implicitarg;
 uint32_t __ldsan_host_trap_count;
+void (*__ldsan_host_barrier)(void);
 uintptr_t __ldsan_host_shadow_offset;
 
 uint32_t __ldsan_workgroup_id_x(void) { return __ldsan_host_workgroup_id[0]; }
@@ -32,6 +33,10 @@ int __ldsan_first_active_lane(void) { return __ldsan_host_lane_rank == 0; }
 uint64_t __ldsan_target_pc(void) { return (uint64_t)(uintptr_t)__builtin_return_address(0); }
 uint64_t __ldsan_implicitarg_ptr(void) { return __ldsan_host_implicitarg; }
 uint64_t __ldsan_lds0_read(void) { return __ldsan_host_lds0; }
+uint32_t __ldsan_wave_size(void) { return 64u; }
+void __ldsan_target_barrier(void) {
+  if (__ldsan_host_barrier) __ldsan_host_barrier();
+}
 
 /* Counts instead of stopping, so a test can check that a report trapped. */
 void __ldsan_target_trap(void) { __atomic_fetch_add(&__ldsan_host_trap_count, 1u, __ATOMIC_SEQ_CST); }

@@ -15,7 +15,10 @@ extern _Thread_local uint32_t __ldsan_host_lane_count;
 extern _Thread_local uint32_t __ldsan_host_lane_rank;
 extern _Thread_local uint64_t __ldsan_host_lds0;        /* the 8 bytes at LDS address 0 */
 extern _Thread_local uint64_t __ldsan_host_implicitarg; /* address of a fake implicit-argument buffer */
-extern uint32_t __ldsan_host_trap_count;                /* __ldsan_target_trap calls (atomic) */
+extern uint32_t __ldsan_host_trap_count;
+/* Called by __ldsan_target_barrier (a test runs work-items as threads and
+ * waits for them all); null: nothing happens. */
+extern void (*__ldsan_host_barrier)(void);                /* __ldsan_target_trap calls (atomic) */
 /* shadow_of(addr) = (addr >> 3) + __ldsan_host_shadow_offset: a test points it at
  * its own buffer shadowing its own arena (host ASan owns the real 0x7FFF8000). */
 extern uintptr_t __ldsan_host_shadow_offset;

@@ -434,7 +434,10 @@ int main(int argc, char **argv) {
   if (!inputs) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "-o") == 0) {
+    if (ldsan_cc_lds_checks_option(a)) {
+      /* ldsan-cc's: every compile below reads it from the environment. */
+      setenv("LDSAN_LDS_CHECKS", ldsan_cc_lds_checks_option(a), 1);
+    } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc) die("-o needs a file name");
       output = argv[++i];
     } else if (strcmp(a, "-c") == 0) {

@@ -171,6 +171,10 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   if (st.dropped)
     fprintf(out, "ldsan: warning: %u more report(s) dropped: the report channel holds %u; fix the first "
             "reports and rerun\n", st.dropped, ch->capacity);
+  uint32_t dropped_warnings = __atomic_exchange_n(&ch->dropped_warnings, 0u, __ATOMIC_ACQ_REL);
+  if (dropped_warnings)
+    fprintf(out, "ldsan: warning: %u more warning(s) dropped: the report channel holds %u\n", dropped_warnings,
+            ch->capacity);
   if (f->halt_on_error && !st.errors && (st.lost || st.dropped)) st.must_abort = 1;
   /* Claimed under the report mutex: no other thread prints after ABORTING. */
   if (st.must_abort) { ldsan_die_claim(); aborting(out); }

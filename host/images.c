@@ -155,8 +155,12 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
   /* The device traps on aborting reports only if the host wants to halt. */
   st.channel = channel_addr;
   use_lds_store(b, name, &st);
-  if (ldsan_flags_get()->halt_on_error) st.flags |= LDSAN_STATE_HALT_ON_ERROR;
-  else st.flags &= ~(uint32_t)LDSAN_STATE_HALT_ON_ERROR;
+  const ldsan_flags *f = ldsan_flags_get();
+  st.flags &= ~(uint32_t)(LDSAN_STATE_HALT_ON_ERROR | LDSAN_STATE_SAME_WAVE_ERRORS | LDSAN_STATE_LDS_CHECKS_OFF);
+  if (f->halt_on_error) st.flags |= LDSAN_STATE_HALT_ON_ERROR;
+  if (f->detect_races >= 2) st.flags |= LDSAN_STATE_SAME_WAVE_ERRORS;
+  /* The emulator's own run-time checks replace compiled-in ones (no report twice). */
+  if (b->checks_lds_itself && (f->detect_races || f->detect_uninit)) st.flags |= LDSAN_STATE_LDS_CHECKS_OFF;
   if (b->write(b->mem.ctx, state_addr, &st, sizeof st) != 0) {
     fprintf(stderr, "ldsan: error: cannot write __ldsan_device_state at 0x%llx in %s; "
             "LDS reports of this code object will not be printed\n", (unsigned long long)state_addr, name);

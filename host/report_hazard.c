@@ -30,7 +30,7 @@ void ldsan_report_other_record(const ldsan_report_record *r, ldsan_report_record
   memcpy(other->workitem_id, r->other_workitem_id, sizeof other->workitem_id);
   other->lane = r->other_lane;
   other->size = r->other_size;
-  other->flags = r->other_flags;
+  other->flags = r->other_flags | (r->flags & LDSAN_REPORT_OTHER_UNKNOWN);
 }
 
 static void print_ids(FILE *out, const uint32_t id[3]) { fprintf(out, "(%u,%u,%u)", id[0], id[1], id[2]); }
@@ -43,6 +43,10 @@ static void print_what(FILE *out, const ldsan_report_record *r) {
     fprintf(out, "%s %s work-items ", ldsan_hazard_name(r->hazard) ? ldsan_hazard_name(r->hazard) : "conflict",
             same_wave ? "within one wave by" : "by");
     print_ids(out, r->workitem_id);
+    if (r->flags & LDSAN_REPORT_OTHER_UNKNOWN) {
+      fputs(" and a work-item of another wave with no barrier between", out);
+      break;
+    }
     fputs(" and ", out);
     print_ids(out, r->other_workitem_id);
     fputs(" with no barrier between", out);
@@ -101,10 +105,15 @@ static void print_hazard_access(FILE *out, ldsan_decorator d, const report_ctx *
   fprintf(out, "%s%s", ldsan_deco_access(d), previous);
   if (r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE)
     fputs("barrier by ", out);
-  else
-    fprintf(out, "%s%s of size %llu at 0x%llx by ", (r->flags & LDSAN_ACCESS_ATOMIC) ? "atomic " : "",
-            (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ", (unsigned long long)r->size,
-            (unsigned long long)r->access_address);
+  else {
+    fprintf(out, "%s%s", (r->flags & LDSAN_ACCESS_ATOMIC) ? "atomic " : "", (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ");
+    if (r->size) fprintf(out, " of size %llu", (unsigned long long)r->size);  /* 0: the device keeps no size */
+    fprintf(out, " at 0x%llx by ", (unsigned long long)r->access_address);
+  }
+  if (r->flags & LDSAN_REPORT_OTHER_UNKNOWN) {  /* the device did not record who (lds_checks.c) */
+    fprintf(out, "a work-item of another wave (not recorded)%s\n", ldsan_deco_end(d));
+    return;
+  }
   ldsan_report_ids(out, r);
   fprintf(out, "%s:\n", ldsan_deco_end(d));
   ldsan_report_frames(out, c);

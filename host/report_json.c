@@ -79,8 +79,12 @@ static void json_other(FILE *out, const report_ctx *c) {
   ldsan_report_ctx_init(&oc, &o, c->mem, c->dispatch);
   ldsan_report_ctx_symbolize(&oc);
   fputs("{\"thread\":", out);
-  json_ids(out, o.workitem_id);
-  fprintf(out, ",\"lane\":%u,\"pc\":", o.lane);
+  if (o.flags & LDSAN_REPORT_OTHER_UNKNOWN) fputs("null,\"lane\":null", out);  /* not recorded (lds_checks.c) */
+  else {
+    json_ids(out, o.workitem_id);
+    fprintf(out, ",\"lane\":%u", o.lane);
+  }
+  fputs(",\"pc\":", out);
   if (o.pc) json_hex(out, o.pc);
   else fputs("null", out);
   fputs(",\"function\":", out);
@@ -89,8 +93,9 @@ static void json_other(FILE *out, const report_ctx *c) {
   json_str(out, oc.source[0] ? oc.source : NULL);
   fputs(",\"access\":", out);
   json_str(out, json_access(&o));
-  fprintf(out, ",\"size\":%llu,\"atomic\":%s}", (unsigned long long)o.size,
-          (o.flags & LDSAN_ACCESS_ATOMIC) ? "true" : "false");
+  if (o.size) fprintf(out, ",\"size\":%llu", (unsigned long long)o.size);
+  else fputs(",\"size\":null", out);  /* the device keeps no size */
+  fprintf(out, ",\"atomic\":%s}", (o.flags & LDSAN_ACCESS_ATOMIC) ? "true" : "false");
   ldsan_report_ctx_free(&oc);
 }
 

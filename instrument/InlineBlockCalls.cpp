@@ -10,8 +10,8 @@
 using namespace llvm;
 
 bool ldsan::inlineBlockCalls(Module &M, std::string &Why) {
-  for (const char *Name : {LDSAN_KERNEL_ENTER_NAME, LDSAN_KERNEL_EXIT_NAME, LDSAN_KERNEL_ENTER_WAVE_NAME,
-                           LDSAN_KERNEL_EXIT_WAVE_NAME}) {
+  for (const char *Name : {LDSAN_KERNEL_ENTER_NAME, LDSAN_KERNEL_ENTER_CHECKED_NAME, LDSAN_KERNEL_EXIT_NAME,
+                           LDSAN_KERNEL_ENTER_WAVE_NAME, LDSAN_KERNEL_EXIT_WAVE_NAME}) {
     Function *F = M.getFunction(Name);
     if (!F || F->isDeclaration())
       continue;

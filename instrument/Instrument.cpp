@@ -11,6 +11,7 @@
 #include "CallsTo.h"
 #include "WaveShadow.h"
 #include "InlineBlockCalls.h"
+#include "LdsChecks.h"
 #include "Descriptor.h"
 #include "Diag.h"
 #include "LdsPlan.h"
@@ -355,8 +356,10 @@ static bool expandMdItems(const LdsPlan &Orig, const KernelPlan &OrigKP,
 
 /// The whole transformation on X; Plan is X's plan before mergeDynamicLds.
 static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
-                      std::unique_ptr<Module> RT, Failure &F) {
+                      std::unique_ptr<Module> RT, unsigned Checks, Failure &F) {
   mergeDynamicLds(X, Plan);
+  if (Checks)
+    addLdsAccessChecks(X, Checks);
   LdsPlan Lowered = planLdsLowering(X);
   bool Same = Lowered.Problem.empty() &&
               Lowered.Kernels.size() == Plan.Kernels.size();
@@ -393,11 +396,16 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
       Flags |= LDSAN_KERNEL_HAS_DYNAMIC;
     if (KP.AnyIndirect || K->getMetadata("llvm.amdgcn.lds.kernel.id"))
       Flags |= LDSAN_KERNEL_INDIRECT;
+    if (Checks & LDSAN_LDS_CHECK_RACES)
+      Flags |= LDSAN_KERNEL_CHECK_RACES;
+    if (Checks & LDSAN_LDS_CHECK_UNINIT)
+      Flags |= LDSAN_KERNEL_CHECK_UNINIT;
     std::vector<uint8_t> Blob = buildDescriptor(Plan, KP, Items[I], Flags);
     GlobalVariable *Desc = emitDescriptor(X, KP.Name, Blob);
     rewriteKernelCalls(X, *K, Desc);
     std::string Why;
-    if (!guardKernelBlock(*K, Why) || !shareBlockShadow(*K, hasShadowImage(Blob), Why)) {
+    if (!guardKernelBlock(*K, Why) || !shareBlockShadow(*K, hasShadowImage(Blob), Why) ||
+        (Checks && !addLdsChecksPrologue(*K, Why))) {
       F = {Why, KP.Name, FixUpstream};
       return false;
     }
@@ -464,6 +472,11 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
     reportError(M, Plan.Problem + "; ldsan cannot instrument this module");
     return false;
   }
+  unsigned Checks = 0;
+  if (!ldsChecksRequested(Checks, Reason)) {
+    reportError(M, Reason + "; use -fsanitize-lds=races, =uninit or =races,uninit");
+    return false;
+  }
 
 
   // Trial run on a clone: M stays untouched if anything is unexpected.
@@ -473,7 +486,7 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
       Known.insert(ST);
     std::unique_ptr<Module> Clone = CloneModule(M);
     Failure F;
-    if (!transform(*Clone, Plan, PB, CloneModule(*RT), F)) {
+    if (!transform(*Clone, Plan, PB, CloneModule(*RT), Checks, F)) {
       reportError(M, F.message());
       return false;
     }
@@ -484,7 +497,7 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
   }
 
   Failure F;
-  if (!transform(M, Plan, PB, std::move(RT), F))
+  if (!transform(M, Plan, PB, std::move(RT), Checks, F))
     reportError(M, F.message() + " (the module is partly instrumented)");
   return true;
 }

@@ -41,3 +41,9 @@ int ldsan_cc_is_cxx_using_hip(const char *path) {
   return strstr(buf, "hip/hip_runtime.h") || strstr(buf, "__global__") || strstr(buf, "hipLaunchKernel") ||
          strstr(buf, "<<<");
 }
+
+const char *ldsan_cc_lds_checks_option(const char *arg) {
+  if (strncmp(arg, "-fsanitize-lds=", 15) == 0) return arg + 15;
+  if (strcmp(arg, "-fno-sanitize-lds") == 0) return "none";
+  return NULL;
+}

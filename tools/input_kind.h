@@ -18,4 +18,9 @@ int ldsan_cc_is_object(const char *path);
  * HIP only through its own headers needs -x hip. Reads at most 1 MiB. */
 int ldsan_cc_is_cxx_using_hip(const char *path);
 
+/* ldsan's own -fsanitize-lds=<list> and -fno-sanitize-lds (both drivers take
+ * them off clang's command line and set LDSAN_LDS_CHECKS): the list ("none"
+ * for the -fno form), or NULL for any other word. */
+const char *ldsan_cc_lds_checks_option(const char *arg);
+
 #endif /* LDSAN_TOOLS_INPUT_KIND_H */

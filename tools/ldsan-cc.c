@@ -46,6 +46,7 @@ struct options {
   int no_link;                /* -c, -S, -E, -M, -MM, -fsyntax-only, --offload-device-only: no executable */
   int has_debug_option;       /* any -g option (-g, -g0, -gline-tables-only, -gdwarf-5, ...) */
   int rdc;                    /* -fgpu-rdc: the link of objects is also the device link */
+  const char *lds_checks;     /* -fsanitize-lds=<list> (last wins; -fno-sanitize-lds: "none"), or NULL */
 };
 
 /* Prints one error line and exits 2 (bad usage or missing dependency). */
@@ -161,6 +162,7 @@ static void scan_args(struct options *o, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--emulate") == 0) o->emulate = 1;
+    else if (ldsan_cc_lds_checks_option(a)) o->lds_checks = ldsan_cc_lds_checks_option(a);
     else if (is_debug_option(a)) o->has_debug_option = 1;
     else if (strncmp(a, "--offload-arch=", 15) == 0) note_arch(o, a + 15);
     else if (strncmp(a, "--cuda-gpu-arch=", 16) == 0) note_arch(o, a + 16);
@@ -198,6 +200,8 @@ static void usage(FILE *out) {
           "  Compiles HIP with device AddressSanitizer and ldsan's LDS checking.\n"
           "  Default target --offload-arch=" DEFAULT_ARCH " (any xnack+ target may be given).\n"
           "  --emulate   build a host executable whose kernels run on the CPU emulator\n"
+          "  -fsanitize-lds=races,uninit   also check LDS for data races between barriers and reads of\n"
+          "              LDS no work-item wrote (either or both; give it to the device link of -fgpu-rdc too)\n"
           "  Without a -g option, adds -gline-tables-only (reports name source lines; -g0: none).\n"
           "  Environment: LDSAN_CLANG (default " DEFAULT_CLANG "; clang-N means its clang++-N), LDSAN_ROOT (ldsan build dir),\n"
           "  LDSAN_EMU_SANITIZED=1 (--emulate links the ASan+UBSan build of the emulator: make emulator-asan)\n");
@@ -294,6 +298,9 @@ int main(int argc, char **argv) {
   }
   scan_args(&o, argc, argv);
   locate_build_root(&o);
+  /* The plugin reads the LDS checks from the environment (instrument/LdsChecks.h),
+   * in every compile and device link this command runs. */
+  if (o.lds_checks) setenv("LDSAN_LDS_CHECKS", o.lds_checks, 1);
   if (o.emulate) exec_emulate(&o, argc, argv);
   if (o.non_xnack_arch) check_arch(o.non_xnack_arch);
 
@@ -370,6 +377,7 @@ int main(int argc, char **argv) {
   const char *lang = "none";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    if (ldsan_cc_lds_checks_option(a)) continue; /* not clang's: the environment says it */
     if (drop_targets && (!strncmp(a, "--offload-arch", 14) || !strncmp(a, "--cuda-gpu-arch", 15) ||
                          !strncmp(a, "--no-offload-arch", 17))) {
       i += !strcmp(a, "--offload-arch") || !strcmp(a, "--cuda-gpu-arch");  /* and its separate value */

@@ -10,9 +10,10 @@
  * clean without clearing the table; epochs are 32-bit counts of one
  * workgroup's barriers, which do not wrap in practice (2^32 barriers).
  * Kernels with checks run as fibers (core_sched.c), so the work-item is
- * w->cur and epochs are exact. Findings are kept per dispatch (one per kind,
- * pair of pcs and within/between waves, at most EMU_LDS_HAZARDS) and printed by
- * ldsan_emu_finish_dispatch through the host library:
+ * w->cur and epochs are exact. Findings are report records (abi.h), kept per
+ * dispatch (one per kind, pair of pcs and within/between waves, at most
+ * EMU_LDS_HAZARDS; the other work-items and workgroups that hit one counted
+ * in it) and posted to the report channel by ldsan_emu_finish_dispatch:
  *   - lds-uninitialized-read: a read of a byte no work-item of the
  *     workgroup wrote (detect_uninit);
  *   - lds-data-race: a read after a write, a write after a read, or a write
@@ -22,7 +23,12 @@
  *     detect_races=2;
  *   - wave-sync-dependence: within one wave, a read of another lane's write
  *     with no wave barrier between either (report_wave_sync, when
- *     detect_races is off: a warning). */
+ *     detect_races is off: a warning);
+ *   - barrier-divergence (detect_races, from the scheduler's barriers): work-
+ *     items released from different barriers (an error), or a barrier
+ *     released after a work-item left the kernel body (a warning; an error
+ *     with detect_races=2).
+ * The GPU's compiled-in checks are device/lds_checks.c (same reports). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -100,6 +100,7 @@ static const ldsan_backend emu_backend = {
     .alloc_shared = emu_alloc_shared,
     .free_shared = emu_free_shared,
     .symbolize = emu_symbolize,
+    .checks_lds_itself = 1,
 };
 
 ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img) {
@@ -120,7 +121,8 @@ static void emu_post_hazards(ldsan_report_channel *ch, const emu_dispatch *d) {
     ldsan_report_record *r = capacity ? &ch->records[ticket % capacity] : NULL;
     if (!r ||
         !__atomic_compare_exchange_n(&r->state, &empty, LDSAN_RECORD_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-      __atomic_fetch_add(&ch->dropped, 1u, __ATOMIC_RELAXED);
+      __atomic_fetch_add((d->hazards[i].flags & LDSAN_REPORT_WARNING) ? &ch->dropped_warnings : &ch->dropped, 1u,
+                         __ATOMIC_RELAXED);
       continue;
     }
     *r = d->hazards[i];

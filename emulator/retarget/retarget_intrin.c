@@ -337,6 +337,12 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
     if (in->how == H_TRAP)
       LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                               LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("noreturn", 8), 0));
+    /* Barriers stay convergent, as the intrinsics were: the host optimizer
+     * must not copy one into both arms of a branch (work-items would then
+     * wait at different barriers, which the LDS checks report). */
+    if (strstr(name, "barrier"))
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("convergent", 10), 0));
     free(en);
     LLVMValueRef r = LLVMBuildCall2(c->b, fty, f, args, nargs, "");
     if (in->how == H_CALL_BOOL) return LLVMBuildICmp(c->b, LLVMIntNE, r, LLVMConstInt(c->i32, 0, 0), "");

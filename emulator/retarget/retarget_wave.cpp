@@ -51,6 +51,7 @@
 
 extern "C" {
 #include "../../include/ldsan/entry_points.def"
+#include "../../instrument/MemOps.h"
 #include "../core/core_wave_ops.h"
 #include "retarget.h"
 }
@@ -555,6 +556,7 @@ extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
 // its own allocas, ASan's shadow or constant data). The core keeps what falls
 // in the workgroup's LDS block. The kernel itself stays as it was: the checks
 // cost nothing when off. Runs after the lockstep points (the copy has them).
+
 extern "C" void rt_lds_checks(rt_ctx *C) {
   Module &M = *unwrap(C->mod);
   LLVMContext &Ctx = M.getContext();
@@ -578,12 +580,31 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
     }
     for (Function *Copy : Made) {
       SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
+      SmallVector<CallBase *, 8> MemOps;
       for (Instruction &I : instructions(*Copy)) {
-        if (auto *CB = dyn_cast<CallBase>(&I))
+        if (auto *CB = dyn_cast<CallBase>(&I)) {
           if (Function *Callee = CB->getCalledFunction(); Callee && Checked.count(Callee))
             CB->setCalledFunction(Checked[Callee]);
+          if (ldsan::isMemOp(*CB))
+            MemOps.push_back(CB);
+        }
         if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I))
           Accesses.push_back({&I, P});
+      }
+      // memcpy, memmove, memset (struct copies at -O0; ASan makes them
+      // __asan_* calls, runtime code the tracking does not see): the source
+      // read and the destination written, of the length.
+      for (CallBase *CB : MemOps) {
+        IRBuilder<> B(CB);
+        Value *Len = B.CreateZExtOrTrunc(CB->getArgOperand(2), B.getInt64Ty());
+        Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(0x3fffffffu)), I32);
+        auto track = [&](Value *P, uint32_t Store) {
+          Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
+          B.CreateCall(Track, {Fp, B.CreateOr(Len, ConstantInt::get(I32, Store))})->setDebugLoc(CB->getDebugLoc());
+        };
+        if (CB->getArgOperand(1)->getType()->isPointerTy())
+          track(CB->getArgOperand(1), 0);
+        track(CB->getArgOperand(0), 1u << 31);
       }
       for (auto [I, P] : Accesses) {
         Type *Ty = isa<LoadInst>(I) ? I->getType()

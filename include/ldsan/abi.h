@@ -103,6 +103,8 @@ LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "bloc
 enum ldsan_kernel_flags {
   LDSAN_KERNEL_HAS_DYNAMIC = 1u << 0,   /* the kernel reaches dynamic LDS */
   LDSAN_KERNEL_INDIRECT = 1u << 1,      /* the kernel reaches LDS through functions */
+  LDSAN_KERNEL_CHECK_RACES = 1u << 2,   /* built with ldsan-cc -fsanitize-lds=races (lds_checks.c) */
+  LDSAN_KERNEL_CHECK_UNINIT = 1u << 3,  /* built with ldsan-cc -fsanitize-lds=uninit */
 };
 
 enum ldsan_var_flags {
@@ -161,7 +163,9 @@ LDSAN_STATIC_ASSERT(sizeof(ldsan_var_desc) == 40, "var desc size");
  * A WRITING slot belongs to a dispatch still running — or to a lane that died
  * mid-record (another lane of its wave trapped): once no dispatch can be running
  * (queue error, exit) the host counts such slots as lost and empties them.
- * `dropped` is taken by the host with an atomic exchange to 0.
+ * `dropped` is taken by the host with an atomic exchange to 0; so is
+ * `dropped_warnings`, where a writer counts a dropped LDSAN_REPORT_WARNING
+ * record instead (those never stop a program).
  * `next` only grows (it wraps at 2^32; capacity divides 2^32).
  * ------------------------------------------------------------------------- */
 #define LDSAN_RECORD_EMPTY 0u
@@ -177,6 +181,8 @@ enum ldsan_access_flags {
   LDSAN_REPORT_DEFERRED = 1u << 5,      /* found by the CPU emulator's run-time LDS checks and posted after
                                            the dispatch ran to its end: nothing was stopped */
   LDSAN_ACCESS_SAME_WAVE = 1u << 6,     /* a hazard's two work-items are lanes of one wave */
+  LDSAN_REPORT_OTHER_UNKNOWN = 1u << 7, /* a hazard's other access is a read by some work-item of another
+                                           wave the device did not record (other_* are 0) */
 };
 
 /* Which two accesses of an LDS_DATA_RACE conflict (the record's access is the
@@ -230,9 +236,11 @@ typedef struct ldsan_report_channel {
   uint32_t capacity;         /* records[] entries usable, <= LDSAN_CHANNEL_CAPACITY */
   uint32_t next;             /* ticket counter: only grows */
   uint32_t dropped;          /* reports not recorded because their slot was taken */
+  uint32_t dropped_warnings; /* warnings not recorded because their slot was taken */
+  uint32_t reserved;
   ldsan_report_record records[LDSAN_CHANNEL_CAPACITY];
 } ldsan_report_channel;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 16 + 160 * LDSAN_CHANNEL_CAPACITY, "channel size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 24 + 160 * LDSAN_CHANNEL_CAPACITY, "channel size");
 LDSAN_STATIC_ASSERT((LDSAN_CHANNEL_CAPACITY & (LDSAN_CHANNEL_CAPACITY - 1)) == 0, "capacity a power of two");
 
 /* ---------------------------------------------------------------------------
@@ -244,6 +252,9 @@ LDSAN_STATIC_ASSERT((LDSAN_CHANNEL_CAPACITY & (LDSAN_CHANNEL_CAPACITY - 1)) == 0
 
 enum ldsan_state_flags {
   LDSAN_STATE_HALT_ON_ERROR = 1u << 0,  /* aborting reports trap the wave (default) */
+  LDSAN_STATE_SAME_WAVE_ERRORS = 1u << 1, /* LDS races within one wave are errors (detect_races=2) */
+  LDSAN_STATE_LDS_CHECKS_OFF = 1u << 2, /* compiled-in LDS race/uninit checks do nothing (the CPU
+                                           emulator's run-time checks replace them) */
 };
 
 typedef struct ldsan_device_state {

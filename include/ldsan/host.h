@@ -200,6 +200,8 @@ typedef struct ldsan_backend {
   uint32_t compute_units;
   ldsan_symbolizer symbolize; /* may be NULL */
   void *symbolize_ctx;
+  int checks_lds_itself;     /* the CPU emulator: options detect_races/detect_uninit check every kernel at
+                                run time, so code objects' compiled-in LDS checks are turned off then */
 } ldsan_backend;
 
 /* One registered code object (opaque). */

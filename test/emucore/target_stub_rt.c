@@ -11,7 +11,7 @@
 #define SLOT_SIZE (16u << 10)
 
 __attribute__((used)) volatile ldsan_device_state __ldsan_device_state = {LDSAN_ABI_VERSION, LDSAN_STATE_HALT_ON_ERROR, 0, 0, 0};
-__attribute__((used)) ldsan_report_channel __ldsan_builtin_channel = {LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, {{0}}};
+__attribute__((used)) ldsan_report_channel __ldsan_builtin_channel = {LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, 0, 0, {{0}}};
 static uint8_t pool[SLOTS * SLOT_SIZE] __attribute__((aligned(64)));
 static uint32_t busy[SLOTS];
 

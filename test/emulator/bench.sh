@@ -64,3 +64,14 @@ echo "LDS checks (the 1M-element reduction, best of 5):"
 printf '  bounds checks only:                                       %10.3f ms (best of 20, above)\n' "$emu"
 printf '  with detect_races=1:detect_uninit=1:                      %10.3f ms\n' "$checked"
 awk -v a="$emu" -v b="$checked" 'BEGIN { printf "  slowdown of the race and uninit checks: %.1fx (goal <= 2.5x)\n", b / a }'
+# The same checks compiled in (-fsanitize-lds=races,uninit: device/lds_checks.c, the GPU's code) on the emulator.
+"$BUILD/bin/ldsan-cc" --emulate -O2 -fsanitize-lds=races,uninit -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/compiled_in"
+compiled=$("$tmp/compiled_in" 5 | value emulated_ms)
+[[ -n "$compiled" ]] || { echo "bench: the reduction with compiled-in checks printed no time"; exit 1; }
+printf '  compiled in (-fsanitize-lds=races,uninit):                %10.3f ms\n' "$compiled"
+awk -v a="$emu" -v b="$compiled" 'BEGIN { printf "  slowdown of the compiled-in checks on the emulator: %.1fx\n", b / a }'
+echo "Device cost of the compiled-in checks (test/compile/check_lds_checks.sh, static instructions; memory per"
+echo "block: 10 bytes per LDS byte + 4224 bytes):"
+for arch in gfx90a:xnack+ gfx942:xnack+; do
+  printf '  %s\n' "$(test/compile/check_lds_checks.sh "$arch" -O2 | sed 's/^ok: //')"
+done

@@ -11,19 +11,24 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$BUILD/bin/ldsan-cc" --emulate test/emulator/lds_hazards.hip -o "$tmp/hz" || exit 1
 fail=0
 printf '%-22s %-46s %s\n' case expected result
-# case | expected headline (severity: bug: ... : hazard) | exit status
-while IFS='|' read -r c want rc_want; do
-  LDSAN_OPTIONS=color=never:detect_races=1:detect_uninit=1 "$tmp/hz" "$c" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  got=$(grep -oE '(ERROR|WARNING): [A-Za-z]+: [a-z-]+ in kernel [^:]*: [a-z-]+' "$tmp/err" |
-        sed -E 's/ in kernel [^:]*:/:/' | sort -u | tr '\n' ';')
-  ok=1
-  if [[ "$want" == none ]]; then [[ -z "$got" ]] || ok=0
-  else [[ "$got" == *"$want"* ]] || ok=0; fi
-  [[ $rc -eq $rc_want ]] || ok=0
-  printf '%-22s %-46s %s\n' "$c" "$want (exit $rc_want)" "$([[ $ok -eq 1 ]] && echo found || echo "MISSED: exit $rc, ${got:-nothing}")"
-  [[ $ok -eq 1 ]] || { fail=1; sed 's/^/    | /' "$tmp/err" | head -30; }
-done <<'CASES'
+# run_cases <binary> <LDSAN_OPTIONS> <label prefix>, cases on stdin:
+# case | expected headline (severity: bug: ... : hazard, or a prefix of it) | exit status
+run_cases() {
+  local c want rc_want rc got ok
+  while IFS='|' read -r c want rc_want; do
+    LDSAN_OPTIONS=$2 "$1" "$c" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    got=$(grep -oE '(ERROR|WARNING): [A-Za-z]+: [a-z-]+ in kernel [^:]*: [a-z-]+' "$tmp/err" |
+          sed -E 's/ in kernel [^:]*:/:/' | sort -u | tr '\n' ';')
+    ok=1
+    if [[ "$want" == none ]]; then [[ -z "$got" ]] || ok=0
+    else [[ "$got" == *"$want"* ]] || ok=0; fi
+    [[ $rc -eq $rc_want ]] || ok=0
+    printf '%-22s %-46s %s\n' "$3$c" "$want (exit $rc_want)" "$([[ $ok -eq 1 ]] && echo found || echo "MISSED: exit $rc, ${got:-nothing}")"
+    [[ $ok -eq 1 ]] || { fail=1; sed 's/^/    | /' "$tmp/err" | head -30; }
+  done
+}
+run_cases "$tmp/hz" color=never:detect_races=1:detect_uninit=1 "" <<'CASES'
 reduce|ERROR: AddressSanitizer: lds-data-race: write-after-read|1
 reduce-fixed|none|0
 transpose|ERROR: AddressSanitizer: lds-data-race: write-after-read|1
@@ -71,12 +76,69 @@ for want in "ERROR: AddressSanitizer: barrier-divergence in kernel divergent(int
             "returned from the kernel without reaching it"; do
   grep -qF -- "$want" "$tmp/err" && echo "ok   clean_barrier_shapes: $want" || { echo "FAIL clean_barrier_shapes lacks: $want"; fail=1; }
 done
-# Correct programs of the suite: no error with both checks on.
-for p in clean_reduction clean_transpose clean_scan clean_stencil clean_histogram clean_matmul; do
-  "$BUILD/bin/ldsan-cc" --emulate -Itest/emulator "test/emulator/$p.hip" -o "$tmp/$p" || { fail=1; continue; }
-  LDSAN_OPTIONS=color=never:detect_races=1:detect_uninit=1 "$tmp/$p" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [[ $rc -eq 0 ]] && ! grep -q 'ERROR: AddressSanitizer' "$tmp/err"; then echo "ok   $p: no error"
-  else echo "FAIL $p: exit $rc"; sed 's/^/    | /' "$tmp/err" | head -20; fail=1; fi
+# The GPU path: the same suite built with the checks compiled in
+# (-fsanitize-lds=races,uninit: device/lds_checks.c, as on a GPU), run with no
+# run-time option. Errors trap at the access (exit 1), so the first one found
+# is the report: in the transpose a work-item may read its tile element before
+# the other wave wrote it (lds-uninitialized-read) or after (lds-data-race).
+# Barrier divergence is the emulator's alone.
+"$BUILD/bin/ldsan-cc" --emulate -fsanitize-lds=races,uninit test/emulator/lds_hazards.hip -o "$tmp/hzdev" || exit 1
+run_cases "$tmp/hzdev" color=never device: <<'CASES'
+reduce|ERROR: AddressSanitizer: lds-data-race|1
+reduce-fixed|none|0
+transpose|ERROR: AddressSanitizer: lds-|1
+transpose-fixed|none|0
+histogram|ERROR: AddressSanitizer: lds-data-race|1
+histogram-fixed|none|0
+staged|ERROR: AddressSanitizer: lds-data-race|1
+staged-fixed|none|0
+wave-exchange|WARNING: ldsan: lds-data-race|0
+wave-exchange-fixed|none|0
+stencil|ERROR: AddressSanitizer: lds-uninitialized-read|1
+stencil-fixed|none|0
+dynamic|ERROR: AddressSanitizer: lds-uninitialized-read|1
+dynamic-fixed|none|0
+scan|ERROR: AddressSanitizer: lds-data-race|1
+scan-fixed|none|0
+partial-tile|ERROR: AddressSanitizer: lds-uninitialized-read|1
+partial-tile-fixed|none|0
+split-barrier|none|0
+early-exit|none|0
+CASES
+# Both accesses of a device report, named and symbolized.
+LDSAN_OPTIONS=color=never "$tmp/hzdev" staged >/dev/null 2>"$tmp/err"
+for want in "ERROR: AddressSanitizer: lds-data-race in kernel void staged<false>(int const*, int*): write-after-read by work-items" \
+            "WRITE of size 4 at" "previous READ at" "test/emulator/lds_hazards.hip:57" \
+            "inside of LDS variable 'tile' of size 1024" "SUMMARY: AddressSanitizer: lds-data-race test/emulator/lds_hazards.hip:55"; do
+  grep -qF -- "$want" "$tmp/err" && echo "ok   device staged report has: $want" || { echo "FAIL device staged report lacks: $want"; fail=1; }
+done
+# halt_on_error=0: the kernel runs on and the reports are counted.
+LDSAN_OPTIONS=color=never:halt_on_error=0 "$tmp/hzdev" reduce >/dev/null 2>"$tmp/err"
+grep -qE 'more work-items .* made the same lds-data-race' "$tmp/err" && echo "ok   device reduce: repeats counted" \
+  || { echo "FAIL device reduce: no repeat count"; sed 's/^/    | /' "$tmp/err" | head -20; fail=1; }
+# The emulator's run-time checks replace compiled-in ones: each finding once.
+LDSAN_OPTIONS=color=never:detect_races=1 "$tmp/hzdev" staged >/dev/null 2>"$tmp/err"
+n_reports=$(grep -c 'lds-data-race in kernel' "$tmp/err"); n_emu=$(grep -c "found by the CPU emulator's LDS checks" "$tmp/err")
+[[ $n_reports -gt 0 && $n_reports -eq $n_emu ]] && echo "ok   run-time checks replace compiled-in ones ($n_reports reports)" \
+  || { echo "FAIL compiled-in checks still report beside the run-time ones ($n_reports reports, $n_emu from the emulator)"; fail=1; }
+# A bad list is refused with the words to use.
+if "$BUILD/bin/ldsan-cc" --emulate -fsanitize-lds=race test/emulator/lds_hazards.hip -o "$tmp/bad" 2>"$tmp/err"; then
+  echo "FAIL -fsanitize-lds=race accepted"; fail=1
+elif grep -qF "unknown LDS check 'race'" "$tmp/err"; then echo "ok   -fsanitize-lds=race refused"
+else echo "FAIL -fsanitize-lds=race refused without naming it"; sed 's/^/    | /' "$tmp/err" | head; fail=1; fi
+# Correct programs of the suite, optimized (-O2: the planted suite above is
+# -O0): no error with both checks on, run-time (detect_races, detect_uninit)
+# and compiled in (-fsanitize-lds). bench_reduce.hip's barrier in a loop once
+# got copied by the host optimizer into two (a false barrier-divergence).
+for p in clean_reduction clean_transpose clean_scan clean_stencil clean_histogram clean_matmul clean_odd_vars bench_reduce; do
+  for how in run-time compiled-in; do
+    if [[ $how == run-time ]]; then flags=(); opts=color=never:detect_races=1:detect_uninit=1
+    else flags=(-fsanitize-lds=races,uninit); opts=color=never; fi
+    "$BUILD/bin/ldsan-cc" --emulate -O2 "${flags[@]}" -Itest/emulator "test/emulator/$p.hip" -o "$tmp/$p" || { fail=1; continue; }
+    LDSAN_OPTIONS=$opts "$tmp/$p" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [[ $rc -eq 0 ]] && ! grep -q 'ERROR: AddressSanitizer' "$tmp/err"; then echo "ok   $p ($how checks): no error"
+    else echo "FAIL $p ($how checks): exit $rc"; sed 's/^/    | /' "$tmp/err" | head -20; fail=1; fi
+  done
 done
 exit $fail

@@ -525,6 +525,25 @@ static void test_hazards(void) {
   CHECK_HAS(out, "\nbarrier by thread (work-item) (64,0,0)");
   CHECK_HAS(out, "\nthread (work-item) (3,0,0) lane 3 of workgroup (3,1,0) returned from the kernel without reaching it\n");
   free(out);
+  /* From the GPU checks: the other access's size is not kept, and a write may
+   * race with a read of another wave the device did not record. */
+  r = mini_race();
+  r.hazard = LDSAN_HAZARD_WAR;
+  r.flags = LDSAN_ACCESS_WRITE | LDSAN_REPORT_OTHER_UNKNOWN;
+  r.other_pc = 0;
+  r.other_size = 0;
+  r.other_flags = 0;
+  memset(r.other_workitem_id, 0, sizeof r.other_workitem_id);
+  out = report(&r, &di);
+  CHECK_HAS(out, "write-after-read by work-items (64,0,0) and a work-item of another wave with no barrier between\n");
+  CHECK_HAS(out, "\nprevious READ at 0x20020 by a work-item of another wave (not recorded)\n");
+  free(out);
+  ldsan_flags_parse("report_format=json", stderr);
+  out = report(&r, &di);
+  CHECK_HAS(out, "\"other\":{\"thread\":null,\"lane\":null,\"pc\":null,\"function\":null,\"location\":null,"
+                 "\"access\":\"read\",\"size\":null,\"atomic\":false}}\n");
+  free(out);
+  ldsan_flags_parse("report_format=text", stderr);
   /* JSON: severity, hazard, the second access. */
   ldsan_flags_parse("report_format=json", stderr);
   r = mini_race();

@@ -41,10 +41,11 @@ int main(int argc, char **argv) {
       printf("bad blob at %zu (magic %#x total %u)\n", pos, h.magic, h.total_size);
       return 1;
     }
-    printf("kernel %s abi=%u total=%u vars=%u static_size=%u max_align=%u flags=%s%s\n",
+    printf("kernel %s abi=%u total=%u vars=%u static_size=%u max_align=%u flags=%s%s%s%s\n",
            str(blob, h.total_size, h.name), h.abi_version, h.total_size, h.var_count,
            h.static_size, h.max_align, h.flags & LDSAN_KERNEL_HAS_DYNAMIC ? "D" : "",
-           h.flags & LDSAN_KERNEL_INDIRECT ? "I" : "");
+           h.flags & LDSAN_KERNEL_INDIRECT ? "I" : "", h.flags & LDSAN_KERNEL_CHECK_RACES ? "R" : "",
+           h.flags & LDSAN_KERNEL_CHECK_UNINIT ? "U" : "");
     for (uint32_t i = 0; i < h.var_count; i++) {
       ldsan_var_desc v;
       memcpy(&v, blob + sizeof h + i * sizeof v, sizeof v);

@@ -1,0 +1,316 @@
+/* ldsan LDS hazard checks on the device (ldsan-cc -fsanitize-lds=races,uninit):
+ * a data race between two work-items of a workgroup (two accesses to one LDS
+ * byte between the same two barriers, one a write, not both atomic) and a
+ * read of LDS no work-item of the workgroup wrote. The plugin calls
+ * __ldsan_lds_check before every LDS access of the kernel's code and
+ * __ldsan_lds_check_barrier after every s_barrier (instrument/LdsChecks.cpp).
+ *
+ * The block's hazard shadow lives in its chunk, after the block and its tail
+ * redzone (enter_checked asks for the room, block.c):
+ *
+ *   block            block + size + tail, 64-aligned
+ *   | LDS ... | tail | area header | epoch[1024] (u32) | entry[size] (u64) | pc[size/4][2] (u32) |
+ *
+ * entry (one per LDS byte): the last writer and one reader since it, each a
+ * work-item (flat id + 1, 0: none), atomic or not, and the barrier epoch of
+ * the access; "many" says a work-item of another wave than the recorded
+ * reader read in that epoch too (so a write races with a read of another
+ * wave even when the recorded reader is the writer or in its wave). pc: the
+ * low 32 bits of the last write's and read's pcs per 4-byte word (the host
+ * takes the high bits from the reporting access's pc: one code object).
+ *
+ * Epochs count a workgroup's barriers. Each work-item keeps its own count in
+ * epoch[] (every work-item passes the same barriers): an access is in epoch
+ * max(epoch[me], run_start). A run of the block (one workgroup) starts past
+ * every epoch the block's earlier runs reached (max_epoch), so entries left
+ * by them read as empty (epoch < run_start) without clearing anything. Epochs
+ * are 19 bits: a run that would start past LDSAN_HZ_RUN_LIMIT clears the area
+ * instead (the wave of work-item 0, at enter), and a run whose barriers reach
+ * LDSAN_HZ_EPOCH_LIMIT rebases at that barrier: every work-item rewrites its
+ * share of the entries (written in this run: written in epoch 1 by nobody,
+ * else empty), barrier, run_start 1, barrier, epochs 2. So no epoch wraps into a false report
+ * however many barriers a kernel passes.
+ *
+ * Concurrency: lanes of all waves update an entry with a 64-bit CAS; the pcs
+ * are plain stores beside it, so when three or more work-items race on one
+ * byte at once the pc reported for the earlier access may be another racer's.
+ * Portable C: the host unit tests run it (test/unit/test_lds_checks.c). */
+#include "entry_points.h"
+#include "runtime.h"
+
+/* Entry fields. */
+#define HZ_ITEM_BITS 11u
+#define HZ_ITEM_MASK ((1u << HZ_ITEM_BITS) - 1u)
+#define HZ_W_ITEM(e) ((uint32_t)(e) & HZ_ITEM_MASK)
+#define HZ_W_ATOMIC(e) (((uint32_t)(e) >> 11) & 1u)
+#define HZ_W_EPOCH(e) ((uint32_t)(e) >> 12)
+#define HZ_R_ITEM(e) ((uint32_t)((e) >> 32) & HZ_ITEM_MASK)
+#define HZ_R_ATOMIC(e) ((uint32_t)((e) >> 43) & 1u)
+#define HZ_R_MANY(e) ((uint32_t)((e) >> 44) & 1u)
+#define HZ_R_EPOCH(e) ((uint32_t)((e) >> 45))
+
+static inline uint64_t hz_writer(uint32_t item, uint32_t atomic, uint32_t epoch) {
+  return (uint64_t)(item | atomic << 11 | epoch << 12);
+}
+static inline uint64_t hz_reader(uint32_t item, uint32_t atomic, uint32_t many, uint32_t epoch) {
+  return ((uint64_t)item | (uint64_t)atomic << 11 | (uint64_t)many << 12 | (uint64_t)epoch << 13) << 32;
+}
+
+uint64_t __ldsan_hz_area(uint64_t block, uint64_t block_size) {
+  return (block + block_size + LDSAN_DYNAMIC_TAIL_REDZONE + 63u) & ~63ull;
+}
+
+uint64_t __ldsan_hz_bytes(uint64_t block_size) {
+  uint64_t bytes = (block_size + 7u) & ~7ull;
+  return sizeof(ldsan_hz_header) + 4ull * LDSAN_HZ_MAX_ITEMS + 8ull * bytes + 2ull * bytes;
+}
+
+static inline LDSAN_GLOBAL uint32_t *hz_epochs(LDSAN_GLOBAL ldsan_hz_header *h) {
+  return (LDSAN_GLOBAL uint32_t *)(h + 1);
+}
+static inline LDSAN_GLOBAL uint64_t *hz_entries(LDSAN_GLOBAL ldsan_hz_header *h) {
+  return (LDSAN_GLOBAL uint64_t *)(hz_epochs(h) + LDSAN_HZ_MAX_ITEMS);
+}
+static inline LDSAN_GLOBAL uint32_t *hz_pcs(LDSAN_GLOBAL ldsan_hz_header *h) {
+  return (LDSAN_GLOBAL uint32_t *)(hz_entries(h) + ((h->block_size + 7u) & ~7ull));
+}
+
+uint64_t __ldsan_hz_step(uint64_t old, const ldsan_hz_access *a, ldsan_hz_finding *f) {
+  uint32_t w = HZ_W_ITEM(old), r = HZ_R_ITEM(old);
+  uint32_t we = HZ_W_EPOCH(old), re = HZ_R_EPOCH(old);
+  if (we < a->run_start) w = 0; /* an earlier run's, or never */
+  if (re < a->run_start) r = 0;
+  uint32_t my_wave = (a->item - 1u) / a->wave_size;
+  int w_now = w && w != a->item && we == a->epoch && !(a->atomic && HZ_W_ATOMIC(old));
+  int r_now = r && re == a->epoch && !(a->atomic && HZ_R_ATOMIC(old));
+  f->hazard = 0;
+  f->other = 0;
+  f->other_atomic = 0;
+  if (!a->store) {
+    if (a->uninit && !w)
+      f->hazard = LDSAN_HZ_UNINIT;
+    else if (a->races && w_now)
+      f->hazard = LDSAN_HAZARD_RAW, f->other = w, f->other_atomic = HZ_W_ATOMIC(old);
+    uint64_t reader;
+    if (!r || re != a->epoch) reader = hz_reader(a->item, a->atomic, 0, a->epoch);
+    else if (r != a->item && (r - 1u) / a->wave_size != my_wave) reader = hz_reader(r, HZ_R_ATOMIC(old), 1, re);
+    else return old;
+    return (old & 0xffffffffull) | reader;
+  }
+  if (a->races && w_now) {
+    f->hazard = LDSAN_HAZARD_WAW, f->other = w, f->other_atomic = HZ_W_ATOMIC(old);
+  } else if (a->races && r_now) {
+    /* The recorded reader, unless a reader of another wave than it (HZ_R_MANY)
+     * is the one that races across waves with this write. */
+    int r_same_wave = (r - 1u) / a->wave_size == my_wave;
+    if (r != a->item && !(HZ_R_MANY(old) && r_same_wave))
+      f->hazard = LDSAN_HAZARD_WAR, f->other = r, f->other_atomic = HZ_R_ATOMIC(old);
+    else if (HZ_R_MANY(old))
+      f->hazard = LDSAN_HAZARD_WAR, f->other = LDSAN_HZ_OTHER_UNKNOWN;
+  }
+  return hz_writer(a->item, a->atomic, a->epoch) | (old & 0xffffffff00000000ull);
+}
+
+/* The calling work-item's flat id within the workgroup, and the workgroup's size. */
+static inline uint32_t flat_id(uint32_t *items) {
+  uint32_t d[3];
+  __ldsan_group_size(d);
+  *items = d[0] * d[1] * d[2];
+  return __ldsan_workitem_id_x() + d[0] * (__ldsan_workitem_id_y() + d[1] * __ldsan_workitem_id_z());
+}
+
+/* The running block's hazard area, or null (no block, checks off, not set up). */
+static inline LDSAN_GLOBAL ldsan_hz_header *current_area(uint64_t *block) {
+  if (__ldsan_device_state.flags & LDSAN_STATE_LDS_CHECKS_OFF) return 0;
+  uint64_t b = __ldsan_lds0_read();
+  if (!b || b % LDSAN_BLOCK_HEADER_SIZE) return 0;
+  const LDSAN_GLOBAL ldsan_block_header *bh = (const LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(b - LDSAN_BLOCK_HEADER_SIZE);
+  LDSAN_GLOBAL ldsan_hz_header *h = (LDSAN_GLOBAL ldsan_hz_header *)(uintptr_t)__ldsan_hz_area(b, bh->block_size);
+  if (h->magic != LDSAN_HZ_MAGIC || h->self != b) return 0;
+  *block = b;
+  return h;
+}
+
+/* Clears the area's epochs, entries and pcs, shared by the calling lanes. */
+static void clear_area(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block_size) {
+  uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
+  uint64_t bytes = (block_size + 7u) & ~7ull;
+  LDSAN_GLOBAL uint64_t *words = (LDSAN_GLOBAL uint64_t *)hz_epochs(h);
+  uint64_t n = (4ull * LDSAN_HZ_MAX_ITEMS + 8ull * bytes + 2ull * bytes) / 8u;
+  for (uint64_t i = rank; i < n; i += count) words[i] = 0;
+}
+
+LDSAN_ENTRY_FN void __ldsan_lds_checks_enter(uint64_t block) {
+  block = __ldsan_uniform_u64(block);
+  if (!block) return; /* enter failed and was reported */
+  const LDSAN_GLOBAL ldsan_block_header *bh = (const LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+  uint64_t size = __ldsan_uniform_u64(bh->block_size);
+  LDSAN_GLOBAL ldsan_hz_header *h = (LDSAN_GLOBAL ldsan_hz_header *)(uintptr_t)__ldsan_hz_area(block, size);
+  /* A chunk new to this kernel (or garbage), or epochs near their limit: clear. */
+  int fresh = __ldsan_uniform_u32(h->magic) != LDSAN_HZ_MAGIC || __ldsan_uniform_u64(h->self) != block ||
+              __ldsan_uniform_u64(h->block_size) != size;
+  uint32_t start = fresh ? 1u : __ldsan_uniform_u32(h->max_epoch) + 1u;
+  if (fresh || start > LDSAN_HZ_RUN_LIMIT) {
+    h->block_size = size; /* clear_area reads it */
+    clear_area(h, size);
+    start = 1;
+  }
+  if (__ldsan_first_active_lane()) {
+    h->self = block;
+    h->block_size = size;
+    h->run_start = start;
+    h->max_epoch = start;
+    for (uint32_t i = 0; i < LDSAN_HZ_REPORTED; i++) h->reported_key[i] = 0, h->reported_record[i] = 0;
+    h->magic = LDSAN_HZ_MAGIC; /* the prologue barrier publishes it all */
+  }
+}
+
+/* A key for a report's kind, pcs and flags (never 0). */
+static inline uint32_t report_key(const ldsan_hz_report *r) {
+  uint64_t k = (uint64_t)r->kind * 0x9E3779B97F4A7C15ull ^ (uint64_t)r->hazard << 40 ^ (uint64_t)r->flags << 48 ^
+               (r->pc & 0xffffffffull) * 0xC2B2AE3D27D4EB4Full ^ (r->other_pc & 0xffffffffull);
+  uint32_t key = (uint32_t)(k ^ k >> 32);
+  return key ? key : 1u;
+}
+
+/* Reports r once per run: the first work-item's record, into which the run's
+ * later work-items with the same key count themselves (repeats). With every
+ * slot of the table taken, each reports on its own. */
+static void report_once(LDSAN_GLOBAL ldsan_hz_header *h, const ldsan_hz_report *r) {
+  uint32_t key = report_key(r);
+  for (uint32_t i = 0; i < LDSAN_HZ_REPORTED; i++) {
+    uint32_t seen = __ldsan_atomic_cas_u32(&h->reported_key[i], 0, key, LDSAN_SCOPE_WORKGROUP);
+    if (seen == 0) { /* ours: report, then say where the record is */
+      LDSAN_GLOBAL ldsan_report_record *rec = __ldsan_report_hazard(r);
+      __ldsan_store_release_u64(&h->reported_record[i], rec ? (uint64_t)(uintptr_t)rec : 1u, LDSAN_SCOPE_WORKGROUP);
+      return;
+    }
+    if (seen != key) continue;
+    uint64_t rec = __ldsan_load_acquire_u64(&h->reported_record[i], LDSAN_SCOPE_WORKGROUP);
+    if (rec > 1u) /* else still being written (this one goes uncounted) or dropped */
+      __ldsan_atomic_add_u32(&((LDSAN_GLOBAL ldsan_report_record *)(uintptr_t)rec)->repeats, 1u, LDSAN_SCOPE_SYSTEM);
+    return;
+  }
+  (void)__ldsan_report_hazard(r);
+}
+
+/* The report for finding f of the caller's access at block + off. Out of
+ * line: the per-access path stays small. */
+static __attribute__((noinline, cold)) void report_finding(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block, uint32_t off, uint32_t size,
+                           const ldsan_hz_access *a, const ldsan_hz_finding *f, uint64_t pc) {
+  ldsan_hz_report r;
+  r.kind = f->hazard == LDSAN_HZ_UNINIT ? LDSAN_REPORT_LDS_UNINIT_READ : LDSAN_REPORT_LDS_DATA_RACE;
+  r.hazard = f->hazard == LDSAN_HZ_UNINIT ? 0 : f->hazard;
+  r.address = block + off;
+  r.size = size;
+  r.pc = pc;
+  r.flags = (a->store ? LDSAN_ACCESS_WRITE : 0) | (a->atomic ? LDSAN_ACCESS_ATOMIC : 0);
+  r.other_item = f->other ? f->other - 1 : 0;
+  r.other_pc = 0;
+  r.other_flags = 0;
+  if (f->other == LDSAN_HZ_OTHER_UNKNOWN) {
+    r.other_item = 0;
+    r.flags |= LDSAN_REPORT_OTHER_UNKNOWN;
+    r.other_flags = 0;
+  } else if (f->other) {
+    int same_wave = (f->other - 1) / a->wave_size == (a->item - 1) / a->wave_size;
+    if (same_wave) {
+      r.flags |= LDSAN_ACCESS_SAME_WAVE;
+      if (!(__ldsan_device_state.flags & LDSAN_STATE_SAME_WAVE_ERRORS)) r.flags |= LDSAN_REPORT_WARNING;
+    }
+    int other_store = f->hazard != LDSAN_HAZARD_WAR;
+    uint32_t lo = hz_pcs(h)[2u * (off / 4u) + (other_store ? 0u : 1u)];
+    r.other_pc = lo ? (pc & ~0xffffffffull) | lo : 0;
+    r.other_flags = (other_store ? LDSAN_ACCESS_WRITE : 0) | (f->other_atomic ? LDSAN_ACCESS_ATOMIC : 0);
+  }
+  report_once(h, &r);
+}
+
+/* The check of an access at block offset off of the running block (area h);
+ * pc: the access's. An offset past the block is not LDS of this workgroup (a
+ * flat access elsewhere) or out of bounds (the bounds checks report it). */
+static void check_in(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block, uint64_t off, uint32_t size_kind, uint64_t pc) {
+  uint64_t block_size = h->block_size;
+  uint32_t size = size_kind & LDSAN_LDS_CHECK_SIZE_MASK;
+  if (!size) size = 1;
+  if (off >= block_size) return; /* outside the block: the bounds checks report it (or not LDS) */
+  if (size > block_size - off) size = (uint32_t)(block_size - off);
+  uint32_t items, me = flat_id(&items);
+  if (me >= LDSAN_HZ_MAX_ITEMS) return;
+  LDSAN_GLOBAL uint32_t *epochs = hz_epochs(h);
+  uint32_t run_start = h->run_start, epoch = epochs[me];
+  ldsan_hz_access a = {me + 1u, epoch > run_start ? epoch : run_start, run_start, __ldsan_wave_size(),
+                       (size_kind & LDSAN_LDS_CHECK_STORE) != 0, (size_kind & LDSAN_LDS_CHECK_ATOMIC) != 0,
+                       (size_kind & LDSAN_LDS_CHECK_RACES) != 0, (size_kind & LDSAN_LDS_CHECK_UNINIT) != 0};
+  LDSAN_GLOBAL uint64_t *entries = hz_entries(h);
+  ldsan_hz_finding first = {0, 0, 0};
+  uint64_t first_off = off;
+  for (uint32_t i = 0; i < size; i++) {
+    LDSAN_GLOBAL uint64_t *e = &entries[off + i];
+    uint64_t old = __ldsan_load_relaxed_u64(e, LDSAN_SCOPE_WORKGROUP), next;
+    ldsan_hz_finding f;
+    for (;;) {
+      next = __ldsan_hz_step(old, &a, &f);
+      if (next == old) break;
+      uint64_t seen = __ldsan_atomic_cas_u64(e, old, next, LDSAN_SCOPE_WORKGROUP);
+      if (seen == old) break;
+      old = seen;
+    }
+    if (f.hazard && !first.hazard) first = f, first_off = off + i;
+  }
+  if (first.hazard) report_finding(h, block, (uint32_t)first_off, size, &a, &first, pc);
+  /* This access is now the word's last write or read. */
+  LDSAN_GLOBAL uint32_t *pcs = hz_pcs(h);
+  for (uint64_t w = off / 4u; w <= (off + size - 1u) / 4u; w++) pcs[2u * w + (a.store ? 0u : 1u)] = (uint32_t)pc;
+}
+
+LDSAN_ENTRY_FN void __ldsan_lds_check(uint32_t off, uint32_t size_kind) {
+  uint64_t block = 0;
+  LDSAN_GLOBAL ldsan_hz_header *h = current_area(&block);
+  if (h) check_in(h, block, off, size_kind, __ldsan_return_address());
+}
+
+LDSAN_ENTRY_FN void __ldsan_lds_check_flat(uint64_t addr, uint32_t size_kind) {
+  uint64_t block = 0;
+  LDSAN_GLOBAL ldsan_hz_header *h = current_area(&block);
+  if (h && addr >= block) check_in(h, block, addr - block, size_kind, __ldsan_return_address());
+}
+
+/* Rewrites this work-item's share of the entries for run_start
+ * LDSAN_HZ_REBASED: written in this run -> written in that epoch by a
+ * work-item no access matches (HZ_ITEM_MASK), else empty. */
+static __attribute__((noinline, cold)) void rebase(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, uint32_t items) {
+  LDSAN_GLOBAL uint64_t *entries = hz_entries(h);
+  uint64_t n = h->block_size;
+  uint32_t run_start = h->run_start;
+  for (uint64_t i = me; i < n; i += items) {
+    uint64_t e = entries[i];
+    int written = HZ_W_ITEM(e) && HZ_W_EPOCH(e) >= run_start;
+    entries[i] = written ? hz_writer(HZ_ITEM_MASK, 0, LDSAN_HZ_REBASED) : 0;
+  }
+}
+
+LDSAN_ENTRY_FN void __ldsan_lds_check_barrier(void) {
+  uint64_t block = 0;
+  LDSAN_GLOBAL ldsan_hz_header *h = current_area(&block);
+  if (!h) return;
+  uint32_t items, me = flat_id(&items);
+  if (me >= LDSAN_HZ_MAX_ITEMS) return;
+  LDSAN_GLOBAL uint32_t *epochs = hz_epochs(h);
+  uint32_t run_start = h->run_start, epoch = epochs[me];
+  uint32_t next = (epoch > run_start ? epoch : run_start) + 1u;
+  if (next >= LDSAN_HZ_EPOCH_LIMIT) { /* every work-item gets here at this barrier */
+    rebase(h, me, items);
+    __ldsan_target_barrier();
+    if (me == 0) {
+      h->run_start = LDSAN_HZ_REBASED;
+      h->max_epoch = LDSAN_HZ_REBASED + 1u;
+    }
+    __ldsan_target_barrier();
+    next = LDSAN_HZ_REBASED + 1u;
+  }
+  epochs[me] = next;
+  /* The first work-item past this barrier raises it; the others only read. */
+  if (__ldsan_load_relaxed_u32(&h->max_epoch, LDSAN_SCOPE_WORKGROUP) < next)
+    __ldsan_atomic_max_u32(&h->max_epoch, next, LDSAN_SCOPE_WORKGROUP);
+}

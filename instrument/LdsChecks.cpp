@@ -1,0 +1,171 @@
+//===- LdsChecks.cpp - LDS race and uninitialized-read checks -------------===//
+#include "LdsChecks.h"
+
+#include "CallsTo.h"
+#include "MemOps.h"
+
+#include "ldsan/entry_points.def"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+static cl::opt<std::string> LdsChecksOpt(
+    "ldsan-lds-checks", cl::init(""),
+    cl::desc("ldsan: LDS checks to add (races,uninit); default: "
+             "$LDSAN_LDS_CHECKS, which ldsan-cc -fsanitize-lds= sets"));
+
+static constexpr unsigned LdsAS = 3;
+
+bool ldsan::ldsChecksRequested(unsigned &Mask, std::string &Why) {
+  Mask = 0;
+  std::string Value = LdsChecksOpt;
+  if (Value.empty())
+    if (const char *Env = std::getenv("LDSAN_LDS_CHECKS"))
+      Value = Env;
+  SmallVector<StringRef, 4> Parts;
+  StringRef(Value).split(Parts, ',', -1, false);
+  for (StringRef P : Parts) {
+    P = P.trim();
+    if (P == "races")
+      Mask |= LDSAN_LDS_CHECK_RACES;
+    else if (P == "uninit")
+      Mask |= LDSAN_LDS_CHECK_UNINIT;
+    else if (P != "none") {
+      Why = "unknown LDS check '" + P.str() + "' in -fsanitize-lds=" + Value +
+            " (LDSAN_LDS_CHECKS)";
+      return false;
+    }
+  }
+  return true;
+}
+
+static constexpr unsigned FlatAS = 0;
+
+
+/// Whether flat pointer P may point into LDS: not when it comes from an
+/// alloca or from a pointer of another address space than LDS (a global, a
+/// constant, a private pointer). At -O0 most LDS accesses are flat (through
+/// an addrspacecast of the variable), and pointers passed around are flat.
+static bool mayBeLds(Value *P) {
+  const Value *U = getUnderlyingObject(P);
+  if (isa<AllocaInst>(U))
+    return false;
+  if (auto *GV = dyn_cast<GlobalValue>(U))
+    return GV->getAddressSpace() == LdsAS;
+  unsigned AS = U->getType()->isPointerTy() ? U->getType()->getPointerAddressSpace() : FlatAS;
+  return AS == LdsAS || AS == FlatAS;
+}
+
+/// The pointer I accesses in LDS (address space 3) or maybe in LDS (flat),
+/// and the bytes and kind of the access, or null.
+static Value *ldsAccess(Instruction &I, const DataLayout &DL, uint32_t &Kind) {
+  Value *P = nullptr;
+  Type *Ty = nullptr;
+  bool Atomic = false, Store = false;
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    P = L->getPointerOperand(), Ty = L->getType(), Atomic = L->isAtomic();
+  else if (auto *S = dyn_cast<StoreInst>(&I))
+    P = S->getPointerOperand(), Ty = S->getValueOperand()->getType(), Atomic = S->isAtomic(), Store = true;
+  else if (auto *R = dyn_cast<AtomicRMWInst>(&I))
+    P = R->getPointerOperand(), Ty = R->getValOperand()->getType(), Atomic = Store = true;
+  else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+    P = X->getPointerOperand(), Ty = X->getNewValOperand()->getType(), Atomic = Store = true;
+  if (!P)
+    return nullptr;
+  unsigned AS = P->getType()->getPointerAddressSpace();
+  if (AS != LdsAS && !(AS == FlatAS && mayBeLds(P)))
+    return nullptr;
+  uint64_t Size = DL.getTypeStoreSize(Ty).getFixedValue();
+  if (Size > LDSAN_LDS_CHECK_SIZE_MASK)
+    Size = LDSAN_LDS_CHECK_SIZE_MASK;
+  Kind = (uint32_t)Size | (Store ? LDSAN_LDS_CHECK_STORE : 0) | (Atomic ? LDSAN_LDS_CHECK_ATOMIC : 0);
+  return P;
+}
+
+void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  FunctionCallee Check = M.getOrInsertFunction(LDSAN_LDS_CHECK_NAME, Type::getVoidTy(Ctx), I32, I32);
+  FunctionCallee CheckFlat =
+      M.getOrInsertFunction(LDSAN_LDS_CHECK_FLAT_NAME, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx), I32);
+  FunctionCallee Barrier = M.getOrInsertFunction(LDSAN_LDS_CHECK_BARRIER_NAME, Type::getVoidTy(Ctx));
+  const DataLayout &DL = M.getDataLayout();
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    SmallVector<std::pair<Instruction *, Value *>, 32> Accesses;
+    SmallVector<CallInst *, 8> Barriers;
+    SmallVector<uint32_t, 32> Kinds;
+    SmallVector<CallInst *, 8> MemOps;
+    for (Instruction &I : instructions(F)) {
+      uint32_t Kind = 0;
+      if (isMemOp(I)) {
+        MemOps.push_back(cast<CallInst>(&I));
+      } else if (Value *P = ldsAccess(I, DL, Kind)) {
+        Accesses.push_back({&I, P});
+        Kinds.push_back(Kind | Mask);
+      } else if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier) {
+        Barriers.push_back(II);
+      }
+    }
+    for (unsigned K = 0; K < Accesses.size(); ++K) {
+      auto [I, P] = Accesses[K];
+      IRBuilder<> B(I);
+      bool Flat = P->getType()->getPointerAddressSpace() == FlatAS;
+      Value *Where = B.CreatePtrToInt(P, Flat ? B.getInt64Ty() : I32);
+      B.CreateCall(Flat ? CheckFlat : Check, {Where, ConstantInt::get(I32, Kinds[K])})
+          ->setDebugLoc(I->getDebugLoc());
+    }
+    // memcpy, memmove and memset (a struct copy at -O0): a read of the source
+    // and a write of the destination, of the length (clamped to the field).
+    for (CallInst *MI : MemOps) {
+      IRBuilder<> B(MI);
+      Value *Len = B.CreateZExtOrTrunc(MI->getArgOperand(2), B.getInt64Ty());
+      Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(LDSAN_LDS_CHECK_SIZE_MASK)), I32);
+      auto checkOne = [&](Value *P, uint32_t Flags) {
+        unsigned AS = P->getType()->getPointerAddressSpace();
+        if (AS != LdsAS && !(AS == FlatAS && mayBeLds(P)))
+          return;
+        bool Flat = AS == FlatAS;
+        Value *Where = B.CreatePtrToInt(P, Flat ? B.getInt64Ty() : I32);
+        Value *SizeKind = B.CreateOr(Len, ConstantInt::get(I32, Flags | Mask));
+        B.CreateCall(Flat ? CheckFlat : Check, {Where, SizeKind})->setDebugLoc(MI->getDebugLoc());
+      };
+      if (MI->getArgOperand(1)->getType()->isPointerTy())  /* memcpy, memmove: the source */
+        checkOne(MI->getArgOperand(1), 0);
+      checkOne(MI->getArgOperand(0), LDSAN_LDS_CHECK_STORE);
+    }
+    for (CallInst *CI : Barriers) {
+      IRBuilder<> B(CI->getNextNode());
+      B.CreateCall(Barrier)->setDebugLoc(CI->getDebugLoc());
+    }
+  }
+}
+
+bool ldsan::addLdsChecksPrologue(Function &K, std::string &Why) {
+  Module &M = *K.getParent();
+  SmallVector<CallInst *, 4> Enters = callsTo(K, LDSAN_KERNEL_ENTER_NAME);
+  SmallVector<CallInst *, 4> Waves = callsTo(K, LDSAN_KERNEL_ENTER_WAVE_NAME);
+  if (Enters.size() != 1 || Waves.size() != 1) {
+    Why = "the lowered kernel's prologue does not call " LDSAN_KERNEL_ENTER_NAME " and " LDSAN_KERNEL_ENTER_WAVE_NAME
+          " once each";
+    return false;
+  }
+  FunctionCallee Checked = M.getOrInsertFunction(LDSAN_KERNEL_ENTER_CHECKED_NAME, Enters[0]->getFunctionType());
+  Enters[0]->setCalledFunction(Checked);
+  FunctionCallee Setup = M.getOrInsertFunction(LDSAN_LDS_CHECKS_ENTER_NAME, Waves[0]->getFunctionType());
+  CallInst *Wave = Waves[0];
+  CallInst *Call = CallInst::Create(Setup, {Wave->getArgOperand(0)});
+  Call->insertAfter(Wave->getIterator());
+  Call->setDebugLoc(Wave->getDebugLoc());
+  return true;
+}

@@ -1,0 +1,247 @@
+/* Unit tests of device/lds_checks.c (ldsan-cc -fsanitize-lds=races,uninit) on
+ * the host: work-items of one workgroup of 128 (two waves) run one after
+ * another by setting the target hooks' ids; every hazard kind, same-wave
+ * severity, barriers, atomics, a write racing with a read of another wave the
+ * entry did not record, a new run on the same block, the area cleared once
+ * runs reach the run limit and a rebase when one run's barriers reach the
+ * epoch limit (40 in the host build), with no false report after either. */
+#include "unit.h"
+
+#define ITEMS 128u
+#define BLOCK 256u
+
+static unit_device dev;
+static uint8_t implicitargs[256];
+static uint64_t block;
+
+static void as_item(uint32_t i) {
+  __ldsan_host_workitem_id[0] = i;
+  __ldsan_host_lane = i % 64u;
+}
+
+/* One access each, from its own call site (distinct pcs). */
+#define RACES_UNINIT (LDSAN_LDS_CHECK_RACES | LDSAN_LDS_CHECK_UNINIT)
+static __attribute__((noinline)) void store_at(uint32_t item, uint32_t off, uint32_t size) {
+  as_item(item);
+  __ldsan_lds_check(off, size | LDSAN_LDS_CHECK_STORE | RACES_UNINIT);
+}
+static __attribute__((noinline)) void load_at(uint32_t item, uint32_t off, uint32_t size) {
+  as_item(item);
+  __ldsan_lds_check(off, size | RACES_UNINIT);
+}
+static __attribute__((noinline)) void atomic_at(uint32_t item, uint32_t off) {
+  as_item(item);
+  __ldsan_lds_check(off, 4u | LDSAN_LDS_CHECK_STORE | LDSAN_LDS_CHECK_ATOMIC | RACES_UNINIT);
+}
+
+/* __syncthreads() by every work-item. */
+static void barrier_all(void) {
+  for (uint32_t i = 0; i < ITEMS; i++) {
+    as_item(i);
+    __ldsan_lds_check_barrier();
+  }
+}
+
+/* A new workgroup run on the block (the wave of work-item 0 at enter). */
+static void new_run(void) {
+  as_item(0);
+  __ldsan_lds_checks_enter(block);
+}
+
+static uint32_t reports(void) { return dev.channel->next; }
+static ldsan_report_record *report(uint32_t i) { return &dev.channel->records[i]; }
+
+static void reset(void) {
+  unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
+  __ldsan_host_trap_count = 0;
+  __ldsan_device_state.flags = LDSAN_STATE_HALT_ON_ERROR;
+  new_run();
+}
+
+static void test_race_between_waves(void) {
+  reset();
+  store_at(0, 16, 4);
+  load_at(64, 16, 4); /* wave 1 reads what wave 0 wrote: no barrier between */
+  CHECK_EQ(reports(), 1);
+  ldsan_report_record *r = report(0);
+  CHECK_EQ(r->state, LDSAN_RECORD_READY);
+  CHECK_EQ(r->kind, LDSAN_REPORT_LDS_DATA_RACE);
+  CHECK_EQ(r->hazard, LDSAN_HAZARD_RAW);
+  CHECK_EQ(r->address, block + 16);
+  CHECK_EQ(r->size, 4);
+  CHECK_EQ(r->flags, 0); /* a read; an error */
+  CHECK_EQ(r->workitem_id[0], 64);
+  CHECK_EQ(r->other_workitem_id[0], 0);
+  CHECK_EQ(r->other_lane, 0);
+  CHECK_EQ(r->other_flags, LDSAN_ACCESS_WRITE);
+  CHECK(r->other_pc != 0 && r->other_pc != r->pc);
+  CHECK_EQ(r->other_pc >> 32, r->pc >> 32);
+  CHECK_EQ(r->block, block);
+  CHECK_EQ(__ldsan_host_trap_count, 1);
+  /* Write after read and write after write, from the other side. */
+  store_at(0, 16, 4);
+  CHECK_EQ(reports(), 2);
+  CHECK_EQ(report(1)->hazard, LDSAN_HAZARD_WAR);
+  CHECK_EQ(report(1)->other_workitem_id[0], 64);
+  CHECK_EQ(report(1)->other_flags, 0);
+  store_at(65, 17, 1);
+  CHECK_EQ(reports(), 3);
+  CHECK_EQ(report(2)->hazard, LDSAN_HAZARD_WAW);
+}
+
+/* One record per hazard and run: the run's later work-items count in it. */
+static void test_one_record_per_run(void) {
+  reset();
+  __ldsan_device_state.flags = 0; /* no halt: every work-item goes on */
+  store_at(0, 100, 4);
+  for (uint32_t i = 64; i < ITEMS; i++) load_at(i, 100, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->workitem_id[0], 64);
+  CHECK_EQ(report(0)->repeats, ITEMS - 65);
+  new_run(); /* the next workgroup reports again */
+  store_at(0, 100, 4);
+  for (uint32_t i = 64; i < ITEMS; i++) load_at(i, 100, 4);
+  CHECK_EQ(reports(), 2);
+}
+
+static void test_same_wave_is_a_warning(void) {
+  reset();
+  store_at(3, 40, 4);
+  load_at(4, 40, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->flags, LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING);
+  CHECK_EQ(report(0)->other_lane, 3);
+  CHECK_EQ(__ldsan_host_trap_count, 0);
+  __ldsan_device_state.flags |= LDSAN_STATE_SAME_WAVE_ERRORS; /* detect_races=2 */
+  store_at(5, 40, 4);
+  CHECK_EQ(reports(), 2);
+  CHECK_EQ(report(1)->flags, LDSAN_ACCESS_WRITE | LDSAN_ACCESS_SAME_WAVE);
+  CHECK_EQ(__ldsan_host_trap_count, 1);
+}
+
+static void test_barrier_orders(void) {
+  reset();
+  store_at(0, 64, 8);
+  barrier_all();
+  load_at(100, 64, 8);
+  load_at(1, 64, 8); /* two readers of one interval: no race */
+  barrier_all();
+  store_at(127, 64, 8);
+  CHECK_EQ(reports(), 0);
+  /* The same work-item again, in one interval: no race with itself. */
+  load_at(127, 64, 8);
+  store_at(127, 64, 8);
+  CHECK_EQ(reports(), 0);
+}
+
+static void test_uninitialized(void) {
+  reset();
+  load_at(70, 200, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->kind, LDSAN_REPORT_LDS_UNINIT_READ);
+  CHECK_EQ(report(0)->hazard, 0);
+  CHECK_EQ(report(0)->address, block + 200);
+  /* A partly written range reports its first unwritten byte. */
+  store_at(1, 210, 2);
+  barrier_all();
+  load_at(2, 210, 4);
+  CHECK_EQ(reports(), 2);
+  CHECK_EQ(report(1)->address, block + 212);
+  /* Only uninit asked for: a race is not reported. */
+  store_at(0, 220, 4);
+  as_item(64);
+  __ldsan_lds_check(220, 4u | LDSAN_LDS_CHECK_UNINIT);
+  CHECK_EQ(reports(), 2);
+}
+
+static void test_atomics(void) {
+  reset();
+  atomic_at(0, 8);
+  atomic_at(64, 8); /* atomics do not race with atomics */
+  CHECK_EQ(reports(), 0);
+  load_at(1, 8, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->hazard, LDSAN_HAZARD_RAW);
+  CHECK_EQ(report(0)->other_flags, LDSAN_ACCESS_WRITE | LDSAN_ACCESS_ATOMIC);
+}
+
+static void test_unrecorded_reader(void) {
+  reset();
+  store_at(0, 120, 4);
+  barrier_all();
+  load_at(1, 120, 4);  /* recorded */
+  load_at(66, 120, 4); /* another wave: not recorded, but remembered */
+  store_at(1, 120, 4); /* races with 66's read */
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->hazard, LDSAN_HAZARD_WAR);
+  CHECK_EQ(report(0)->flags & (LDSAN_REPORT_OTHER_UNKNOWN | LDSAN_REPORT_WARNING), LDSAN_REPORT_OTHER_UNKNOWN);
+  CHECK_EQ(report(0)->other_pc, 0);
+}
+
+static void test_new_run(void) {
+  reset();
+  store_at(0, 32, 4);
+  new_run(); /* the next workgroup on this block */
+  load_at(64, 32, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->kind, LDSAN_REPORT_LDS_UNINIT_READ);
+}
+
+static void test_epoch_limits(void) {
+  reset();
+  /* Runs that each pass barriers, until the run limit clears the area. */
+  for (uint32_t run = 0; run < 3 * LDSAN_HZ_RUN_LIMIT; run++) {
+    new_run();
+    store_at(0, 48, 4);
+    barrier_all();
+    load_at(64, 48, 4);
+    CHECK_EQ(reports(), 0);
+  }
+  /* One run past the epoch limit: the rebase keeps what was written. (Here
+   * the work-items pass the rebase's barriers one after another, not
+   * together: the test's bytes are rebased right all the same.) */
+  new_run();
+  store_at(0, 52, 4);
+  for (uint32_t b = 0; b < 2 * LDSAN_HZ_EPOCH_LIMIT + 3; b++) barrier_all();
+  load_at(64, 52, 4);
+  CHECK_EQ(reports(), 0);
+  store_at(64, 56, 4);
+  load_at(0, 56, 4); /* still a race in the current interval */
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->hazard, LDSAN_HAZARD_RAW);
+  load_at(1, 60, 4); /* never written */
+  CHECK_EQ(reports(), 2);
+  CHECK_EQ(report(1)->kind, LDSAN_REPORT_LDS_UNINIT_READ);
+}
+
+static void test_checks_off(void) {
+  reset();
+  __ldsan_device_state.flags |= LDSAN_STATE_LDS_CHECKS_OFF;
+  store_at(0, 0, 4);
+  load_at(64, 0, 4);
+  load_at(64, 100, 4);
+  CHECK_EQ(reports(), 0);
+}
+
+int main(void) {
+  unit_device_init(&dev, UNIT_POOL_BYTES(2));
+  uint16_t sizes[3] = {ITEMS, 1, 1};
+  memcpy(implicitargs + LDSAN_IMPLICITARG_GROUP_SIZE, sizes, sizeof sizes);
+  __ldsan_host_implicitarg = (uint64_t)(uintptr_t)implicitargs;
+  block = __ldsan_kernel_enter_checked(BLOCK, 0);
+  __ldsan_kernel_enter_wave(block);
+  CHECK(block != 0);
+  __ldsan_host_lds0 = block;
+  RUN(test_race_between_waves);
+  RUN(test_one_record_per_run);
+  RUN(test_same_wave_is_a_warning);
+  RUN(test_barrier_orders);
+  RUN(test_uninitialized);
+  RUN(test_atomics);
+  RUN(test_unrecorded_reader);
+  RUN(test_new_run);
+  RUN(test_epoch_limits);
+  RUN(test_checks_off);
+  unit_device_fini(&dev);
+  return unit_summary();
+}
