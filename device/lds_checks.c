@@ -290,7 +290,9 @@ static __attribute__((noinline, cold)) void rebase(LDSAN_GLOBAL ldsan_hz_header 
   }
 }
 
-LDSAN_ENTRY_FN void __ldsan_lds_check_barrier(void) {
+/* Not noinline (no pc is taken): the CPU emulator inlines it, as every
+ * function that reaches a barrier, to keep the kernel in work-item loops. */
+LDSAN_EXPORT void __ldsan_lds_check_barrier(void) {
   uint64_t block = 0;
   LDSAN_GLOBAL ldsan_hz_header *h = current_area(&block);
   if (!h) return;

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 4u
+#define LDSAN_EMU_IMAGE_VERSION 5u
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
@@ -45,9 +45,14 @@ typedef struct ldsan_emu_kernel {
    * until the wave's lanes execute it together (emulator/core/README.md). */
   uint32_t lockstep;
   /* The kernel with a call before each shared-memory access for the LDS
-   * checks (options detect_races, detect_uninit, report_wave_sync), run as
-   * fibers when one is on; NULL: none. */
+   * checks (options detect_races, detect_uninit, report_wave_sync), run when
+   * one is on; NULL: none. Its work-item loops as group's are the kernel's
+   * (NULL: it runs as fibers). */
   void (*entry_checked)(void **args);
+  uint64_t (*group_checked)(void **args, const void *ids, uint32_t n, void *frames, uint32_t *states,
+                            uint32_t region, uint32_t parity);
+  uint32_t group_checked_frame_size;
+  uint64_t group_checked_exit_regions;
 } ldsan_emu_kernel;
 
 /* One device global variable (for hipMemcpyToSymbol / __hipRegisterVar). */

@@ -38,7 +38,6 @@ typedef struct emu_fiber {
   uint8_t *stack_lo, *stack_hi;
   uint8_t *stack_top;       /* where its stack starts (tops are staggered, see core_sched.c) */
   uint32_t state;           /* emu_fiber_state */
-  uint64_t barrier_pc;      /* while WAIT: the s_barrier call it waits at (LDS checks) */
   /* While WAVE_WAIT: the operation (core_wave_ops.h), its operands, and
    * where it stopped: the call site, how deep in its stack, and the retarget
    * tool's rank of the site (higher ranks go first, see core_sched.c). */
@@ -81,7 +80,11 @@ typedef struct emu_dispatch {
 
 typedef struct emu_worker {
   /* Work-item loops (kernels with a group function, see emu.h). */
-  int loops;                        /* the running dispatch uses them */
+  int loops;                        /* the running dispatch uses them: */
+  uint64_t (*group)(void **args, const void *ids, uint32_t n, void *frames, uint32_t *states, uint32_t region,
+                    uint32_t parity); /* the kernel's group function, or its checked copy's */
+  uint32_t group_frame_size;
+  uint64_t group_exit_regions;
   ldsan_emu_item_ids *ids;          /* per work-item ids, filled once per dispatch */
   uint32_t *states;                 /* where each work-item stopped */
   uint8_t *frames;                  /* per work-item state, group_frame_size each */
@@ -118,6 +121,8 @@ typedef struct emu_worker {
   uint32_t wave_epoch[EMU_MAX_WAVES];
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
   uint32_t departed;                /* the first work-item of the workgroup to leave its body, + 1 */
+  uint64_t barrier_pc[EMU_MAX_BLOCK]; /* per work-item: the pc of the last barrier it reached (checked
+                                         copies note it, __ldsan_emu_lds_barrier_note) */
   /* Which work-items of the running workgroup each dispatch finding has
    * counted (valid while hazard_gen == track_gen). */
   uint32_t hazard_gen;
@@ -135,6 +140,13 @@ void ldsan_emu_fiber_start(void);
  * at the same barrier, and no work-item may have left the body) or when the
  * running work-item leaves the body while others wait at a barrier (0). */
 void ldsan_emu_check_barrier(emu_worker *w, int released);
+/* The same for work-item loops, after a pass over the body's regions: states
+ * say where each of the n work-items stopped; `waiting` the regions some wait
+ * at (after a barrier of the body), `exit_regions` those after the kernel-exit
+ * barrier. */
+void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions);
+/* The running work-item of w (fibers: w->cur; loops: the TLS work-item). */
+uint32_t ldsan_emu_current_item(const emu_worker *w);
 
 /* core_sched.c */
 extern __thread emu_worker *ldsan_emu_self;

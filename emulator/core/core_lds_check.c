@@ -9,8 +9,9 @@
  * of each. Records carry the workgroup run (gen), so a new workgroup starts
  * clean without clearing the table; epochs are 32-bit counts of one
  * workgroup's barriers, which do not wrap in practice (2^32 barriers).
- * Kernels with checks run as fibers (core_sched.c), so the work-item is
- * w->cur and epochs are exact. Findings are report records (abi.h), kept per
+ * Checked kernels run in their own work-item loops when they have them
+ * (ldsan_emu_kernel.group_checked; the epoch is then the scheduler's pass,
+ * one barrier each), else as fibers. Findings are report records (abi.h), kept per
  * dispatch (one per kind, pair of pcs and within/between waves, at most
  * EMU_LDS_HAZARDS; the other work-items and workgroups that hit one counted
  * in it) and posted to the report channel by ldsan_emu_finish_dispatch:
@@ -76,12 +77,29 @@ static emu_lds_byte *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *siz
   return w->track_size ? w->track : NULL;
 }
 
+uint32_t ldsan_emu_current_item(const emu_worker *w) {
+  return w->loops ? (uint32_t)((const ldsan_emu_item_ids *)__ldsan_emu_tls.item - w->ids) : w->cur;
+}
+
+/* The ids of work-item `item` of the running workgroup. */
+static const ldsan_emu_item_ids *emu_ids(const emu_worker *w, uint32_t item) {
+  return w->loops ? &w->ids[item] : &w->fibers[item].ids;
+}
+
 /* Fills the ids of work-item `item` of the running workgroup into r. */
 static void emu_fill_ids(const emu_worker *w, uint32_t item, ldsan_report_record *r) {
-  const emu_fiber *f = &w->fibers[item];
-  memcpy(r->workitem_id, f->ids.id, sizeof r->workitem_id);
-  r->lane = f->ids.lane;
+  const ldsan_emu_item_ids *ids = emu_ids(w, item);
+  memcpy(r->workitem_id, ids->id, sizeof r->workitem_id);
+  r->lane = ids->lane;
   memcpy(r->workgroup_id, __ldsan_emu_tls.group_id, sizeof r->workgroup_id);
+}
+
+/* other_* of r: work-item `item`, at pc. */
+static void emu_fill_other(const emu_worker *w, uint32_t item, uint64_t pc, ldsan_report_record *r) {
+  const ldsan_emu_item_ids *ids = emu_ids(w, item);
+  memcpy(r->other_workitem_id, ids->id, sizeof r->other_workitem_id);
+  r->other_lane = ids->lane;
+  r->other_pc = pc;
 }
 
 /* Keeps finding r (kind, flags, pcs, hazard filled; found by work-item
@@ -128,10 +146,10 @@ static void emu_keep(emu_worker *w, ldsan_report_record *r, uint32_t item) {
 
 /* Keeps hazard `kind` found by the current work-item's access at addr
  * against record e (its other access). */
-static void emu_found(emu_worker *w, enum emu_hazard kind, const emu_lds_byte *e, uint64_t pc, uint64_t addr,
-                      uint32_t size, int write, int atomic) {
+static void emu_found(emu_worker *w, uint32_t me, enum emu_hazard kind, const emu_lds_byte *e, uint64_t pc,
+                      uint64_t addr, uint32_t size, int write, int atomic) {
   uint32_t other = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->reader : e->writer;
-  int same_wave = other && (other - 1) / LDSAN_EMU_WAVE_SIZE == w->cur / LDSAN_EMU_WAVE_SIZE;
+  int same_wave = other && (other - 1) / LDSAN_EMU_WAVE_SIZE == me / LDSAN_EMU_WAVE_SIZE;
   const emu_check_options *o = &w->checks;
   if (kind != EMU_UNINIT && !o->detect_races && !(same_wave && kind == EMU_RAW && o->report_wave_sync)) return;
   int warning = kind != EMU_UNINIT && same_wave && o->detect_races < 2;
@@ -149,20 +167,16 @@ static void emu_found(emu_worker *w, enum emu_hazard kind, const emu_lds_byte *e
     r.kind = same_wave && !o->detect_races ? LDSAN_REPORT_WAVE_SYNC_DEPENDENCE : LDSAN_REPORT_LDS_DATA_RACE;
     r.hazard = kind == EMU_RAW ? LDSAN_HAZARD_RAW : kind == EMU_WAR ? LDSAN_HAZARD_WAR : LDSAN_HAZARD_WAW;
     int other_atomic = (e->flags & (kind == EMU_WAR ? EMU_R_ATOMIC : EMU_W_ATOMIC)) != 0;
-    r.other_pc = kind == EMU_WAR ? e->r_pc : e->w_pc;
+    emu_fill_other(w, other - 1, kind == EMU_WAR ? e->r_pc : e->w_pc, &r);
     r.other_size = kind == EMU_WAR ? e->r_size : e->w_size;
     r.other_flags = (kind != EMU_WAR ? LDSAN_ACCESS_WRITE : 0) | (other_atomic ? LDSAN_ACCESS_ATOMIC : 0);
-    const emu_fiber *of = &w->fibers[other - 1];
-    memcpy(r.other_workitem_id, of->ids.id, sizeof r.other_workitem_id);
-    r.other_lane = of->ids.lane;
   }
-  emu_keep(w, &r, w->cur);
+  emu_keep(w, &r, me);
 }
 
-void ldsan_emu_check_barrier(emu_worker *w, int released) {
-  if (!w->checks.detect_races) return;
-  uint32_t me = w->cur;
-  uint64_t my_pc = w->fibers[me].barrier_pc;
+/* A barrier-divergence record (the other fields by the caller); a work-item
+ * that returned is a warning unless detect_races=2. */
+static ldsan_report_record emu_divergence(const emu_worker *w, int returned) {
   ldsan_report_record r;
   memset(&r, 0, sizeof r);
   r.state = LDSAN_RECORD_READY;
@@ -171,13 +185,19 @@ void ldsan_emu_check_barrier(emu_worker *w, int released) {
    * NVIDIA's since Volta), but its work is missing past the barrier: a
    * warning (an error with detect_races=2); waiting at different barriers is
    * always an error. */
-  r.flags = LDSAN_REPORT_DEFERRED | (w->checks.detect_races < 2 ? LDSAN_REPORT_WARNING : 0);
+  r.flags = LDSAN_REPORT_DEFERRED | (returned && w->checks.detect_races < 2 ? LDSAN_REPORT_WARNING : 0);
+  return r;
+}
+
+void ldsan_emu_check_barrier(emu_worker *w, int released) {
+  if (!w->checks.detect_races) return;
+  uint32_t me = w->cur;
   if (!released) { /* work-item `me` left the body while others wait at a barrier */
     for (uint32_t i = 0; i < w->n; i++)
       if (w->fibers[i].state == EMU_WAIT) {
-        r.pc = w->fibers[i].barrier_pc;
-        memcpy(r.other_workitem_id, w->fibers[me].ids.id, sizeof r.other_workitem_id);
-        r.other_lane = w->fibers[me].ids.lane;
+        ldsan_report_record r = emu_divergence(w, 1);
+        r.pc = w->barrier_pc[i];
+        emu_fill_other(w, me, 0, &r);
         emu_keep(w, &r, i);
         return;
       }
@@ -185,23 +205,51 @@ void ldsan_emu_check_barrier(emu_worker *w, int released) {
   }
   /* A barrier released: every work-item must wait at the same one, and none may have left. */
   if (w->departed) {
-    const emu_fiber *of = &w->fibers[w->departed - 1];
-    r.pc = my_pc;
-    memcpy(r.other_workitem_id, of->ids.id, sizeof r.other_workitem_id);
-    r.other_lane = of->ids.lane;
+    ldsan_report_record r = emu_divergence(w, 1);
+    r.pc = w->barrier_pc[me];
+    emu_fill_other(w, w->departed - 1, 0, &r);
     emu_keep(w, &r, me);
     return;
   }
   for (uint32_t i = 0; i < w->n; i++)
-    if (w->fibers[i].state == EMU_WAIT && w->fibers[i].barrier_pc != my_pc) {
-      r.pc = my_pc;
-      r.flags &= ~LDSAN_REPORT_WARNING;
-      r.other_pc = w->fibers[i].barrier_pc;
-      memcpy(r.other_workitem_id, w->fibers[i].ids.id, sizeof r.other_workitem_id);
-      r.other_lane = w->fibers[i].ids.lane;
+    if (w->fibers[i].state == EMU_WAIT && w->barrier_pc[i] != w->barrier_pc[me]) {
+      ldsan_report_record r = emu_divergence(w, 0);
+      r.pc = w->barrier_pc[me];
+      emu_fill_other(w, i, w->barrier_pc[i], &r);
       emu_keep(w, &r, me);
       return;
     }
+}
+
+void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions) {
+  uint32_t first = n, left = n;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t st = states[i];
+    int gone = st == 0xffffffffu || (st / 2 < 64 && ((exit_regions >> (st / 2)) & 1));
+    if (gone && left == n) left = i;
+    if (gone) continue;
+    if (first == n) {
+      first = i;
+    } else if (w->barrier_pc[i] != w->barrier_pc[first]) { /* at another barrier */
+      ldsan_report_record r = emu_divergence(w, 0);
+      r.pc = w->barrier_pc[i];
+      emu_fill_other(w, first, w->barrier_pc[first], &r);
+      emu_keep(w, &r, i);
+      return;
+    }
+  }
+  (void)waiting;
+  if (first < n && left < n) { /* released past a barrier some work-item will never reach */
+    ldsan_report_record r = emu_divergence(w, 1);
+    r.pc = w->barrier_pc[first];
+    emu_fill_other(w, left, 0, &r);
+    emu_keep(w, &r, first);
+  }
+}
+
+EMU_API void __ldsan_emu_lds_barrier_note(void) {
+  emu_worker *w = ldsan_emu_self;
+  w->barrier_pc[ldsan_emu_current_item(w)] = (uint64_t)(uintptr_t)__builtin_return_address(0);
 }
 
 /* Whether an earlier access by work-item other - 1 (0: none) in barrier
@@ -222,7 +270,7 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
   uint32_t size = size_kind & 0x3fffffffu;
   if (!t || a < block || a >= block + bsize) return;
   int store = (size_kind >> 31) != 0, atomic = (size_kind >> 30) & 1;
-  uint32_t me = w->cur + 1, wave = w->cur / LDSAN_EMU_WAVE_SIZE;
+  uint32_t item = ldsan_emu_current_item(w), me = item + 1, wave = item / LDSAN_EMU_WAVE_SIZE;
   uint32_t be = w->barrier_epoch, we = w->wave_epoch[wave];
   uint64_t end = a + (size ? size : 1) > block + bsize ? block + bsize : a + (size ? size : 1);
   int found = 0;
@@ -232,8 +280,8 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
     int w_now = emu_unordered(e->writer, e->w_epoch, e->w_wave_epoch, me, wave, be, we);
     int r_now = emu_unordered(e->reader, e->r_epoch, e->r_wave_epoch, me, wave, be, we);
     if (!store) {
-      if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, EMU_UNINIT, e, pc, a, size, 0, atomic);
-      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_RAW, e, pc, a, size, 0, atomic);
+      if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, item, EMU_UNINIT, e, pc, a, size, 0, atomic);
+      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, item, EMU_RAW, e, pc, a, size, 0, atomic);
       if (!e->reader || e->r_epoch != be) {
         e->reader = me, e->r_epoch = be, e->r_wave_epoch = we, e->r_pc = pc, e->r_size = (uint16_t)size;
         e->flags = (e->flags & ~(EMU_R_ATOMIC | EMU_READERS)) | (atomic ? EMU_R_ATOMIC : 0);
@@ -241,8 +289,8 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
         e->flags |= EMU_READERS;
       }
     } else {
-      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, EMU_WAW, e, pc, a, size, 1, atomic);
-      if (!found && r_now && !(atomic && (e->flags & EMU_R_ATOMIC))) found = 1, emu_found(w, EMU_WAR, e, pc, a, size, 1, atomic);
+      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, item, EMU_WAW, e, pc, a, size, 1, atomic);
+      if (!found && r_now && !(atomic && (e->flags & EMU_R_ATOMIC))) found = 1, emu_found(w, item, EMU_WAR, e, pc, a, size, 1, atomic);
       e->writer = me, e->w_epoch = be, e->w_wave_epoch = we, e->w_pc = pc, e->w_size = (uint16_t)size;
       e->flags = (e->flags & ~EMU_W_ATOMIC) | (atomic ? EMU_W_ATOMIC : 0);
     }

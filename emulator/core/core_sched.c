@@ -59,7 +59,7 @@ int ldsan_emu_is_private_addr(const void *p) {
     return b >= f->stack_lo && b < f->stack_hi;
   }
   if (b >= (const uint8_t *)__builtin_frame_address(0) && b < w->loop_stack_hi) return 1;
-  size_t fs = w->d->kernel->group_frame_size;
+  size_t fs = w->group_frame_size;
   const uint8_t *frame = w->frames + (size_t)(__ldsan_emu_tls.item - w->ids) * fs;
   return b >= frame && b < frame + fs;
 }
@@ -85,7 +85,7 @@ static void emu_item_ids(const emu_dispatch *d, uint32_t i, ldsan_emu_item_ids *
 /* Per-dispatch arrays of work-item loops: ids, states, frames. */
 static void emu_prepare_loops(emu_worker *w, emu_dispatch *d) {
   uint32_t n = d->items;
-  size_t frames = ((size_t)n * d->kernel->group_frame_size + 63) & ~(size_t)63;
+  size_t frames = ((size_t)n * w->group_frame_size + 63) & ~(size_t)63;
   if (n > w->ids_cap) {
     free(w->ids);
     free(w->states);
@@ -267,7 +267,6 @@ uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
   emu_worker *w = ldsan_emu_self;
   emu_fiber *f = &w->fibers[w->cur];
-  f->barrier_pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
   if (++w->arrived == w->live) { /* last one in: release everybody, keep running */
     if (w->checks.detect_races) ldsan_emu_check_barrier(w, 1);
     w->arrived = 0;
@@ -393,7 +392,6 @@ void ldsan_emu_trap_current(void) {
 
 /* One workgroup with work-item loops: passes over the regions work-items wait at. */
 static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
-  const ldsan_emu_kernel *k = d->kernel;
   uint32_t n = d->items;
   memset(w->states, 0, n * sizeof *w->states); /* everybody at region 0, parity 0 */
   if (setjmp(w->trap_jmp)) return;            /* trapped: the workgroup is abandoned */
@@ -416,10 +414,14 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
     while (run) {
       uint32_t r = (uint32_t)__builtin_ctzll(run);
       run &= run - 1;
-      seen |= k->group(d->args, w->ids, n, w->frames, w->states, r, p);
+      seen |= w->group(d->args, w->ids, n, w->frames, w->states, r, p);
     }
-    normal = seen & ~k->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
-    exits |= seen & k->group_exit_regions;
+    normal = seen & ~w->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
+    exits |= seen & w->group_exit_regions;
+    if (normal) { /* the barrier the waiting work-items are released from next */
+      if (w->checks.detect_races) ldsan_emu_check_pass(w, w->states, n, normal, w->group_exit_regions);
+      w->barrier_epoch++;
+    }
     everyone = (p & LDSAN_EMU_GROUP_ALL_WAITING) && !(normal & (normal - 1)) && !exits &&
                !(seen & LDSAN_EMU_GROUP_DONE);
   }
@@ -449,9 +451,6 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   w->live = d->items;
   w->arrived = 0;
   w->cur = 0;
-  w->track_gen++; /* LDS checks (core_lds_check.c): a new workgroup's records */
-  w->barrier_epoch = 0;
-  memset(w->wave_epoch, 0, sizeof w->wave_epoch);
   w->exiting = 0;
   w->departed = 0;
   __ldsan_emu_tls.item = &w->fibers[0].ids;
@@ -464,6 +463,9 @@ static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
   __ldsan_emu_tls.group_id[1] = (uint32_t)(g / d->grid[0] % d->grid[1]);
   __ldsan_emu_tls.group_id[2] = (uint32_t)(g / ((uint64_t)d->grid[0] * d->grid[1]));
   memset(w->lds, 0, d->lds_size);
+  w->track_gen++; /* LDS checks (core_lds_check.c): a new workgroup's records */
+  w->barrier_epoch = 0;
+  memset(w->wave_epoch, 0, sizeof w->wave_epoch);
   if (w->loops) emu_run_group_loops(w, d);
   else emu_run_group_fibers(w, d);
 }
@@ -473,12 +475,16 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   w->d = d;
   const ldsan_emu_options *o = emu_options();
   w->checks = (emu_check_options){o->report_wave_sync, o->detect_races, o->detect_uninit};
-  int every_access = o->detect_races || o->detect_uninit; /* fibers: exact barrier epochs, w->cur */
-  w->loops = d->kernel->group && !o->fibers && !every_access;
-  w->lockstep = d->kernel->lockstep && !w->loops;
-  /* LDS checks: the kernel's checked copy (fibers). */
-  w->entry = (every_access || (o->report_wave_sync && w->lockstep)) && d->kernel->entry_checked
-                 ? d->kernel->entry_checked : d->kernel->entry;
+  int every_access = o->detect_races || o->detect_uninit;
+  /* LDS checks: the kernel's checked copy, in its own work-item loops if it has them. */
+  const ldsan_emu_kernel *k = d->kernel;
+  int checked = k->entry_checked && (every_access || (o->report_wave_sync && k->lockstep));
+  w->group = o->fibers ? NULL : checked ? k->group_checked : k->group;
+  w->group_frame_size = checked ? k->group_checked_frame_size : k->group_frame_size;
+  w->group_exit_regions = checked ? k->group_checked_exit_regions : k->group_exit_regions;
+  w->loops = w->group != NULL;
+  w->lockstep = k->lockstep && !w->loops;
+  w->entry = checked ? k->entry_checked : k->entry;
   w->loop_stack_hi = __builtin_frame_address(0);
   if (w->loops) emu_prepare_loops(w, d);
   else emu_ensure_fibers(w, d->items);

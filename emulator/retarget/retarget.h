@@ -29,6 +29,9 @@ typedef struct rt_kernel {
   LLVMValueRef group;       /* __ldsan_emu_group.<name>: work-item loops, or NULL */
   uint32_t frame_size;
   uint64_t exit_regions;
+  LLVMValueRef group_checked; /* __ldsan_emu_group_checked.<name>: the same for entry_checked */
+  uint32_t frame_size_checked;
+  uint64_t exit_regions_checked;
   LLVMValueRef name_str;    /* the kernel table's copy of name */
   int lockstep;             /* its waves run in lockstep (retarget_wave.cpp) */
   char lockstep_why[192];   /* the first use of the kernel's that needs it */

@@ -246,8 +246,8 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
 
 /* The kernel table's element type: ldsan_emu_kernel (emu.h). */
 static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
-  LLVMTypeRef f[9] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32, c->ptr};
-  return LLVMStructTypeInContext(c->ctx, f, 9, 0);
+  LLVMTypeRef f[12] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32, c->ptr, c->ptr, c->i32, c->i64};
+  return LLVMStructTypeInContext(c->ctx, f, 12, 0);
 }
 
 static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
@@ -256,7 +256,7 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
     if (!k->name_str) k->name_str = rt_cstr(c, k->name);
-    LLVMValueRef f[9] = {k->name_str,
+    LLVMValueRef f[12] = {k->name_str,
                          k->entry,
                          LLVMConstInt(c->i32, k->arg_count, 0), /* k->fn may be inlined away by now */
                          LLVMConstInt(c->i32, lds, 0),
@@ -264,8 +264,11 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
                          LLVMConstInt(c->i32, k->frame_size, 0),
                          LLVMConstInt(c->i64, k->exit_regions, 0),
                          LLVMConstInt(c->i32, (unsigned)k->lockstep, 0),
-                         k->entry_checked ? k->entry_checked : LLVMConstPointerNull(c->ptr)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 9, 0);
+                         k->entry_checked ? k->entry_checked : LLVMConstPointerNull(c->ptr),
+                         k->group_checked ? k->group_checked : LLVMConstPointerNull(c->ptr),
+                         LLVMConstInt(c->i32, k->frame_size_checked, 0),
+                         LLVMConstInt(c->i64, k->exit_regions_checked, 0)};
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 12, 0);
   }
   LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
   free(ks);
@@ -351,6 +354,16 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
               k->name, w.regions, k->frame_size);
     else if (verbose)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers, because %s\n", k->name, w.why);
+    /* The LDS checks' copy gets its own loops when the kernel has them. */
+    if (k->group && k->entry_checked) {
+      rt_wiloop wc = {0};
+      snprintf(name, sizeof name, "__ldsan_emu_group_checked.%s", k->name);
+      k->group_checked = rt_wiloop_form(k->entry_checked, name, &wc);
+      k->frame_size_checked = wc.frame_size;
+      k->exit_regions_checked = wc.exit_regions;
+      if (verbose && !k->group_checked)
+        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run as fibers, because %s\n", k->name, wc.why);
+    }
   }
   LLVMSetInitializer(c->kernel_table, rt_kernel_table_init(c));
   return formed;

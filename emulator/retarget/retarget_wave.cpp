@@ -563,6 +563,9 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
   Type *I32 = Type::getInt32Ty(Ctx);
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
   FunctionCallee Track = M.getOrInsertFunction("__ldsan_emu_lds_track", Type::getVoidTy(Ctx), Flat, I32);
+  FunctionCallee Note = M.getOrInsertFunction("__ldsan_emu_lds_barrier_note", Type::getVoidTy(Ctx));
+  // Each call site is one barrier's pc: never merged into another's.
+  cast<Function>(Note.getCallee())->addFnAttr(Attribute::NoMerge);
   const DataLayout &DL = M.getDataLayout();
   DenseMap<Function *, Function *> Checked; // original -> its checked copy, shared by kernels
   for (unsigned K = 0; K < C->kernel_count; K++) {
@@ -581,6 +584,7 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
     for (Function *Copy : Made) {
       SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
       SmallVector<CallBase *, 8> MemOps;
+      SmallVector<IntrinsicInst *, 8> Barriers;
       for (Instruction &I : instructions(*Copy)) {
         if (auto *CB = dyn_cast<CallBase>(&I)) {
           if (Function *Callee = CB->getCalledFunction(); Callee && Checked.count(Callee))
@@ -590,7 +594,14 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         }
         if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I))
           Accesses.push_back({&I, P});
+        if (auto *II = dyn_cast<IntrinsicInst>(&I);
+            II && II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier && !II->getMetadata(LDSAN_EXIT_BARRIER_MD))
+          Barriers.push_back(II);
       }
+      // Each barrier notes its pc for the barrier-divergence check first
+      // (work-item loops keep no barrier call to take it from).
+      for (IntrinsicInst *II : Barriers)
+        CallInst::Create(Note, "", II->getIterator())->setDebugLoc(II->getDebugLoc());
       // memcpy, memmove, memset (struct copies at -O0; ASan makes them
       // __asan_* calls, runtime code the tracking does not see): the source
       // read and the destination written, of the length.

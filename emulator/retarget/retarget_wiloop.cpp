@@ -811,7 +811,8 @@ extern "C" void rt_wiloop_prepare(LLVMModuleRef mref) {
     if (isLdsanRuntime(f) && sleeps) { // keep the runtime's back-off out of kernel bodies
       f.removeFnAttr(Attribute::AlwaysInline);
       f.addFnAttr(Attribute::NoInline);
-    } else if (!f.getName().starts_with("__ldsan_emu_entry.") && !isLdsanRuntime(f) && reach.reaches(&f)) {
+    } else if (!f.getName().starts_with("__ldsan_emu_entry.") && reach.reaches(&f)) {
+      // (The runtime's too: the LDS checks' barrier hook, device/lds_checks.c.)
       f.removeFnAttr(Attribute::NoInline);
       f.removeFnAttr(Attribute::OptimizeNone);
       f.addFnAttr(Attribute::AlwaysInline);
