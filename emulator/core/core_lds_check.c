@@ -222,6 +222,7 @@ void ldsan_emu_check_barrier(emu_worker *w, int released) {
 }
 
 void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions) {
+  (void)waiting;
   uint32_t first = n, left = n;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t st = states[i];
@@ -238,7 +239,6 @@ void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uin
       return;
     }
   }
-  (void)waiting;
   if (first < n && left < n) { /* released past a barrier some work-item will never reach */
     ldsan_report_record r = emu_divergence(w, 1);
     r.pc = w->barrier_pc[first];

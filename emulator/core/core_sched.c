@@ -396,6 +396,7 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
   memset(w->states, 0, n * sizeof *w->states); /* everybody at region 0, parity 0 */
   if (setjmp(w->trap_jmp)) return;            /* trapped: the workgroup is abandoned */
   uint64_t normal = 1, exits = 0;
+  int gone = 0; /* some work-item returned or waits at the kernel-exit barrier */
   uint32_t parity = 0;
   int everyone = 1; /* all n work-items wait at the one region in `normal` */
   while (normal | exits) {
@@ -418,8 +419,12 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
     }
     normal = seen & ~w->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
     exits |= seen & w->group_exit_regions;
+    gone |= (seen & LDSAN_EMU_GROUP_DONE) || exits;
     if (normal) { /* the barrier the waiting work-items are released from next */
-      if (w->checks.detect_races) ldsan_emu_check_pass(w, w->states, n, normal, w->group_exit_regions);
+      /* Divergence needs two barriers waited at (a region follows one barrier)
+       * or a work-item gone; else there is nothing to look at. */
+      if (w->checks.detect_races && ((normal & (normal - 1)) || gone))
+        ldsan_emu_check_pass(w, w->states, n, normal, w->group_exit_regions);
       w->barrier_epoch++;
     }
     everyone = (p & LDSAN_EMU_GROUP_ALL_WAITING) && !(normal & (normal - 1)) && !exits &&
