@@ -7,7 +7,8 @@
 .PHONY: runtime unit-tests
 
 # Portable runtime sources; target_host.c is the host stand-in for target_amdgcn.h.
-DEVICE_SRCS := $(filter-out device/target_host.c,$(wildcard device/*.c))
+# own_shadow.c belongs to the LDS-only runtime only (below).
+DEVICE_SRCS := $(filter-out device/target_host.c device/own_shadow.c,$(wildcard device/*.c))
 DEVICE_HDRS := $(wildcard device/*.h) $(wildcard include/ldsan/*.h include/ldsan/*.def)
 DEVICE_BCS  := $(patsubst device/%.c,$(BUILD)/device/%.bc,$(DEVICE_SRCS))
 
@@ -17,11 +18,18 @@ DEVICE_CFLAGS := -target amdgcn-amd-amdhsa -Xclang -mcode-object-version=none -n
                  -Wall -Wextra -Werror -Iinclude -fatomic-fine-grained-memory -fatomic-remote-memory \
                  -emit-llvm
 
-runtime: $(BUILD)/lib/ldsan-rt.bc
+runtime: $(BUILD)/lib/ldsan-rt.bc $(BUILD)/lib/ldsan-rt-lds.bc
 
 $(BUILD)/device/%.bc: device/%.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(DEVICE_CFLAGS) -c $< -o $@
+
+# The LDS-only runtime (ldsan-cc -fsanitize=lds): the same sources with the
+# shadow of its pool in ldsan's own memory (LDSAN_OWN_SHADOW, own_shadow.c).
+DEVICE_LDS_BCS := $(patsubst device/%.c,$(BUILD)/device-lds/%.bc,$(DEVICE_SRCS) device/own_shadow.c)
+$(BUILD)/device-lds/%.bc: device/%.c $(DEVICE_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(DEVICE_CFLAGS) -DLDSAN_OWN_SHADOW -c $< -o $@
 
 # Optimized as one module after linking: calls between runtime files are
 # inlined where the optimizer wants (the plugin links the runtime after the
@@ -32,6 +40,9 @@ link_runtime = $(LLVM_LINK) $(1) -o $(2).linked.bc && $(OPT) -O2 $(2).linked.bc 
 $(BUILD)/lib/ldsan-rt.bc: $(DEVICE_BCS)
 	@mkdir -p $(@D)
 	$(call link_runtime,$(DEVICE_BCS),$@)
+$(BUILD)/lib/ldsan-rt-lds.bc: $(DEVICE_LDS_BCS)
+	@mkdir -p $(@D)
+	$(call link_runtime,$(DEVICE_LDS_BCS),$@)
 
 # ---- host unit tests ---------------------------------------------------------
 UNIT_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) $(WARN) -Werror -Iinclude -Idevice -pthread
@@ -71,13 +82,23 @@ $(BUILD)/test/unit/tsan/test_%: test/unit/test_%.c test/unit/unit.h $(UNIT_TSAN_
 # ($(BUILD)/lib/amdgcn-bitcode, made by tools/tools.mk): each
 # oclc_isa_version_<N>.bc becomes Debian's plus __oclc_daz_opt (the control
 # variable ROCm 5.2's ocml reads and clang 22 no longer links) with target N's
-# default; ldsan-hip-compat.h is the header ldsan-cc pre-includes.
+# default, plus ROCm's hip.bc (ldsan-hip.bc, tools/tools.mk); ldsan-hip-compat.h
+# is the header ldsan-cc pre-includes. Their definitions are weak_odr, not
+# linkonce_odr: llvm-link drops an unreferenced linkonce definition, and clang
+# internalizes what it links from a device library either way.
 .PHONY: device-libs
 DEVLIB_DIR := $(BUILD)/lib/amdgcn-bitcode
 DEVLIB_ISA := $(patsubst $(ROCM_BITCODE)/%,$(DEVLIB_DIR)/%,$(wildcard $(ROCM_BITCODE)/oclc_isa_version_*.bc))
-# Targets ROCm 5.2 predates whose instruction set it knows: gfx942 is gfx940's ISA
-# (9.4.2; they differ in the memory model, which ocml does not touch).
-DEVLIB_EXTRA_ISA := $(if $(wildcard $(ROCM_BITCODE)/oclc_isa_version_940.bc),942)
+# Targets ROCm 5.2 predates: gfx942 is gfx940's ISA (9.4.2; they differ in the
+# memory model, which ocml does not touch). RDNA 3 and 4 (gfx1100-1102,
+# gfx1200-1201; the LDS-only mode's targets) get their ISA version so that
+# HIP programs link; ROCm 5.2's ocml/ockl take their gfx10 paths there
+# (device/devlibs/README.md says what that means).
+DEVLIB_EXTRA_ISA := $(if $(wildcard $(ROCM_BITCODE)/oclc_isa_version_940.bc),942) \
+                    $(if $(wildcard $(ROCM_BITCODE)/oclc_isa_version_1030.bc),1100 1101 1102 1200 1201)
+# ISA version of each: major * 1000 + minor * 100 + stepping (gfx1201 is 12.0.1).
+devlib_isa_number = $(word 2,$(subst :, ,$(filter $(1):%,942:9402 1100:11000 1101:11001 1102:11002 \
+                                                         1200:12000 1201:12001)))
 runtime: device-libs
 device-libs: $(DEVLIB_ISA) $(DEVLIB_DIR)/ldsan-hip-compat.h \
              $(foreach n,$(DEVLIB_EXTRA_ISA),$(DEVLIB_DIR)/oclc_isa_version_$(n).bc)
@@ -91,15 +112,16 @@ $(DEVLIB_DIR)/oclc_isa_version_%.bc: $(ROCM_BITCODE)/oclc_isa_version_%.bc devic
 	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
 	{ $(LLVM_DIS) $< -o - | sed "s/^target datalayout = .*/$$layout/"; \
 	  sed "s/@DAZ@/$$daz/" device/devlibs/oclc_daz_opt.ll.in; } > $@.ll && \
-	rm -f $@ && llvm-as-$(LLVM_VERSION) $@.ll -o $@ && rm -f $@.ll
+	rm -f $@ && sed -i 's/linkonce_odr/weak_odr/' $@.ll && $(LLVM_LINK) $@.ll $(DEVLIB_DIR)/ldsan-hip.bc -o $@ && rm -f $@.ll
 
-$(DEVLIB_DIR)/oclc_isa_version_942.bc: device/devlibs/oclc_isa_version.ll.in device/devlibs/oclc_daz_opt.ll.in \
+$(foreach n,$(DEVLIB_EXTRA_ISA),$(DEVLIB_DIR)/oclc_isa_version_$(n).bc): \
+      $(DEVLIB_DIR)/oclc_isa_version_%.bc: device/devlibs/oclc_isa_version.ll.in device/devlibs/oclc_daz_opt.ll.in \
                                      $(DEVLIB_DIR)/asanrtl.bc device/device.mk
 	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
 	{ echo "$$layout"; echo 'target triple = "amdgcn-amd-amdhsa"'; \
-	  sed "s/@ISA@/9402/" device/devlibs/oclc_isa_version.ll.in; \
+	  sed "s/@ISA@/$(call devlib_isa_number,$*)/" device/devlibs/oclc_isa_version.ll.in; \
 	  sed "s/@DAZ@/0/" device/devlibs/oclc_daz_opt.ll.in; } > $@.ll && \
-	rm -f $@ && llvm-as-$(LLVM_VERSION) $@.ll -o $@ && rm -f $@.ll
+	rm -f $@ && sed -i 's/linkonce_odr/weak_odr/' $@.ll && $(LLVM_LINK) $@.ll $(DEVLIB_DIR)/ldsan-hip.bc -o $@ && rm -f $@.ll
 
 $(DEVLIB_DIR)/ldsan-hip-compat.h: device/devlibs/ldsan-hip-compat.h $(DEVLIB_DIR)/asanrtl.bc
 	cp $< $@

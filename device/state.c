@@ -1,13 +1,19 @@
 /* ldsan device state: the per-code-object globals. The host finds
  * __ldsan_device_state by name and may rewrite it between dispatches (channel,
  * pool, flags); the built-in channel and pool are used while it leaves those 0.
+ * The LDS-only runtime (LDSAN_OWN_SHADOW) says so in its initial flags.
  * On the host build the same globals are what unit tests set. */
 #include "runtime.h"
 
 /* `used` keeps the state in every linked code object, so the host can always
  * find it and check abi_version. */
+#ifdef LDSAN_OWN_SHADOW
+#define LDSAN_STATE_INITIAL_FLAGS (LDSAN_STATE_HALT_ON_ERROR | LDSAN_STATE_OWN_SHADOW)
+#else
+#define LDSAN_STATE_INITIAL_FLAGS LDSAN_STATE_HALT_ON_ERROR
+#endif
 __attribute__((used)) LDSAN_EXPORT volatile LDSAN_GLOBAL ldsan_device_state __ldsan_device_state = {
-    LDSAN_ABI_VERSION, LDSAN_STATE_HALT_ON_ERROR, 0, 0, 0};
+    LDSAN_ABI_VERSION, LDSAN_STATE_INITIAL_FLAGS, 0, 0, 0, 0};
 
 LDSAN_EXPORT LDSAN_GLOBAL ldsan_report_channel __ldsan_builtin_channel = {
     LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, 0, 0, {{0}}};

@@ -1,4 +1,5 @@
-/* ldsan target layer for amdgcn (gfx908/gfx90a/gfx942/gfx950, wave64): the
+/* ldsan target layer for amdgcn (gfx908/gfx90a/gfx942/gfx950 with full ASan;
+ * any target, RDNA's wave32 included, in the LDS-only mode): the
  * only file in the runtime that uses __builtin_amdgcn_*. Included by target.h;
  * every function is static inline, so the linked runtime carries no target
  * calls. Pointers are flat (address space 0) unless written otherwise. */
@@ -39,8 +40,10 @@ static inline uint64_t __ldsan_implicitarg_ptr(void) {
   return (uint64_t)(uintptr_t)__builtin_amdgcn_implicitarg_ptr();
 }
 
-/* gfx9 and CDNA, the targets ldsan builds for (xnack+), run 64-lane waves. */
-static inline uint32_t __ldsan_wave_size(void) { return 64u; }
+/* 64 on gfx9/CDNA, 32 or 64 on RDNA (the LDS-only mode's targets): the
+ * backend folds it for the code object's target (the CPU emulator's for
+ * emulated code). */
+static inline uint32_t __ldsan_wave_size(void) { return __builtin_amdgcn_wavefrontsize(); }
 
 static inline void __ldsan_target_barrier(void) {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
@@ -62,8 +65,16 @@ static inline uint64_t __ldsan_lds0_read(void) {
   return *(volatile __attribute__((address_space(3))) uint64_t *)zero;
 }
 
+/* ASan's mapping, or in the LDS-only runtime (LDSAN_OWN_SHADOW) ldsan's own
+ * shadow of its pool (own_shadow.c). */
+#ifdef LDSAN_OWN_SHADOW
+uint64_t __ldsan_own_shadow_offset(void);
+#define LDSAN_TARGET_SHADOW_OFFSET __ldsan_own_shadow_offset()
+#else
+#define LDSAN_TARGET_SHADOW_OFFSET LDSAN_SHADOW_OFFSET
+#endif
 static inline LDSAN_GLOBAL uint8_t *__ldsan_shadow_of(uint64_t addr) {
-  return (LDSAN_GLOBAL uint8_t *)(uintptr_t)((addr >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET);
+  return (LDSAN_GLOBAL uint8_t *)(uintptr_t)((addr >> LDSAN_SHADOW_SCALE) + LDSAN_TARGET_SHADOW_OFFSET);
 }
 
 /* s_sleep 127 is ~8k cycles; wait 1..16 of those as attempts grow. Out of

@@ -5,7 +5,7 @@
 #   lib/libldsan-emu-core.a, libldsan-emu-hip.a  emulator core and HIP layer, $(SAN_FLAGS)
 #   lib/libldsan-host.a  -> ../../lib/libldsan-host-asan.a   (host/host.mk)
 #   lib/libldsan-host.so -> ../../lib/asan/libldsan-host.so
-#   bin/ldsan-emu-retarget, lib/ldsan-instrument.so, lib/ldsan-rt.bc,
+#   bin/ldsan-emu-retarget, lib/ldsan-instrument.so, lib/ldsan-rt.bc, lib/ldsan-rt-lds.bc,
 #   lib/amdgcn-bitcode   -> the plain build's (compile-time tools, not host code)
 #   sanitized            marker: ldsan-cc knows it runs from this root
 # `LDSAN_EMU_SANITIZED=1 ldsan-cc --emulate ...` (or $(BUILD)/asan/bin/ldsan-cc)
@@ -29,6 +29,7 @@ EMU_ASAN_HIP_OBJ := $(EMU_HIP_SRCS:emulator/hip/%.c=$(BUILD)/obj/emulator/hip-as
 EMU_ASAN_LINKS   := bin/ldsan-emu-retarget:../../bin/ldsan-emu-retarget \
                     lib/ldsan-instrument.so:../../lib/ldsan-instrument.so \
                     lib/ldsan-rt.bc:../../lib/ldsan-rt.bc \
+                    lib/ldsan-rt-lds.bc:../../lib/ldsan-rt-lds.bc \
                     lib/ldsan.cfg:../../lib/ldsan.cfg \
                     lib/amdgcn-bitcode:../../lib/amdgcn-bitcode \
                     lib/libldsan-host.a:../../lib/libldsan-host-asan.a \
@@ -77,7 +78,7 @@ $(EMU_ASAN)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) tools/asan_driver_optio
 
 # The links (made even before their targets exist; `make` builds those too).
 $(EMU_ASAN)/sanitized: emulator/asan.mk | $(HOST_ASAN_LIB) $(HSA_TOOL_ASAN_LIB) $(EMU_RETARGET) $(INSTRUMENT_SO) \
-                       $(BUILD)/lib/ldsan-rt.bc $(BUILD)/lib/ldsan.cfg $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
+                       $(BUILD)/lib/ldsan-rt.bc $(BUILD)/lib/ldsan-rt-lds.bc $(BUILD)/lib/ldsan.cfg $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
 	@mkdir -p $(EMU_ASAN)/bin $(EMU_ASAN)/lib $(EMU_ASAN)/libexec
 	@for l in $(EMU_ASAN_LINKS); do ln -sfn "$${l#*:}" "$(EMU_ASAN)/$${l%%:*}"; done
 	echo "ldsan ASan+UBSan build root: see emulator/asan.mk" > $@

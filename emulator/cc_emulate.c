@@ -61,6 +61,7 @@
 #define LDSAN_DEFAULT_OPT "opt-22"
 #endif
 #define EMU_DEFAULT_ARCH "gfx90a:xnack+"
+#define EMU_DEFAULT_LDS_ONLY_ARCH "gfx90a"
 
 #define PROG "ldsan-cc --emulate"
 
@@ -339,11 +340,13 @@ static const char *arch_option(int argc, char **argv, int *i) {
 /* The target the device code is compiled for: the requested processor with
  * xnack+ if it has the xnack feature and the device libraries have its ISA
  * file (clang sanitizes device code only for xnack+; the emulator itself
- * needs neither), else gfx90a:xnack+, said in a note. */
-static char *emu_device_arch(const char *root, const char *requested) {
+ * needs neither), else gfx90a:xnack+, said in a note. The LDS-only mode
+ * (-fsanitize=lds) needs no xnack: the processor as requested, if the
+ * emulator runs its wave size (64: gfx9), else gfx90a. */
+static char *emu_device_arch(const char *root, const char *requested, int lds_only) {
   static const char *const xnack_processors[] = {"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909",
                                                  "gfx90a", "gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", NULL};
-  if (!requested) return xstrdup(EMU_DEFAULT_ARCH);
+  if (!requested) return xstrdup(lds_only ? EMU_DEFAULT_LDS_ONLY_ARCH : EMU_DEFAULT_ARCH);
   size_t len = strcspn(requested, ":");
   char *proc = fmt("%.*s", (int)len, requested);
   int xnack = 0;
@@ -352,15 +355,18 @@ static char *emu_device_arch(const char *root, const char *requested) {
   int known = strncmp(proc, "gfx", 3) == 0 && file_exists(isa);
   free(isa);
   if (xnack && known) {
-    char *arch = fmt("%s:xnack+", proc);
+    char *arch = lds_only ? xstrdup(requested) : fmt("%s:xnack+", proc);
     free(proc);
     return arch;
   }
-  fprintf(stderr, PROG ": note: the emulator runs device code compiled for " EMU_DEFAULT_ARCH " (wave64) in place "
-                  "of '%s' (%s)\n", requested,
-          xnack ? "the device libraries have no ISA file for it" : "it has no xnack+ mode, which device ASan needs");
+  const char *fallback = lds_only ? EMU_DEFAULT_LDS_ONLY_ARCH : EMU_DEFAULT_ARCH;
+  fprintf(stderr, PROG ": note: the emulator runs device code compiled for %s (wave64) in place of '%s' (%s)\n",
+          fallback, requested,
+          !xnack && lds_only ? "the emulator does not run wave32 targets yet"
+          : xnack            ? "the device libraries have no ISA file for it"
+                             : "it has no xnack+ mode, which device ASan needs");
   free(proc);
-  return xstrdup(EMU_DEFAULT_ARCH);
+  return xstrdup(fallback);
 }
 
 static void add_found_bitcode(const char *path, void *ctx) { push((strvec *)ctx, path); }
@@ -428,15 +434,22 @@ int main(int argc, char **argv) {
   /* Split the command line: inputs, -o, -c, compile flags, link flags. */
   input *inputs = calloc((size_t)argc, sizeof *inputs);
   int ninputs = 0, compile_only = 0, lang_hip = 0, lang_set = 0, host_only = 0, rdc = 0, shared = 0;
+  int lds_only = 0;  /* -fsanitize=lds: no AddressSanitizer in the program */
   const char *output = NULL, *requested_arch = NULL, *arch;
   strvec cflags = {0}, lflags = {0}, rdc_bitcode = {0};
   strvec hipflags = {0};  /* for HIP compiles only: the target, -fgpu-rdc */
   if (!inputs) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    char rest[PATH_MAX];
+    int sanitize_lds = ldsan_cc_sanitize_lds_option(a, rest, sizeof rest);
     if (ldsan_cc_lds_checks_option(a)) {
       /* ldsan-cc's: every compile below reads it from the environment. */
       setenv("LDSAN_LDS_CHECKS", ldsan_cc_lds_checks_option(a), 1);
+    } else if (sanitize_lds) {
+      /* ldsan-cc's too: its HIP compiles get it back (hipflags); the rest is clang's. */
+      lds_only = sanitize_lds > 0;
+      if (rest[0]) push(&cflags, xstrdup(rest));
     } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc) die("-o needs a file name");
       output = argv[++i];
@@ -479,7 +492,8 @@ int main(int argc, char **argv) {
   if (ninputs == 0) die("no input files; usage: ldsan-cc --emulate app.hip [more inputs] -o app");
   int any_hip = 0;
   for (int i = 0; i < ninputs; i++) any_hip |= inputs[i].hip;
-  if (any_hip) push(&hipflags, fmt("--offload-arch=%s", emu_device_arch(root, requested_arch)));
+  if (any_hip) push(&hipflags, fmt("--offload-arch=%s", emu_device_arch(root, requested_arch, lds_only)));
+  if (lds_only) push(&hipflags, "-fsanitize=lds");
   if (rdc) push(&hipflags, "-fgpu-rdc");
   if (compile_only && output && ninputs > 1) die("-c with -o takes exactly one input (got %d)", ninputs);
   for (int i = 0; i < ninputs; i++) {
@@ -520,7 +534,7 @@ int main(int argc, char **argv) {
                                  : fmt("%s/%d-%s.o", ldsan_emu_tmpdir, i, s);
         strvec c = {0};
         push(&c, ldsan_cc_ends_with(in, ".c") ? clang : clangxx);
-        push(&c, "-fsanitize=address");
+        if (!lds_only) push(&c, "-fsanitize=address");
         push_all(&c, &cflags);
         push(&c, "-c");
         push(&c, in);
@@ -581,7 +595,9 @@ int main(int argc, char **argv) {
   if (!compile_only) {
     strvec l = {0};
     push(&l, clangxx);
-    push(&l, "-fsanitize=address");  /* host ASan and the emulated device share one shadow */
+    /* Host ASan and the emulated device share one shadow. An LDS-only program
+     * has none, unless the emulator itself is the ASan build (LDSAN_EMU_SANITIZED). */
+    if (!lds_only || file_exists(fmt("%s/sanitized", root))) push(&l, "-fsanitize=address");
     if (shared) push(&l, "-shared");
     for (int i = 0; i < cflags.n; i++)  /* compile flags that also change what is linked */
       if (strncmp(cflags.v[i], "-fsanitize", 10) == 0 || strncmp(cflags.v[i], "-fno-sanitize", 13) == 0 ||

@@ -38,6 +38,11 @@ bench: static-cost-bench
 .PHONY: static-cost-bench
 static-cost-bench: all
 	BUILD=$(BUILD) test/bench/static_cost.sh
+# ... and the LDS-only mode's against full ASan's (issue #13).
+bench: lds-only-cost-bench
+.PHONY: lds-only-cost-bench
+lds-only-cost-bench: all
+	BUILD=$(BUILD) test/bench/lds_only_cost.sh
 
 # Header dependencies (include/ldsan/*.h).
 -include $(EMU_HIP_OBJS:.o=.d)

@@ -38,7 +38,8 @@ typedef struct dedup_key {
   const char *bug;                  /* static string from the bug-name tables */
 } dedup_key;
 
-static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory *mem) {
+static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                        const ldsan_dispatch_info *dispatch) {
   dedup_key k;
   memset(&k, 0, sizeof k);
   k.kind = r->kind;
@@ -49,7 +50,7 @@ static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory 
   k.same_wave = r->flags & LDSAN_ACCESS_SAME_WAVE;
   k.other_pc = r->other_pc;
   k.where = r->pc ? 0 : r->address - r->block;
-  k.bug = ldsan_report_bug_name(r, mem);
+  k.bug = ldsan_report_bug_name(r, mem, dispatch);
   return k;
 }
 
@@ -126,7 +127,7 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     if (ldsan_report_is_error(rec[i])) st.errors++;
     else st.warnings++;
     if (ldsan_report_aborts(rec[i])) st.must_abort = 1;
-    keys[i] = key_of(rec[i], mem);
+    keys[i] = key_of(rec[i], mem, dispatch);
     group[i] = (int)i;
     if (f->dedup)
       for (uint32_t j = 0; j < i; j++)

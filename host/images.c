@@ -18,6 +18,8 @@ struct ldsan_image {
   struct ldsan_image *next;
   const ldsan_backend *backend;
   ldsan_report_channel *channel; /* host view of the image's own channel */
+  int own_shadow;                /* an LDS-only image (LDSAN_STATE_OWN_SHADOW) */
+  uint64_t shadow_offset;        /* ldsan_dispatch_info.shadow_offset for its reports */
 };
 
 static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -29,12 +31,20 @@ static pthread_once_t atexit_once = PTHREAD_ONCE_INIT;
 static void drain_at_exit(void) { ldsan_host_drain_all(); }
 static void install_atexit(void) { atexit(drain_at_exit); }
 
-/* LDS backing stores, one per backend (device), shared by every code object
- * registered on it and kept until exit (a block of one code object may still
- * be live when another unloads). size 0: the device could not get one. */
+/* LDS backing stores, one per backend (device) and kind, shared by every code
+ * object of that kind registered on it and kept until exit (a block of one code
+ * object may still be live when another unloads). size 0: the device could not
+ * get one. The LDS-only kind (own_shadow) carries its own shadow, in the same
+ * allocation:
+ *   | guard | pool (size) | guard | shadow of guard, pool, guard |
+ * each guard LDSAN_OWN_SHADOW_GUARD bytes, shadowed as store memory no block
+ * holds, so that an access a little outside the pool is reported and stays in
+ * memory ldsan owns; shadow(addr) = (addr >> 3) + shadow_offset. */
 typedef struct lds_store {
   const ldsan_backend *backend;
-  uint64_t base, size;
+  int own_shadow;
+  uint64_t base, size;      /* the pool */
+  uint64_t shadow_offset;   /* own_shadow stores */
   void *shared; /* host pointer when it came from alloc_shared (freed at shutdown) */
   struct lds_store *next;
 } lds_store;
@@ -53,26 +63,56 @@ static unsigned long long lds_store_size_for(const ldsan_backend *b) {
   return size > LDS_STORE_MIN ? size : LDS_STORE_MIN;
 }
 
-/* b's store if it has one yet, else NULL; under stores_mu. */
-static lds_store *find_store(const ldsan_backend *b) {
+/* b's store of that kind if it has one yet, else NULL; under stores_mu. */
+static lds_store *find_store(const ldsan_backend *b, int own_shadow) {
   lds_store *s = stores;
-  while (s && s->backend != b) s = s->next;
+  while (s && (s->backend != b || s->own_shadow != own_shadow)) s = s->next;
   return s;
+}
+
+/* Shadows [beg, end) of an own-shadow store as store memory no block holds. */
+static int poison_guard(const ldsan_backend *b, const lds_store *s, uint64_t beg, uint64_t end) {
+  static uint8_t fill[4096];
+  memset(fill, LDSAN_SHADOW_LDS_STORE, sizeof fill);
+  uint64_t sb = (beg >> LDSAN_SHADOW_SCALE) + s->shadow_offset, se = (end >> LDSAN_SHADOW_SCALE) + s->shadow_offset;
+  for (uint64_t a = sb; a < se; a += sizeof fill) {
+    size_t n = se - a < sizeof fill ? (size_t)(se - a) : sizeof fill;
+    if (b->write(b->mem.ctx, a, fill, n) != 0) return -1;
+  }
+  return 0;
 }
 
 /* The device's store, allocated on first use (device memory when the backend
  * has it, else shared memory); under stores_mu. */
-static lds_store *lds_store_of(const ldsan_backend *b, const char *name) {
-  lds_store *s = find_store(b);
+static lds_store *lds_store_of(const ldsan_backend *b, const char *name, int own_shadow) {
+  lds_store *s = find_store(b, own_shadow);
   if (s || (s = calloc(1, sizeof *s)) == NULL) return s;
   s->backend = b;
-  unsigned long long size = lds_store_size_for(b);
+  s->own_shadow = own_shadow;
+  unsigned long long size = lds_store_size_for(b), total = size;
+  const unsigned long long guard = own_shadow ? LDSAN_OWN_SHADOW_GUARD : 0;
+  if (own_shadow) total = size + 2 * guard + ((size + 2 * guard) >> LDSAN_SHADOW_SCALE);
   void *handle = NULL;
-  if (size <= SIZE_MAX) {
-    handle = b->alloc_device ? b->alloc_device(b->mem.ctx, (size_t)size, &s->base) : NULL;
-    if (!handle) handle = s->shared = b->alloc_shared(b->mem.ctx, (size_t)size, &s->base);
+  uint64_t at = 0;
+  if (total <= SIZE_MAX) {
+    handle = b->alloc_device ? b->alloc_device(b->mem.ctx, (size_t)total, &at) : NULL;
+    if (!handle) handle = s->shared = b->alloc_shared(b->mem.ctx, (size_t)total, &at);
+  }
+  if (handle && own_shadow) {
+    /* Allocations are page-aligned, so granules map whole: shadow(at) is the
+     * first shadow byte. */
+    s->shadow_offset = at + size + 2 * guard - (at >> LDSAN_SHADOW_SCALE);
+    if (poison_guard(b, s, at, at + guard) != 0 || poison_guard(b, s, at + guard + size, at + 2 * guard + size) != 0) {
+      fprintf(stderr, "ldsan: warning: cannot write the shadow of the LDS backing store on %s; %s and every other "
+              "LDS-only code object there use their built-in %u MiB pool\n",
+              b->device_name ? b->device_name : "the device", name, LDSAN_BUILTIN_POOL_SIZE >> 20);
+      if (s->shared) b->free_shared(b->mem.ctx, s->shared);
+      s->shared = NULL;
+      handle = NULL; /* device memory stays allocated until exit, unused */
+    }
   }
   if (handle) {
+    s->base = at + guard;
     s->size = size;
   } else {
     s->base = 0;
@@ -86,15 +126,18 @@ static lds_store *lds_store_of(const ldsan_backend *b, const char *name) {
   return s;
 }
 
-/* Points st at the device's LDS backing store (leaves its built-in pool if the
- * store cannot be had). */
-static void use_lds_store(const ldsan_backend *b, const char *name, ldsan_device_state *st) {
+/* Points st at the device's LDS backing store of img's kind (leaves its
+ * built-in pool if the store cannot be had), and sets the shadow img's reports read. */
+static void use_lds_store(const ldsan_backend *b, const char *name, ldsan_device_state *st, ldsan_image *img) {
   pthread_mutex_lock(&stores_mu);
-  lds_store *s = lds_store_of(b, name);
+  lds_store *s = lds_store_of(b, name, img->own_shadow);
   if (s && s->size) {
     st->pool_base = s->base;
     st->pool_size = s->size;
+    st->shadow_offset = s->shadow_offset;
   }
+  /* ASan's shadow (0), ldsan's own, or the built-in pool's, which the host cannot find. */
+  img->shadow_offset = !img->own_shadow ? 0 : s && s->size ? s->shadow_offset : LDSAN_SHADOW_UNREADABLE;
   pthread_mutex_unlock(&stores_mu);
 }
 
@@ -111,10 +154,10 @@ static void forget_lds_stores(void) {
   pthread_mutex_unlock(&stores_mu);
 }
 
-/* Bytes of b's store, 0 if it has none (its code objects use their built-in pool). */
-static uint64_t lds_store_size(const ldsan_backend *b) {
+/* Bytes of b's store of that kind, 0 if it has none (its code objects use their built-in pool). */
+static uint64_t lds_store_size(const ldsan_backend *b, int own_shadow) {
   pthread_mutex_lock(&stores_mu);
-  lds_store *s = find_store(b);
+  lds_store *s = find_store(b, own_shadow);
   uint64_t size = s ? s->size : 0;
   pthread_mutex_unlock(&stores_mu);
   return size;
@@ -140,6 +183,14 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
             name, st.abi_version, LDSAN_ABI_VERSION);
     return NULL;
   }
+  int own_shadow = (st.flags & LDSAN_STATE_OWN_SHADOW) != 0;
+  /* Full-ASan device code writes ASan's shadow; without host ASan it is ldsan's to map. */
+  if (!own_shadow && b->maps_asan_shadow && ldsan_host_map_shadow() != 0) {
+    fprintf(stderr, "ldsan: error: %s needs AddressSanitizer's shadow, which could not be mapped (above); "
+            "its kernels cannot run checked: build the program with ldsan-cc (host ASan), or build the "
+            "device code with -fsanitize=lds (no ASan shadow needed)\n", name);
+    return NULL;
+  }
   ldsan_image *img = calloc(1, sizeof *img);
   uint64_t channel_addr = 0;
   if (img) img->channel = b->alloc_shared(b->mem.ctx, sizeof *img->channel, &channel_addr);
@@ -150,11 +201,12 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
     return NULL;
   }
   img->backend = b;
+  img->own_shadow = own_shadow;
   img->channel->abi_version = LDSAN_ABI_VERSION;
   img->channel->capacity = LDSAN_CHANNEL_CAPACITY;
   /* The device traps on aborting reports only if the host wants to halt. */
   st.channel = channel_addr;
-  use_lds_store(b, name, &st);
+  use_lds_store(b, name, &st, img);
   const ldsan_flags *f = ldsan_flags_get();
   st.flags &= ~(uint32_t)(LDSAN_STATE_HALT_ON_ERROR | LDSAN_STATE_SAME_WAVE_ERRORS | LDSAN_STATE_LDS_CHECKS_OFF);
   if (f->halt_on_error) st.flags |= LDSAN_STATE_HALT_ON_ERROR;
@@ -189,7 +241,8 @@ static ldsan_dispatch_info with_backend(const ldsan_image *img, const ldsan_disp
     info.symbolize = img->backend->symbolize;
     info.symbolize_ctx = img->backend->symbolize_ctx;
   }
-  info.lds_store_size = lds_store_size(img->backend);
+  info.lds_store_size = lds_store_size(img->backend, img->own_shadow);
+  info.shadow_offset = img->shadow_offset;
   return info;
 }
 

@@ -128,8 +128,9 @@ uint64_t ldsan_var_size(const ldsan_desc *d, int i, uint32_t dynamic_size);
 const char *ldsan_var_name(const ldsan_desc *d, int i, char *buf, size_t len);
 
 /* ---- shadow_dump.c -------------------------------------------------------- */
-/* Reads the shadow byte of addr through mem; returns 0 on success. */
-int ldsan_shadow_read(const ldsan_device_memory *mem, uint64_t addr, uint8_t *out);
+/* Reads the shadow byte of addr through mem, the shadow being where
+ * shadow_offset says (ldsan_dispatch_info.shadow_offset); returns 0 on success. */
+int ldsan_shadow_read(const ldsan_device_memory *mem, uint64_t shadow_offset, uint64_t addr, uint8_t *out);
 /* The bug name for shadow value `s` (ASan's and ldsan's), or NULL if unknown. */
 const char *ldsan_shadow_bug_name(uint8_t s);
 
@@ -144,7 +145,7 @@ typedef struct ldsan_block_view {
  * (whose recorded shadow value was `recorded`). If the live shadow no longer
  * holds `recorded` and `view` describes the block, prints the shadow the
  * descriptor implies instead and says so. Then the legend if print_legend. */
-void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *mem,
+void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *mem, uint64_t shadow_offset,
                        uint64_t addr, uint8_t recorded, const ldsan_block_view *view);
 
 /* ---- report.c ------------------------------------------------------------- */
@@ -161,7 +162,8 @@ typedef struct ldsan_report_extra {
 
 /* Bug name of a record, using the descriptor and shadow when the recorded
  * shadow value alone does not decide (partial granule, 0). */
-const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem);
+const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                                  const ldsan_dispatch_info *dispatch);
 /* Whether a record stops execution under the current options. */
 int ldsan_report_aborts(const ldsan_report_record *r);
 /* Prints one full report (no ABORTING line). */

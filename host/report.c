@@ -24,7 +24,7 @@ static const char *kind_name(uint32_t kind) {
 /* Bug name when the recorded shadow value alone does not decide (0, 1..7):
  * from where the address is, else like ASan from the next granule's shadow. */
 static const char *inconclusive_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
-                                     const ldsan_location *loc) {
+                                     uint64_t shadow_offset, const ldsan_location *loc) {
   switch (loc ? loc->where : LDSAN_WHERE_UNKNOWN) {
   case LDSAN_WHERE_HEADER: case LDSAN_WHERE_SLOT: return "lds-buffer-underflow";
   case LDSAN_WHERE_DYNAMIC_AFTER: return "dynamic-lds-buffer-overflow";
@@ -32,7 +32,7 @@ static const char *inconclusive_name(const ldsan_report_record *r, const ldsan_d
   default: return "lds-buffer-overflow";
   }
   uint8_t next;
-  if (mem && ldsan_shadow_read(mem, r->address + LDSAN_SHADOW_GRANULE, &next) == 0 && next >= 8) {
+  if (mem && ldsan_shadow_read(mem, shadow_offset, r->address + LDSAN_SHADOW_GRANULE, &next) == 0 && next >= 8) {
     const char *n = ldsan_shadow_bug_name(next);
     if (n) return n;
   }
@@ -40,10 +40,10 @@ static const char *inconclusive_name(const ldsan_report_record *r, const ldsan_d
 }
 
 static const char *bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
-                            const ldsan_location *loc) {
+                            uint64_t shadow_offset, const ldsan_location *loc) {
   if (r->kind != LDSAN_REPORT_BAD_ACCESS) return kind_name(r->kind);
   uint8_t s = (uint8_t)r->shadow_byte;
-  if (s < 8) return inconclusive_name(r, mem, loc);
+  if (s < 8) return inconclusive_name(r, mem, shadow_offset, loc);
   /* An LDS redzone byte below a variable (the slot's padding before the first
    * one) is an underflow of that variable, whatever byte the compiler wrote. */
   int lds_byte = s == LDSAN_SHADOW_LDS_REDZONE || s == LDSAN_SHADOW_LDS_BLOCK_HEADER || s == LDSAN_SHADOW_LDS_COMPILER_SLOT;
@@ -54,7 +54,7 @@ static const char *bug_name(const ldsan_report_record *r, const ldsan_device_mem
 }
 
 const char *ldsan_host_bug_name(const ldsan_report_record *record) {
-  return bug_name(record, NULL, NULL);
+  return bug_name(record, NULL, 0, NULL);
 }
 
 int ldsan_report_aborts(const ldsan_report_record *r) {
@@ -107,14 +107,15 @@ void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ld
     if (c->in_block) c->loc = ldsan_desc_locate(&c->desc, (int64_t)(r->address - r->block), c->dyn);
     if (c->in_block && c->loc.where == LDSAN_WHERE_UNKNOWN) c->loc.offset = (int64_t)(r->address - r->block);
   }
-  c->bug = bug_name(r, mem, c->in_block ? &c->loc : NULL);
+  c->bug = bug_name(r, mem, dispatch ? dispatch->shadow_offset : 0, c->in_block ? &c->loc : NULL);
 }
 
 void ldsan_report_ctx_free(report_ctx *c) { ldsan_desc_free(&c->desc); }
 
-const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem) {
+const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                                  const ldsan_dispatch_info *dispatch) {
   report_ctx c;
-  ldsan_report_ctx_init(&c, r, mem, NULL);
+  ldsan_report_ctx_init(&c, r, mem, dispatch);
   ldsan_report_ctx_free(&c);
   return c.bug;
 }
@@ -394,7 +395,8 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
   ldsan_report_describe_address(out, d, c);
   fputc('\n', out);
   if (c->in_block && c->desc.valid) { print_layout(out, d, c); fputc('\n', out); }
-  ldsan_shadow_dump(out, d, c->mem, r->address, (uint8_t)r->shadow_byte, c->view.block ? &c->view : NULL);
+  ldsan_shadow_dump(out, d, c->mem, c->dispatch ? c->dispatch->shadow_offset : 0, r->address,
+                    (uint8_t)r->shadow_byte, c->view.block ? &c->view : NULL);
   print_summary(out, c);
 }
 

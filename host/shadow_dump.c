@@ -30,9 +30,12 @@ const char *ldsan_shadow_bug_name(uint8_t s) {
   return NULL;
 }
 
-int ldsan_shadow_read(const ldsan_device_memory *mem, uint64_t addr, uint8_t *out) {
-  if (!mem || !mem->read) return -1;
-  return mem->read(mem->ctx, (addr >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET, out, 1);
+/* The offset of shadow(addr) = (addr >> 3) + offset for a dispatch's shadow_offset. */
+static uint64_t shadow_base(uint64_t shadow_offset) { return shadow_offset ? shadow_offset : LDSAN_SHADOW_OFFSET; }
+
+int ldsan_shadow_read(const ldsan_device_memory *mem, uint64_t shadow_offset, uint64_t addr, uint8_t *out) {
+  if (!mem || !mem->read || shadow_offset == LDSAN_SHADOW_UNREADABLE) return -1;
+  return mem->read(mem->ctx, (addr >> LDSAN_SHADOW_SCALE) + shadow_base(shadow_offset), out, 1);
 }
 
 /* The shadow byte the descriptor implies for granule g; 0 if known. */
@@ -58,9 +61,9 @@ static int implied(const ldsan_block_view *v, uint64_t g, uint8_t *out) {
 }
 
 /* One shadow byte for granule g from the live shadow or the implied one. */
-static int shadow_at(const ldsan_device_memory *mem, const ldsan_block_view *v, int use_implied,
-                     uint64_t g, uint8_t *out) {
-  return use_implied ? implied(v, g, out) : ldsan_shadow_read(mem, g, out);
+static int shadow_at(const ldsan_device_memory *mem, uint64_t shadow_offset, const ldsan_block_view *v,
+                     int use_implied, uint64_t g, uint8_t *out) {
+  return use_implied ? implied(v, g, out) : ldsan_shadow_read(mem, shadow_offset, g, out);
 }
 
 static void legend_row(FILE *out, ldsan_decorator d, const char *text, uint8_t value) {
@@ -82,16 +85,17 @@ static void print_legend(FILE *out, ldsan_decorator d) {
 #undef ASAN_SHADOW_BYTE
 }
 
-void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *mem, uint64_t addr,
-                       uint8_t recorded, const ldsan_block_view *view) {
+void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *mem, uint64_t shadow_offset,
+                       uint64_t addr, uint8_t recorded, const ldsan_block_view *view) {
   const uint64_t granule = LDSAN_SHADOW_GRANULE;
+  const uint64_t base = shadow_base(shadow_offset);
   uint64_t bad = addr & ~(granule - 1);
   uint8_t live = 0;
-  int live_ok = ldsan_shadow_read(mem, bad, &live) == 0;
+  int live_ok = ldsan_shadow_read(mem, shadow_offset, bad, &live) == 0;
   uint8_t effective = live, probe;
   /* A partial granule's record carries the next granule's value (ASan's naming rule). */
   if (live_ok && live >= 1 && live < granule && recorded >= granule &&
-      ldsan_shadow_read(mem, bad + granule, &probe) == 0)
+      ldsan_shadow_read(mem, shadow_offset, bad + granule, &probe) == 0)
     effective = probe;
   int use_implied = (!live_ok || (live != recorded && effective != recorded)) && view && implied(view, bad, &probe) == 0;
   if (use_implied) {
@@ -99,23 +103,27 @@ void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *
     if (live_ok) fprintf(out, " the live shadow now holds %02x, not the recorded %02x%s):\n", live, recorded,
                          live == LDSAN_SHADOW_LDS_FREED ? ": the workgroup has exited" : "");
     else fprintf(out, " the live shadow cannot be read):\n");
+  } else if (!live_ok && shadow_offset == LDSAN_SHADOW_UNREADABLE) {
+    fprintf(out, "Shadow bytes around the buggy address: not known to the host (the code object's built-in LDS "
+            "pool; its shadow is not where the host can find it)\n");
+    return;
   } else if (!live_ok) {
     fprintf(out, "Shadow bytes around the buggy address: cannot be read (shadow address 0x%llx)\n",
-            (unsigned long long)((addr >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET));
+            (unsigned long long)((addr >> LDSAN_SHADOW_SCALE) + base));
     return;
   } else {
     fprintf(out, "Shadow bytes around the buggy address:\n");
   }
-  uint64_t shadow_bad = (addr >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET;
+  uint64_t shadow_bad = (addr >> LDSAN_SHADOW_SCALE) + base;
   uint64_t row0 = shadow_bad & ~(uint64_t)(ROW_BYTES - 1);
   for (int r = -ROWS_AROUND; r <= ROWS_AROUND; r++) {
     uint64_t row = row0 + (uint64_t)((int64_t)r * ROW_BYTES);
-    if (row < LDSAN_SHADOW_OFFSET && r < 0) continue;  /* before the shadow: nothing to show */
+    if (row < base && r < 0) continue;  /* before the shadow: nothing to show */
     uint8_t bytes[ROW_BYTES];
     int known[ROW_BYTES], any = 0;
     for (int i = 0; i < ROW_BYTES; i++) {
-      uint64_t g = (row + (uint64_t)i - LDSAN_SHADOW_OFFSET) << LDSAN_SHADOW_SCALE;
-      known[i] = shadow_at(mem, view, use_implied, g, &bytes[i]) == 0;
+      uint64_t g = (row + (uint64_t)i - base) << LDSAN_SHADOW_SCALE;
+      known[i] = shadow_at(mem, shadow_offset, view, use_implied, g, &bytes[i]) == 0;
       any |= known[i];
     }
     if (!any && r != 0) continue;

@@ -12,6 +12,7 @@
 #include "WaveShadow.h"
 #include "InlineBlockCalls.h"
 #include "LdsChecks.h"
+#include "LdsOnly.h"
 #include "Descriptor.h"
 #include "Diag.h"
 #include "LdsPlan.h"
@@ -75,12 +76,17 @@ const char *const FixUpstream =
 
 } // namespace
 
-bool ldsan::shouldInstrument(const Module &M) {
-  if (!M.getTargetTriple().isAMDGCN())
-    return false;
+/// The module went through AddressSanitizerPass.
+static bool isSanitized(const Module &M) {
   auto *San = mdconst::extract_or_null<ConstantInt>(
       M.getModuleFlag("nosanitize_address"));
-  return San && !San->isZero() && !M.getModuleFlag(InstrumentedFlag);
+  return San && !San->isZero();
+}
+
+bool ldsan::shouldInstrument(const Module &M) {
+  if (!M.getTargetTriple().isAMDGCN() || M.getModuleFlag(InstrumentedFlag))
+    return false;
+  return isSanitized(M) || ldsOnlyRequested();
 }
 
 /// Runs upstream amdgpu-sw-lower-lds on X with fresh analysis managers.
@@ -356,10 +362,13 @@ static bool expandMdItems(const LdsPlan &Orig, const KernelPlan &OrigKP,
 
 /// The whole transformation on X; Plan is X's plan before mergeDynamicLds.
 static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
-                      std::unique_ptr<Module> RT, unsigned Checks, Failure &F) {
+                      std::unique_ptr<Module> RT, unsigned Checks, bool LdsOnly,
+                      Failure &F) {
   mergeDynamicLds(X, Plan);
   if (Checks)
     addLdsAccessChecks(X, Checks);
+  if (LdsOnly)
+    addFlatLdsBoundsChecks(X);
   LdsPlan Lowered = planLdsLowering(X);
   bool Same = Lowered.Problem.empty() &&
               Lowered.Kernels.size() == Plan.Kernels.size();
@@ -373,6 +382,11 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
 
   if (!runUpstreamLowering(X, PB, F))
     return false;
+  std::string Why;
+  if (LdsOnly && !useOwnShadow(X, Why)) {
+    F = {Why, "", FixUpstream};
+    return false;
+  }
   if (TestUnexpectedMd)
     reshapeMdForTest(X);
   if (!checkNoSurpriseKernels(X, Lowered, F))
@@ -403,7 +417,6 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     std::vector<uint8_t> Blob = buildDescriptor(Plan, KP, Items[I], Flags);
     GlobalVariable *Desc = emitDescriptor(X, KP.Name, Blob);
     rewriteKernelCalls(X, *K, Desc);
-    std::string Why;
     if (!guardKernelBlock(*K, Why) || !shareBlockShadow(*K, hasShadowImage(Blob), Why) ||
         (Checks && !addLdsChecksPrologue(*K, Why))) {
       F = {Why, KP.Name, FixUpstream};
@@ -418,7 +431,8 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     F = {Reason, "", "check that the runtime was built for this LLVM"};
     return false;
   }
-  if (!inlineBlockCalls(X, Reason)) {
+  if (!inlineBlockCalls(X, Reason) ||
+      (LdsOnly && !inlineOwnShadowOffset(X, Reason))) {
     F = {Reason, "", "check that the runtime was built for this LLVM"};
     return false;
   }
@@ -444,9 +458,9 @@ static std::string alreadyLowered(const Module &M) {
   return "";
 }
 
-bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
-  if (!shouldInstrument(M))
-    return false;
+/// instrumentModule on a module ready for the upstream lowering (sanitized,
+/// or prepared for the LDS-only mode).
+static bool instrumentPrepared(Module &M, PassBuilder &PB, bool LdsOnly) {
 
   if (std::string K = alreadyLowered(M); !K.empty()) {
     reportError(M, "the module's LDS was already lowered by "
@@ -457,17 +471,21 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
     return false;
   }
 
-  const std::string Path = runtimePath();
+  const std::string Path = runtimePath(LdsOnly);
   std::string Reason;
   std::unique_ptr<Module> RT = loadRuntime(Path, M.getContext(), Reason);
   if (!RT) {
     reportError(M, "cannot read the ldsan device runtime '" + Path +
-                       "': " + Reason +
-                       "; run 'make' in the ldsan tree or set LDSAN_RUNTIME");
+                       "': " + Reason + "; run 'make' in the ldsan tree or set " +
+                       (LdsOnly ? "LDSAN_RUNTIME_LDS" : "LDSAN_RUNTIME"));
     return false;
   }
 
   LdsPlan Plan = planLdsLowering(M);
+  // Without ASan there is nothing else to check: a module whose kernels use
+  // no LDS keeps its code, and gets no runtime.
+  if (LdsOnly && Plan.Problem.empty() && Plan.Kernels.empty())
+    return false;
   if (!Plan.Problem.empty()) {
     reportError(M, Plan.Problem + "; ldsan cannot instrument this module");
     return false;
@@ -486,7 +504,7 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
       Known.insert(ST);
     std::unique_ptr<Module> Clone = CloneModule(M);
     Failure F;
-    if (!transform(*Clone, Plan, PB, CloneModule(*RT), Checks, F)) {
+    if (!transform(*Clone, Plan, PB, CloneModule(*RT), Checks, LdsOnly, F)) {
       reportError(M, F.message());
       return false;
     }
@@ -497,13 +515,34 @@ bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
   }
 
   Failure F;
-  if (!transform(M, Plan, PB, std::move(RT), Checks, F))
+  if (!transform(M, Plan, PB, std::move(RT), Checks, LdsOnly, F))
     reportError(M, F.message() + " (the module is partly instrumented)");
   return true;
 }
 
+bool ldsan::instrumentModule(Module &M, PassBuilder &PB) {
+  if (!shouldInstrument(M))
+    return false;
+  if (isSanitized(M))
+    return instrumentPrepared(M, PB, /*LdsOnly=*/false);
+  LdsOnlyMarks Marks;
+  prepareLdsOnly(M, Marks);
+  if (instrumentPrepared(M, PB, /*LdsOnly=*/true))
+    return true;
+  undoLdsOnly(M, Marks);
+  return false;
+}
+
 PreservedAnalyses LdsanInstrumentPass::run(Module &M,
                                            ModuleAnalysisManager &) {
+  return instrumentModule(M, PB) ? PreservedAnalyses::none()
+                                 : PreservedAnalyses::all();
+}
+
+PreservedAnalyses LdsOnlyEntryPass::run(Module &M, ModuleAnalysisManager &) {
+  for (const Function &F : M)
+    if (F.hasFnAttribute(Attribute::SanitizeAddress))
+      return PreservedAnalyses::all(); // ASan runs next; its hook instruments
   return instrumentModule(M, PB) ? PreservedAnalyses::none()
                                  : PreservedAnalyses::all();
 }

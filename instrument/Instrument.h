@@ -22,7 +22,8 @@ namespace ldsan {
 /// Module flag marking a module ldsan already instrumented.
 inline constexpr const char *InstrumentedFlag = "ldsan.instrumented";
 
-/// True if M is amdgcn, carries "nosanitize_address" and not InstrumentedFlag.
+/// True if M is amdgcn, not InstrumentedFlag, and carries "nosanitize_address"
+/// or the LDS-only mode is asked for (LdsOnly.h).
 bool shouldInstrument(const llvm::Module &M);
 
 /// Instruments M; PB must be able to parse "amdgpu-sw-lower-lds" (built with
@@ -35,6 +36,17 @@ class LdsanInstrumentPass : public llvm::PassInfoMixin<LdsanInstrumentPass> {
 
 public:
   explicit LdsanInstrumentPass(llvm::PassBuilder &PB) : PB(PB) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// The LDS-only mode's entry in clang's pipeline: instrumentModule on a
+/// module that AddressSanitizerPass will not see (no sanitize_address function).
+class LdsOnlyEntryPass : public llvm::PassInfoMixin<LdsOnlyEntryPass> {
+  llvm::PassBuilder &PB;
+
+public:
+  explicit LdsOnlyEntryPass(llvm::PassBuilder &PB) : PB(PB) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };

@@ -2,6 +2,7 @@
 #include "LdsChecks.h"
 
 #include "CallsTo.h"
+#include "LdsAccess.h"
 #include "MemOps.h"
 
 #include "ldsan/entry_points.def"
@@ -23,7 +24,6 @@ static cl::opt<std::string> LdsChecksOpt(
     cl::desc("ldsan: LDS checks to add (races,uninit); default: "
              "$LDSAN_LDS_CHECKS, which ldsan-cc -fsanitize-lds= sets"));
 
-static constexpr unsigned LdsAS = 3;
 
 bool ldsan::ldsChecksRequested(unsigned &Mask, std::string &Why) {
   Mask = 0;
@@ -46,49 +46,6 @@ bool ldsan::ldsChecksRequested(unsigned &Mask, std::string &Why) {
     }
   }
   return true;
-}
-
-static constexpr unsigned FlatAS = 0;
-
-
-/// Whether flat pointer P may point into LDS: not when it comes from an
-/// alloca or from a pointer of another address space than LDS (a global, a
-/// constant, a private pointer). At -O0 most LDS accesses are flat (through
-/// an addrspacecast of the variable), and pointers passed around are flat.
-static bool mayBeLds(Value *P) {
-  const Value *U = getUnderlyingObject(P);
-  if (isa<AllocaInst>(U))
-    return false;
-  if (auto *GV = dyn_cast<GlobalValue>(U))
-    return GV->getAddressSpace() == LdsAS;
-  unsigned AS = U->getType()->isPointerTy() ? U->getType()->getPointerAddressSpace() : FlatAS;
-  return AS == LdsAS || AS == FlatAS;
-}
-
-/// The pointer I accesses in LDS (address space 3) or maybe in LDS (flat),
-/// and the bytes and kind of the access, or null.
-static Value *ldsAccess(Instruction &I, const DataLayout &DL, uint32_t &Kind) {
-  Value *P = nullptr;
-  Type *Ty = nullptr;
-  bool Atomic = false, Store = false;
-  if (auto *L = dyn_cast<LoadInst>(&I))
-    P = L->getPointerOperand(), Ty = L->getType(), Atomic = L->isAtomic();
-  else if (auto *S = dyn_cast<StoreInst>(&I))
-    P = S->getPointerOperand(), Ty = S->getValueOperand()->getType(), Atomic = S->isAtomic(), Store = true;
-  else if (auto *R = dyn_cast<AtomicRMWInst>(&I))
-    P = R->getPointerOperand(), Ty = R->getValOperand()->getType(), Atomic = Store = true;
-  else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
-    P = X->getPointerOperand(), Ty = X->getNewValOperand()->getType(), Atomic = Store = true;
-  if (!P)
-    return nullptr;
-  unsigned AS = P->getType()->getPointerAddressSpace();
-  if (AS != LdsAS && !(AS == FlatAS && mayBeLds(P)))
-    return nullptr;
-  uint64_t Size = DL.getTypeStoreSize(Ty).getFixedValue();
-  if (Size > LDSAN_LDS_CHECK_SIZE_MASK)
-    Size = LDSAN_LDS_CHECK_SIZE_MASK;
-  Kind = (uint32_t)Size | (Store ? LDSAN_LDS_CHECK_STORE : 0) | (Atomic ? LDSAN_LDS_CHECK_ATOMIC : 0);
-  return P;
 }
 
 void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
@@ -132,10 +89,9 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
       Value *Len = B.CreateZExtOrTrunc(MI->getArgOperand(2), B.getInt64Ty());
       Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(LDSAN_LDS_CHECK_SIZE_MASK)), I32);
       auto checkOne = [&](Value *P, uint32_t Flags) {
-        unsigned AS = P->getType()->getPointerAddressSpace();
-        if (AS != LdsAS && !(AS == FlatAS && mayBeLds(P)))
+        if (!inOrMaybeLds(P))
           return;
-        bool Flat = AS == FlatAS;
+        bool Flat = P->getType()->getPointerAddressSpace() == FlatAS;
         Value *Where = B.CreatePtrToInt(P, Flat ? B.getInt64Ty() : I32);
         Value *SizeKind = B.CreateOr(Len, ConstantInt::get(I32, Flags | Mask));
         B.CreateCall(Flat ? CheckFlat : Check, {Where, SizeKind})->setDebugLoc(MI->getDebugLoc());

@@ -15,9 +15,14 @@
 //     LDS of another's __device__ function, so only the linked module shows
 //     each kernel's whole LDS. (An -fgpu-rdc compile emits bitcode: no
 //     codegen, so 2 does not run there.)
+//  5. The LDS-only mode (ldsan-cc -fsanitize=lds sets LDSAN_LDS_ONLY): no
+//     AddressSanitizerPass runs, so 1 becomes the optimizer's last extension
+//     point, for modules with no sanitize_address function (with one, ASan
+//     runs after it and 1 applies). 2, 3 and 4 work as they are.
 //
 //===----------------------------------------------------------------------===//
 #include "Instrument.h"
+#include "LdsOnly.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -65,6 +70,11 @@ static void registerCallbacks(PassBuilder &PB) {
           if (const auto *MP = llvm::any_cast<const Module *>(&IR))
             runGuarded(const_cast<Module &>(**MP), PB);
         });
+  PB.registerOptimizerLastEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        if (ldsan::ldsOnlyRequested() && !deferredToDeviceLink())
+          MPM.addPass(ldsan::LdsOnlyEntryPass(PB));
+      });
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ldsan::LdsanInstrumentPass(PB));

@@ -6,7 +6,8 @@
 //    lets the backend infer
 //    precise amdgpu-* attributes and drop unused ones;
 //  - the device-state globals (LDSAN_DEVICE_STATE_SYMBOL, the built-in
-//    channel and pool) are always linked and stay external with protected
+//    channel and pool, and the LDS-only runtime's shadow of that pool) are
+//    always linked and stay external with protected
 //    visibility, so the host finds them by symbol in the code object. They are
 //    weak_odr: with -fgpu-rdc ldsan-cc has the device link instrument the
 //    linked module (Plugin.cpp), so the runtime comes in once; but code
@@ -41,17 +42,19 @@ using namespace llvm;
 
 static const char *const StateGlobals[] = {
     LDSAN_DEVICE_STATE_SYMBOL, "__ldsan_builtin_channel",
-    "__ldsan_builtin_pool"};
+    "__ldsan_builtin_pool", "__ldsan_builtin_pool_shadow"};
 
-std::string ldsan::runtimePath() {
-  if (const char *Env = std::getenv("LDSAN_RUNTIME"); Env && *Env)
+std::string ldsan::runtimePath(bool LdsOnly) {
+  const char *Var = LdsOnly ? "LDSAN_RUNTIME_LDS" : "LDSAN_RUNTIME";
+  const char *File = LdsOnly ? "ldsan-rt-lds.bc" : "ldsan-rt.bc";
+  if (const char *Env = std::getenv(Var); Env && *Env)
     return Env;
   Dl_info Info;
   if (!dladdr(reinterpret_cast<void *>(&ldsan::runtimePath), &Info) ||
       !Info.dli_fname)
-    return "ldsan-rt.bc";
+    return File;
   SmallString<256> Path(sys::path::parent_path(Info.dli_fname));
-  sys::path::append(Path, "ldsan-rt.bc");
+  sys::path::append(Path, File);
   return std::string(Path);
 }
 

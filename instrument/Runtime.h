@@ -9,8 +9,9 @@
 
 namespace ldsan {
 
-/// $LDSAN_RUNTIME if set, else ldsan-rt.bc in the directory of this plugin.
-std::string runtimePath();
+/// $LDSAN_RUNTIME if set, else ldsan-rt.bc in the directory of this plugin;
+/// for the LDS-only mode $LDSAN_RUNTIME_LDS, else ldsan-rt-lds.bc there.
+std::string runtimePath(bool LdsOnly);
 
 /// Parses the runtime bitcode (or IR) at Path into Ctx. On failure returns
 /// null and sets Reason.

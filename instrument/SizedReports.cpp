@@ -54,6 +54,26 @@ Value *accessPointer(Instruction &I, Type *&Ty) {
   return nullptr;
 }
 
+/// Whether BB is a check's report block: upstream names it "asan.report...",
+/// but a compile that discards value names (clang without a sanitizer: the
+/// LDS-only mode) keeps no names, so it is recognized by its shape too: a
+/// conditional branch to the block that calls a report function.
+bool isReportBlock(BasicBlock *BB) {
+  if (BB->getName().starts_with("asan.report"))
+    return true;
+  auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+  if (!Br || !Br->isConditional())
+    return false;
+  for (BasicBlock *Succ : Br->successors())
+    for (Instruction &I : *Succ)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *F = CB->getCalledFunction();
+            F && (F->getName().starts_with("__asan_report_") ||
+                  F->getName().starts_with(LDSAN_REPORT_SIZED_PREFIX))) // a check resized already
+          return true;
+  return false;
+}
+
 /// The access through P that the report call R guards, or null.
 Instruction *guardedAccess(CallInst *R, Value *P, Type *&Ty) {
   Instruction *I = R->getNextNode();
@@ -75,8 +95,8 @@ Instruction *guardedAccess(CallInst *R, Value *P, Type *&Ty) {
       BasicBlock *Next = Br->getSuccessor(0);
       if (Br->isConditional()) {
         // Into the path that does not report (the other check passed).
-        bool Report0 = Br->getSuccessor(0)->getName().starts_with("asan.report");
-        bool Report1 = Br->getSuccessor(1)->getName().starts_with("asan.report");
+        bool Report0 = isReportBlock(Br->getSuccessor(0));
+        bool Report1 = isReportBlock(Br->getSuccessor(1));
         if (Report0 == Report1)
           return nullptr;
         Next = Br->getSuccessor(Report0 ? 1 : 0);

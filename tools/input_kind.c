@@ -47,3 +47,26 @@ const char *ldsan_cc_lds_checks_option(const char *arg) {
   if (strcmp(arg, "-fno-sanitize-lds") == 0) return "none";
   return NULL;
 }
+
+int ldsan_cc_sanitize_lds_option(const char *arg, char *rest, size_t size) {
+  int sign = !strncmp(arg, "-fsanitize=", 11) ? 1 : !strncmp(arg, "-fno-sanitize=", 14) ? -1 : 0;
+  if (!sign || size == 0) return 0;
+  const char *list = strchr(arg, '=') + 1;
+  int found = 0;
+  size_t n = (size_t)snprintf(rest, size, "%.*s", (int)(list - arg), arg);
+  int any = 0;
+  for (const char *p = list; *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == 3 && !strncmp(p, "lds", 3)) {
+      found = 1;
+    } else if (len && n < size) {
+      n += (size_t)snprintf(rest + n, size - n, "%s%.*s", any ? "," : "", (int)len, p);
+      any = 1;
+    }
+    p += len + (end != NULL);
+  }
+  if (!found) return 0;
+  if (!any) rest[0] = '\0';
+  return sign;
+}

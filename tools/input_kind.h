@@ -4,6 +4,8 @@
 #ifndef LDSAN_TOOLS_INPUT_KIND_H
 #define LDSAN_TOOLS_INPUT_KIND_H
 
+#include <stddef.h>
+
 /* Whether s ends with suffix. */
 int ldsan_cc_ends_with(const char *s, const char *suffix);
 /* A HIP source by name: .hip or .cu. */
@@ -22,5 +24,11 @@ int ldsan_cc_is_cxx_using_hip(const char *path);
  * them off clang's command line and set LDSAN_LDS_CHECKS): the list ("none"
  * for the -fno form), or NULL for any other word. */
 const char *ldsan_cc_lds_checks_option(const char *arg);
+
+/* The LDS-only mode, -fsanitize=lds (ldsan's; clang has no such sanitizer):
+ * for -fsanitize=<list> or -fno-sanitize=<list> naming lds, returns 1 (-fsanitize)
+ * or -1 (-fno-sanitize) and writes to rest, `size` bytes, the same option
+ * without lds ("" if lds was all of it), which goes on to clang; else 0. */
+int ldsan_cc_sanitize_lds_option(const char *arg, char *rest, size_t size);
 
 #endif /* LDSAN_TOOLS_INPUT_KIND_H */

@@ -20,6 +20,7 @@
 #include "input_kind.h"
 
 #define DEFAULT_ARCH "gfx90a:xnack+"
+#define DEFAULT_LDS_ONLY_ARCH "gfx90a"
 #ifndef LDSAN_DEFAULT_CLANG
 #define LDSAN_DEFAULT_CLANG "clang++-22"
 #endif
@@ -47,6 +48,8 @@ struct options {
   int has_debug_option;       /* any -g option (-g, -g0, -gline-tables-only, -gdwarf-5, ...) */
   int rdc;                    /* -fgpu-rdc: the link of objects is also the device link */
   const char *lds_checks;     /* -fsanitize-lds=<list> (last wins; -fno-sanitize-lds: "none"), or NULL */
+  int lds_only;               /* -fsanitize=lds (last of it and -fno-sanitize=lds wins): LDS checks only */
+  int wave64;                 /* -mwavefrontsize64 (last of it and -mno-wavefrontsize64 wins) */
 };
 
 /* Prints one error line and exits 2 (bad usage or missing dependency). */
@@ -159,9 +162,14 @@ static int is_debug_option(const char *a) {
 /* First pass over the user's arguments: records what they ask for. */
 static void scan_args(struct options *o, int argc, char **argv) {
   const char *lang = "none";
+  char rest[PATH_MAX];
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--emulate") == 0) o->emulate = 1;
+    int lds = ldsan_cc_sanitize_lds_option(a, rest, sizeof rest);
+    if (lds) o->lds_only = lds > 0;
+    else if (strcmp(a, "--emulate") == 0) o->emulate = 1;
+    else if (strcmp(a, "-mwavefrontsize64") == 0) o->wave64 = 1;
+    else if (strcmp(a, "-mno-wavefrontsize64") == 0) o->wave64 = 0;
     else if (ldsan_cc_lds_checks_option(a)) o->lds_checks = ldsan_cc_lds_checks_option(a);
     else if (is_debug_option(a)) o->has_debug_option = 1;
     else if (strncmp(a, "--offload-arch=", 15) == 0) note_arch(o, a + 15);
@@ -199,6 +207,8 @@ static void usage(FILE *out) {
           "usage: ldsan-cc [--emulate] [clang options] app.hip [...] -o app\n"
           "  Compiles HIP with device AddressSanitizer and ldsan's LDS checking.\n"
           "  Default target --offload-arch=" DEFAULT_ARCH " (any xnack+ target may be given).\n"
+          "  -fsanitize=lds   check LDS only: no AddressSanitizer on the device or the host, any AMD target\n"
+          "              (xnack or not, CDNA or RDNA, wave32 or wave64); default target " DEFAULT_LDS_ONLY_ARCH "\n"
           "  --emulate   build a host executable whose kernels run on the CPU emulator\n"
           "  -fsanitize-lds=races,uninit   also check LDS for data races between barriers and reads of\n"
           "              LDS no work-item wrote (either or both; give it to the device link of -fgpu-rdc too)\n"
@@ -301,8 +311,12 @@ int main(int argc, char **argv) {
   /* The plugin reads the LDS checks from the environment (instrument/LdsChecks.h),
    * in every compile and device link this command runs. */
   if (o.lds_checks) setenv("LDSAN_LDS_CHECKS", o.lds_checks, 1);
+  /* So does the LDS-only mode (instrument/LdsOnly.h). */
+  if (o.lds_only) setenv("LDSAN_LDS_ONLY", "1", 1);
+  else unsetenv("LDSAN_LDS_ONLY");
   if (o.emulate) exec_emulate(&o, argc, argv);
-  if (o.non_xnack_arch) check_arch(o.non_xnack_arch);
+  /* Device ASan needs xnack+; the LDS-only mode needs no page faults. */
+  if (o.non_xnack_arch && !o.lds_only) check_arch(o.non_xnack_arch);
 
   if (!o.has_input && !o.verbose && !o.info_query)
     die("no input files; usage: ldsan-cc app.hip -o app (see ldsan-cc --help)%s%s", "", "");
@@ -314,7 +328,7 @@ int main(int argc, char **argv) {
         o.clang, "");
   char plugin[PATH_MAX + 64], runtime[PATH_MAX + 64], bitcode_dir[PATH_MAX + 64], hip_header[PATH_MAX + 64];
   snprintf(plugin, sizeof plugin, "%s/lib/ldsan-instrument.so", o.build_root);
-  snprintf(runtime, sizeof runtime, "%s/lib/ldsan-rt.bc", o.build_root);
+  snprintf(runtime, sizeof runtime, o.lds_only ? "%s/lib/ldsan-rt-lds.bc" : "%s/lib/ldsan-rt.bc", o.build_root);
   snprintf(bitcode_dir, sizeof bitcode_dir, "%s/lib/amdgcn-bitcode", o.build_root);
   snprintf(hip_header, sizeof hip_header, "%s" HIP_HEADER, o.rocm_path);
   if (!exists(plugin)) die("the ldsan plugin '%s' is missing; run 'make' in the ldsan tree%s", plugin, "");
@@ -331,11 +345,17 @@ int main(int argc, char **argv) {
 
   struct argv_builder b = {0};
   push(&b, o.clang);
-  /* -fsanitize=address, -mcode-object-version=5, the ROCm paths, the plugin: tools/ldsan.cfg. */
+  /* -mcode-object-version=5, the ROCm paths, the plugin: tools/ldsan.cfg. */
   pushf(&b, "--config=%s", config);
+  /* Device (and host) AddressSanitizer, except in the LDS-only mode (where a
+   * user's own -fsanitize=address still applies: to the host, and to the device
+   * of xnack+ targets, which then get the full checks). */
+  if (!o.lds_only && !o.info_query) push(&b, "-fsanitize=address");
+  /* ROCm 5.2's headers read the wave size from a macro (ldsan-hip-compat.h). */
+  if (o.wave64) push(&b, "-D__LDSAN_WAVEFRONT_SIZE=64");
   /* An -fgpu-rdc link of objects links device code too: for the same default target. */
   if (!o.has_arch && (o.has_hip_input || (o.rdc && o.has_object_input && !o.no_link)))
-    push(&b, "--offload-arch=" DEFAULT_ARCH);
+    push(&b, o.lds_only ? "--offload-arch=" DEFAULT_LDS_ONLY_ARCH : "--offload-arch=" DEFAULT_ARCH);
   push_default_debug(&b, &o);
   /* -fgpu-rdc: each TU's device code is left uninstrumented, and the device link
    * (lld's LTO, with the plugin loaded) instruments the linked module, where
@@ -378,6 +398,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (ldsan_cc_lds_checks_option(a)) continue; /* not clang's: the environment says it */
+    char rest[PATH_MAX];
+    if (ldsan_cc_sanitize_lds_option(a, rest, sizeof rest)) { /* lds is ldsan's; the rest is clang's */
+      if (rest[0]) push(&b, rest);
+      continue;
+    }
     if (drop_targets && (!strncmp(a, "--offload-arch", 14) || !strncmp(a, "--cuda-gpu-arch", 15) ||
                          !strncmp(a, "--no-offload-arch", 17))) {
       i += !strcmp(a, "--offload-arch") || !strcmp(a, "--cuda-gpu-arch");  /* and its separate value */

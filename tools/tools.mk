@@ -15,15 +15,19 @@ $(BUILD)/lib/ldsan.cfg: tools/ldsan.cfg
 # Debian's ROCm device libraries, linked one by one, with asanrtl.bc replaced:
 # clang links asanrtl.bc (-mlink-bitcode-file) for -fsanitize=address, and ROCm
 # 5.2's predates the entry points clang 22 calls; ldsan's runtime (linked by the
-# plugin) replaces it. The slot carries ROCm's hip.bc instead, which clang 22 no
-# longer links but ROCm 5.2's headers need (__atomic_work_item_fence), re-stamped
-# with clang 22's amdgcn data layout so linking it raises no warning.
+# plugin) replaces it, so the slot holds an empty module. ROCm's hip.bc, which
+# clang 22 no longer links but ROCm 5.2's headers need (__atomic_work_item_fence),
+# becomes ldsan-hip.bc, re-stamped with clang 22's amdgcn data layout so linking
+# it raises no warning; device/device.mk links it into every
+# oclc_isa_version_<N>.bc, which clang links in every mode (the LDS-only mode has
+# no asanrtl.bc).
 $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc:
 	@test -d $(ROCM_BITCODE) || { echo "ldsan: error: $(ROCM_BITCODE) not found; run 'make deps' (needs rocm-device-libs)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@for f in $(ROCM_BITCODE)/*.bc; do [ "$$(basename $$f)" = asanrtl.bc ] || ln -sf $$f $(dir $@); done
 	layout=$$(echo | $(CLANG) -target amdgcn-amd-amdhsa -nogpulib -x c -emit-llvm -S - -o - | grep '^target datalayout'); \
-	$(LLVM_DIS) $(ROCM_BITCODE)/hip.bc -o - | sed "s/^target datalayout = .*/$$layout/" | llvm-as-$(LLVM_VERSION) -o $@
+	$(LLVM_DIS) $(ROCM_BITCODE)/hip.bc -o - | sed -e "s/^target datalayout = .*/$$layout/" -e 's/linkonce_odr/weak_odr/' | llvm-as-$(LLVM_VERSION) -o $(dir $@)ldsan-hip.bc && \
+	{ echo "$$layout"; echo 'target triple = "amdgcn-amd-amdhsa"'; } | llvm-as-$(LLVM_VERSION) -o $@
 
 # CMake: ldsan's toolchain file, and the build directory laid out as the ROCm
 # root CMake's HIP language expects (tools/ldsan-toolchain.cmake says why):

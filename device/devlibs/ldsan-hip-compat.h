@@ -1,5 +1,5 @@
-/* ldsan-hip-compat.h: declarations ROCm 5.2's HIP headers take from clang's HIP
- * wrapper headers and clang 22 no longer provides. ldsan-cc pre-includes it
+/* ldsan-hip-compat.h: what ROCm 5.2's HIP headers take from clang's HIP
+ * wrapper headers and predefined macros and clang 22 no longer provides. ldsan-cc pre-includes it
  * (-include) in HIP compiles; it declares nothing clang 22 still declares.
  *
  * amd_hip_fp16.h (hrcp, h2rcp) calls __llvm_amdgcn_rcp_f16 and
@@ -9,6 +9,22 @@
  * hardware f16 reciprocal (v_rcp_f16), per element for the pair. */
 #ifndef LDSAN_HIP_COMPAT_H
 #define LDSAN_HIP_COMPAT_H
+
+/* ROCm 5.2's headers size warpSize (and their wave functions) by
+ * __AMDGCN_WAVEFRONT_SIZE, which clang 22 no longer defines. A device compile
+ * gets its target's wave size: 32 on gfx10-gfx12 (RDNA's default), unless the
+ * build asks for wave64 (ldsan-cc defines __LDSAN_WAVEFRONT_SIZE=64 for
+ * -mwavefrontsize64), and 64 on gfx9 (CDNA). The host compile gets 64, as
+ * hipcc's did. */
+#ifndef __AMDGCN_WAVEFRONT_SIZE
+#if defined(__LDSAN_WAVEFRONT_SIZE)
+#define __AMDGCN_WAVEFRONT_SIZE __LDSAN_WAVEFRONT_SIZE
+#elif defined(__HIP_DEVICE_COMPILE__) && (defined(__GFX10__) || defined(__GFX11__) || defined(__GFX12__))
+#define __AMDGCN_WAVEFRONT_SIZE 32
+#else
+#define __AMDGCN_WAVEFRONT_SIZE 64
+#endif
+#endif
 #if defined(__HIP__) && defined(__cplusplus)
 
 extern "C" {

@@ -21,8 +21,10 @@ void __ldsan_emu_register_image(const ldsan_emu_image *image) {
             image->source ? image->source : "a device object", image->version, LDSAN_EMU_IMAGE_VERSION);
     exit(1);
   }
-  if (ldsan_emu_init_shadow() != 0) exit(1);
+  /* An image with ldsan's runtime that the host library refuses (it said why:
+   * ASan's shadow not mappable, out of memory) would run unchecked or fault. */
   struct ldsan_image *host = ldsan_emu_register_host(image);
+  if (!host && image->device_state) exit(1);
   pthread_mutex_lock(&images_mu);
   images = realloc(images, (image_count + 1) * sizeof *images);
   image_hosts = realloc(image_hosts, (image_count + 1) * sizeof *image_hosts);

@@ -165,7 +165,6 @@ int ldsan_emu_run(emu_dispatch *d);      /* runs d on all workers; 0 ok */
 
 /* core_report.c: the emulator as a host-library backend */
 struct ldsan_image;
-int ldsan_emu_init_shadow(void);
 /* Registers an image's ldsan device state with the host library; NULL if the
  * image has no ldsan runtime or the host library refused it (said why). */
 struct ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img);

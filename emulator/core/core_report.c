@@ -26,7 +26,6 @@ void ldsan_emu_set_report_hook(ldsan_emu_report_hook hook, void *ctx) {
   report_hook_ctx = ctx;
 }
 
-int ldsan_emu_init_shadow(void) { return ldsan_host_map_shadow(); }
 
 /* Reads and writes device memory on purpose, the LDS redzones and headers the
  * device poisoned included: never instrumented, also in the ASan+UBSan build of
@@ -101,6 +100,7 @@ static const ldsan_backend emu_backend = {
     .free_shared = emu_free_shared,
     .symbolize = emu_symbolize,
     .checks_lds_itself = 1,
+    .maps_asan_shadow = 1,
 };
 
 ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img) {

@@ -170,7 +170,8 @@ static hsa_status_t visit_agent(hsa_agent_t agent, void *data) {
    * was not 1 when the runtime started. */
   if (strstr(a->name, "xnack-"))
     fprintf(stderr, "ldsan: warning: GPU agent %d (%s) runs with XNACK off: xnack+ code objects (what ldsan-cc "
-            "builds) do not load on it and device ASan cannot reach its shadow; run with HSA_XNACK=1\n",
+            "builds with full ASan) do not load on it and device ASan cannot reach its shadow; run with HSA_XNACK=1 "
+            "(code objects built with ldsan-cc -fsanitize=lds need no XNACK)\n",
             agent_count, a->name);
   a->backend = (ldsan_backend){
       .device_name = a->name,
@@ -183,6 +184,7 @@ static hsa_status_t visit_agent(hsa_agent_t agent, void *data) {
       .compute_units = compute_units,
       .symbolize = ldsan_hsa_symbolize,
       .symbolize_ctx = a,
+      .maps_asan_shadow = 1,
   };
   gpu_handles[agent_count++] = agent;
   return HSA_STATUS_SUCCESS;

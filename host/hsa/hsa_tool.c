@@ -168,9 +168,9 @@ int ldsan_hsa_find_kernel(uint64_t kernel_object, ldsan_hsa_kernel *out, char *n
 int ldsan_hsa_tool_start(const ldsan_hsa_api *runtime) {
   ldsan_hsa = *runtime;
   ldsan_host_init();
-  /* Without host ASan the shadow is ldsan's to provide (device code writes it
-   * through the process page tables). */
-  if (ldsan_host_map_shadow() != 0) return -1;
+  /* Without host ASan, ASan's shadow is ldsan's to provide (device code writes
+   * it through the process page tables): mapped when the first full-ASan code
+   * object registers (backend maps_asan_shadow), never for LDS-only ones. */
   ldsan_hsa_agents_init();
   return 0;
 }

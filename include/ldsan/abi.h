@@ -17,12 +17,14 @@ extern "C" {
 
 /* Bumped on any change to a layout or protocol in this header. The device state
  * carries it in its initializer; the host refuses a code object that differs. */
-#define LDSAN_ABI_VERSION 5u
+#define LDSAN_ABI_VERSION 6u
 
 /* ---------------------------------------------------------------------------
  * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
  *   shadow(addr) = (addr >> 3) + 0x7FFF8000, one shadow byte per 8-byte granule.
  *   0 = granule addressable, 1..7 = only the first k bytes are, other = poisoned.
+ * LDS-only images (no ASan in the program) use the same scale with an offset
+ * of ldsan's own (ldsan_device_state.shadow_offset).
  * ------------------------------------------------------------------------- */
 #define LDSAN_SHADOW_OFFSET 0x7FFF8000ull
 #define LDSAN_SHADOW_SCALE 3u
@@ -255,6 +257,9 @@ enum ldsan_state_flags {
   LDSAN_STATE_SAME_WAVE_ERRORS = 1u << 1, /* LDS races within one wave are errors (detect_races=2) */
   LDSAN_STATE_LDS_CHECKS_OFF = 1u << 2, /* compiled-in LDS race/uninit checks do nothing (the CPU
                                            emulator's run-time checks replace them) */
+  LDSAN_STATE_OWN_SHADOW = 1u << 3,     /* set by an LDS-only image (ldsan-cc -fsanitize=lds): the
+                                           shadow of its pool is ldsan's own (shadow_offset), not
+                                           ASan's mapping, which such a program does not have */
 };
 
 typedef struct ldsan_device_state {
@@ -264,8 +269,18 @@ typedef struct ldsan_device_state {
   uint64_t pool_base;        /* LDS backing pool the host provides, zero-filled (the pool keeps
                                 its bookkeeping in itself); 0: the built-in one */
   uint64_t pool_size;        /* its size in bytes */
+  uint64_t shadow_offset;    /* LDSAN_STATE_OWN_SHADOW images: shadow(addr) = (addr >> 3) +
+                                shadow_offset for every address of the pool (the host allocates
+                                that shadow with the pool, LDSAN_OWN_SHADOW_GUARD bytes of poisoned
+                                store on each side); 0: the shadow of the built-in pool. Unused by
+                                full-ASan images (ASan's mapping, LDSAN_SHADOW_OFFSET) */
 } ldsan_device_state;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_device_state) == 32, "device state size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_device_state) == 40, "device state size");
+
+/* Bytes of store memory, shadowed as LDSAN_SHADOW_LDS_STORE, that the host puts
+ * on each side of an LDS-only pool: an LDS access up to this far outside the
+ * pool is reported, not a stray access to other memory. */
+#define LDSAN_OWN_SHADOW_GUARD (1u << 20)
 
 /* Built-in LDS backing pool of every code object (bytes): the small fallback
  * used where no ldsan host library gives the device its store (a program run

@@ -93,7 +93,14 @@ typedef struct ldsan_dispatch_info {
   /* Bytes of the LDS backing store the dispatch's device uses (0: the code
    * object's built-in pool). Filled by the host library. */
   uint64_t lds_store_size;
+  /* Where the shadow of the dispatch's LDS blocks is: shadow(addr) = (addr >> 3)
+   * + shadow_offset. 0: ASan's (LDSAN_SHADOW_OFFSET); LDSAN_SHADOW_UNREADABLE:
+   * nowhere the host knows (an LDS-only code object on its built-in pool).
+   * Filled by the host library. */
+  uint64_t shadow_offset;
 } ldsan_dispatch_info;
+
+#define LDSAN_SHADOW_UNREADABLE UINT64_MAX
 
 /* Most launch frames a backend records (and a report prints). */
 #define LDSAN_MAX_LAUNCH_FRAMES 32
@@ -202,6 +209,9 @@ typedef struct ldsan_backend {
   void *symbolize_ctx;
   int checks_lds_itself;     /* the CPU emulator: options detect_races/detect_uninit check every kernel at
                                 run time, so code objects' compiled-in LDS checks are turned off then */
+  int maps_asan_shadow;      /* device code of full-ASan images writes ASan's shadow in this process:
+                                their registration maps it unless host ASan did (ldsan_host_map_shadow;
+                                a failure refuses the image). LDS-only images need no such mapping */
 } ldsan_backend;
 
 /* One registered code object (opaque). */

@@ -3,9 +3,12 @@
 # linked device code object: no undefined symbols, ldsan's LDS descriptors
 # present, and every kernel descriptor requesting the inputs ldsan's runtime
 # reads (workgroup ids x/y/z, workitem ids x/y/z, kernarg/implicit-arg pointer).
-# Usage: check_code_object.sh <arch> <file.hip> [headers]   (a "// CFLAGS:" line in the file adds flags)
+# Usage: check_code_object.sh <arch> <file.hip> [headers][,lds-only]   (a "// CFLAGS:" line adds flags)
 #   headers: compile with Debian's HIP headers and device libraries instead of
 #   -nogpuinc -nogpulib (only for targets those libraries know).
+#   lds-only: ldsan-cc -fsanitize=lds (any target, no xnack, no ASan): also checks
+#   that no inline check uses ASan's shadow, that the device state says the image
+#   keeps its own shadow, and the target's wave size in every kernel descriptor.
 set -euo pipefail
 arch="$1"; src="$2"; mode="${3:-builtins}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -13,10 +16,15 @@ cc="$root/${BUILD:-build}/bin/ldsan-cc"
 v="${LLVM_VERSION:-22}"
 source "$root/test/compile/code_object_lib.sh"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-if [[ "$mode" == headers ]]; then flags=(-DUSE_HIP_HEADERS); else flags=(-nogpuinc -nogpulib); fi
+if [[ ",$mode," == *,headers,* ]]; then flags=(-DUSE_HIP_HEADERS); else flags=(-nogpuinc -nogpulib); fi
+lds_only=0
+if [[ ",$mode," == *,lds-only,* ]]; then lds_only=1; flags+=(-fsanitize=lds); fi
 # Extra flags from a "// CFLAGS: ..." line in the source (as test/emulator/expect.sh reads them).
 read -r -a extra <<<"$(sed -n 's|^[[:space:]]*// CFLAGS:[[:space:]]*||p' "$src" | tail -n 1)"
 flags+=(${extra[@]+"${extra[@]}"})
+# And from the environment (EXTRA_CFLAGS, e.g. -mwavefrontsize64).
+read -r -a more <<<"${EXTRA_CFLAGS:-}"
+flags+=(${more[@]+"${more[@]}"})
 fail() { echo "FAIL [$arch $(basename "$src")]: $*" >&2; exit 1; }
 
 "$cc" --offload-arch="$arch" --offload-device-only --no-gpu-bundle-output -O2 "${flags[@]}" -c "$src" -o "$tmp/co" 2>"$tmp/err" \
@@ -55,4 +63,26 @@ done
 if grep -q 'extern __shared__' "$src"; then
   grep -q 'hidden_dynamic_lds_size' "$tmp/co.s" || fail "no kernel lists hidden_dynamic_lds_size though the source uses dynamic LDS"
 fi
-echo "ok: $arch $(basename "$src"): kernels $(echo $kernels)"
+if [[ $lds_only -eq 1 ]]; then
+  # ASan's shadow offset 0x7FFF8000 appears nowhere: the checks use ldsan's own shadow.
+  ! grep -qiE '0x7fff8000|2147450880' "$tmp/co.s" || fail "the LDS-only code object uses ASan's shadow offset 0x7FFF8000"
+  # __ldsan_device_state's initial flags (its second u32) carry LDSAN_STATE_OWN_SHADOW (8).
+  sym="$(llvm-readelf-$v -s "$tmp/co" | awk '$8 == "__ldsan_device_state" {print $2, $7; exit}')"
+  [[ -n "$sym" ]] || fail "no __ldsan_device_state symbol"
+  read -r value ndx <<<"$sym"
+  sect="$(llvm-readelf-$v -S "$tmp/co" | sed 's/^ *\[ *\([0-9]*\)\]/\1/' | awk -v n="$ndx" '$1 == n {print $4, $5; exit}')"
+  read -r saddr soff <<<"$sect"
+  off=$(( 16#$value - 16#$saddr + 16#$soff + 4 ))
+  flags_word="$(od -An -tu4 -j "$off" -N 4 "$tmp/co" | tr -d ' ')"
+  (( (flags_word & 8) != 0 )) || fail "__ldsan_device_state flags are $flags_word: LDSAN_STATE_OWN_SHADOW (8) not set"
+  # RDNA runs wave32 unless asked for wave64; gfx9 always wave64.
+  case "$arch" in gfx10*|gfx11*|gfx12*) want_w32=1 ;; *) want_w32=0 ;; esac
+  [[ " ${flags[*]} " == *" -mwavefrontsize64 "* ]] && want_w32=0
+  for k in $kernels; do
+    block="$(awk -v k="$k" '$1==".amdhsa_kernel" && $2==k {on=1} on {print} $1==".end_amdhsa_kernel" {on=0}' "$tmp/co.s")"
+    w32="$(awk '$1 == ".amdhsa_wavefront_size32" {print $2}' <<<"$block")"
+    [[ "${w32:-0}" == "$want_w32" ]] || fail "kernel $k: .amdhsa_wavefront_size32 is '${w32:-absent}', want $want_w32"
+  done
+fi
+mode_note=""; [[ $lds_only -eq 1 ]] && mode_note=" (lds-only)"
+echo "ok: $arch $(basename "$src")$mode_note: kernels $(echo $kernels)"

@@ -9,7 +9,8 @@
 # (bench_scaling.hip); then what running a kernel's waves in lockstep costs
 # (bench_wave.hip: the reduction through an LDS tree and through shuffles);
 # then what the LDS race and uninitialized-read checks cost (the reduction
-# with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only).
+# with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only); then the
+# LDS-only mode (-fsanitize=lds) against full ASan.
 # Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -75,3 +76,11 @@ echo "block: 10 bytes per LDS byte + 4224 bytes):"
 for arch in gfx90a:xnack+ gfx942:xnack+; do
   printf '  %s\n' "$(test/compile/check_lds_checks.sh "$arch" -O2 | sed 's/^ok: //')"
 done
+# The LDS-only mode (-fsanitize=lds: no ASan in the program, LDS checked with ldsan's own shadow).
+"$BUILD/bin/ldsan-cc" --emulate -O2 -fsanitize=lds -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/lds_only"
+lds_only=$("$tmp/lds_only" 20 | value emulated_ms)
+[[ -n "$lds_only" ]] || { echo "bench: the LDS-only reduction printed no time"; exit 1; }
+echo "LDS-only mode (the 1M-element reduction, best of 20):"
+printf '  full ASan (ldsan-cc --emulate -O2):                       %10.3f ms (above)\n' "$emu"
+printf '  LDS-only (ldsan-cc --emulate -O2 -fsanitize=lds):         %10.3f ms\n' "$lds_only"
+awk -v a="$emu" -v b="$lds_only" 'BEGIN { printf "  LDS-only / full ASan on the emulator: %.2fx\n", b / a }'

@@ -25,6 +25,10 @@
 #   // CFLAGS: ...                    extra compile flags;  // ENV: VAR=value   run environment
 #   // EXPECT-FIBERS: kernel          this kernel runs as fibers (every other kernel must get
 #                                     work-item loops; the retarget tool says which and why)
+#   // EXPECT-LDS-ONLY: value         with LDSAN_EXPECT_MODE=lds-only, what to expect instead of
+#                                     EXPECT (a bug only full ASan sees: no-report)
+# LDSAN_EXPECT_MODE=lds-only builds the program in the LDS-only mode (ldsan-cc -fsanitize=lds:
+# no AddressSanitizer in the program) and also checks that no ASan runtime is linked.
 # The program runs twice, with work-item loops and with LDSAN_EMU_FIBERS=1, and every
 # expectation must hold both times: the two schedulers must agree. A bug program
 # runs a third time with report_format=json, whose first report must agree too.
@@ -42,6 +46,12 @@ field() { sed -n "s|^[[:space:]]*// $1:[[:space:]]*\(.*[^[:space:]]\)[[:space:]]
 want_bug=$(field EXPECT)
 [[ -n "$want_bug" ]] || { echo "expect.sh: $prog has no '// EXPECT:' line"; exit 1; }
 read -r -a cflags <<<"$(field CFLAGS)"
+mode="${LDSAN_EXPECT_MODE:-full}"
+case "$mode" in
+  full) ;;
+  lds-only) cflags+=(-fsanitize=lds); v=$(field EXPECT-LDS-ONLY); [[ -n "$v" ]] && want_bug="$v" ;;
+  *) echo "expect.sh: LDSAN_EXPECT_MODE=$mode: want full or lds-only"; exit 1 ;;
+esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 exe="$tmp/$(basename "$prog" .hip)"
 
@@ -61,6 +71,14 @@ fi
 if [[ "$want_bug" == "build-error" ]]; then echo "FAIL build: ldsan-cc --emulate $prog succeeded"; exit 1; fi
 
 fails=0
+if [[ "$mode" == lds-only && -z "${LDSAN_EMU_SANITIZED:-}" ]]; then
+  # No ASan in an LDS-only program: no runtime linked, no instrumented host code.
+  if nm "$exe" | grep -qE ' [TDB] __asan_init$' || ldd "$exe" | grep -q libasan; then
+    echo "FAIL LDS-only: $exe links AddressSanitizer's runtime"; fails=$((fails + 1))
+  else
+    echo "ok   LDS-only: no AddressSanitizer runtime linked"
+  fi
+fi
 check() {  # check <what> <got> <want> <mode: eq|prefix|substr>
   local ok=1
   case "$4" in

@@ -5,10 +5,11 @@
 # right severity (between waves an error, exit status 1; within one wave a
 # warning, exit 0), no fixed kernel gets any report, and clean programs of
 # the emulator suite get no error either. Prints the table the README shows.
+# LDS_CHECKS_CFLAGS adds flags to every build (-fsanitize=lds: the LDS-only mode).
 set -u
 BUILD="${BUILD:-build}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$BUILD/bin/ldsan-cc" --emulate test/emulator/lds_hazards.hip -o "$tmp/hz" || exit 1
+"$BUILD/bin/ldsan-cc" --emulate ${LDS_CHECKS_CFLAGS:-} test/emulator/lds_hazards.hip -o "$tmp/hz" || exit 1
 fail=0
 printf '%-22s %-46s %s\n' case expected result
 # run_cases <binary> <LDSAN_OPTIONS> <label prefix>, cases on stdin:
@@ -69,7 +70,7 @@ more=$(grep -oE '"more_work_items":[0-9]+' "$tmp/err" | head -1 | cut -d: -f2)
 [[ "${more:-0}" -gt 0 ]] && echo "ok   staged JSON counts $more more work-items" || { echo "FAIL staged JSON counts no repeats"; fail=1; }
 # clean_barrier_shapes runs shapes that work on AMD GPUs but break the
 # barrier rules: its odd/even barriers are an error, its early return a warning.
-"$BUILD/bin/ldsan-cc" --emulate -Itest/emulator test/emulator/clean_barrier_shapes.hip -o "$tmp/shapes" || fail=1
+"$BUILD/bin/ldsan-cc" --emulate ${LDS_CHECKS_CFLAGS:-} -Itest/emulator test/emulator/clean_barrier_shapes.hip -o "$tmp/shapes" || fail=1
 LDSAN_OPTIONS=color=never:detect_races=1:halt_on_error=0 "$tmp/shapes" >/dev/null 2>"$tmp/err"
 for want in "ERROR: AddressSanitizer: barrier-divergence in kernel divergent(int*): work-item" \
             "WARNING: ldsan: barrier-divergence in kernel early_return(int*, int): work-item" \
@@ -82,7 +83,7 @@ done
 # is the report: in the transpose a work-item may read its tile element before
 # the other wave wrote it (lds-uninitialized-read) or after (lds-data-race).
 # Barrier divergence is the emulator's alone.
-"$BUILD/bin/ldsan-cc" --emulate -fsanitize-lds=races,uninit test/emulator/lds_hazards.hip -o "$tmp/hzdev" || exit 1
+"$BUILD/bin/ldsan-cc" --emulate ${LDS_CHECKS_CFLAGS:-} -fsanitize-lds=races,uninit test/emulator/lds_hazards.hip -o "$tmp/hzdev" || exit 1
 run_cases "$tmp/hzdev" color=never device: <<'CASES'
 reduce|ERROR: AddressSanitizer: lds-data-race|1
 reduce-fixed|none|0
@@ -123,7 +124,7 @@ n_reports=$(grep -c 'lds-data-race in kernel' "$tmp/err"); n_emu=$(grep -c "foun
   || { echo "FAIL compiled-in checks still report beside the run-time ones ($n_reports reports, $n_emu from the emulator)"; fail=1; }
 # More barriers than the device epochs count (2^19): rebased with no false
 # report, and a race after that still found.
-"$BUILD/bin/ldsan-cc" --emulate -O2 -fsanitize-lds=races,uninit -Itest/emulator test/emulator/lds_many_barriers.hip -o "$tmp/many" || exit 1
+"$BUILD/bin/ldsan-cc" --emulate ${LDS_CHECKS_CFLAGS:-} -O2 -fsanitize-lds=races,uninit -Itest/emulator test/emulator/lds_many_barriers.hip -o "$tmp/many" || exit 1
 LDSAN_OPTIONS=color=never "$tmp/many" >"$tmp/out" 2>"$tmp/err"
 if [[ $? -eq 0 ]] && grep -q PASSED "$tmp/out" && ! grep -q 'lds-' "$tmp/err"; then echo "ok   540,000 barriers: no report"
 else echo "FAIL 540,000 barriers"; sed 's/^/    | /' "$tmp/out" "$tmp/err" | head -20; fail=1; fi
@@ -131,7 +132,7 @@ LDSAN_OPTIONS=color=never "$tmp/many" race >"$tmp/out" 2>"$tmp/err"
 grep -q 'WARNING: ldsan: lds-data-race in kernel many(int\*, int, int): read-after-write' "$tmp/err" \
   && echo "ok   540,000 barriers, then a race: found" || { echo "FAIL the race after 540,000 barriers was not found"; fail=1; }
 # A bad list is refused with the words to use.
-if "$BUILD/bin/ldsan-cc" --emulate -fsanitize-lds=race test/emulator/lds_hazards.hip -o "$tmp/bad" 2>"$tmp/err"; then
+if "$BUILD/bin/ldsan-cc" --emulate ${LDS_CHECKS_CFLAGS:-} -fsanitize-lds=race test/emulator/lds_hazards.hip -o "$tmp/bad" 2>"$tmp/err"; then
   echo "FAIL -fsanitize-lds=race accepted"; fail=1
 elif grep -qF "unknown LDS check 'race'" "$tmp/err"; then echo "ok   -fsanitize-lds=race refused"
 else echo "FAIL -fsanitize-lds=race refused without naming it"; sed 's/^/    | /' "$tmp/err" | head; fail=1; fi
@@ -143,7 +144,7 @@ for p in clean_reduction clean_transpose clean_scan clean_stencil clean_histogra
   for how in run-time compiled-in; do
     if [[ $how == run-time ]]; then flags=(); opts=color=never:detect_races=1:detect_uninit=1
     else flags=(-fsanitize-lds=races,uninit); opts=color=never; fi
-    "$BUILD/bin/ldsan-cc" --emulate -O2 "${flags[@]}" -Itest/emulator "test/emulator/$p.hip" -o "$tmp/$p" || { fail=1; continue; }
+    "$BUILD/bin/ldsan-cc" --emulate ${LDS_CHECKS_CFLAGS:-} -O2 "${flags[@]}" -Itest/emulator "test/emulator/$p.hip" -o "$tmp/$p" || { fail=1; continue; }
     LDSAN_OPTIONS=$opts "$tmp/$p" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [[ $rc -eq 0 ]] && ! grep -q 'ERROR: AddressSanitizer' "$tmp/err"; then echo "ok   $p ($how checks): no error"

@@ -62,6 +62,12 @@ $$(GPU_T)/%.$(1).co: test/compile/%.hip test/compile/mini_hip.inc $$(LDSAN_CC_DE
 	  -nogpuinc -nogpulib -c $$< -o $$@
 endef
 $(foreach arch,$(GPU_ARCHS),$(eval $(call gpu_code_object,$(arch))))
+# $(GPU_T)/<name>.gfx90a-lds.co: the LDS-only mode's (ldsan-cc -fsanitize=lds), for
+# gfx90a without xnack (xnack "any": it loads on either mode's agents).
+$(GPU_T)/%.gfx90a-lds.co: test/compile/%.hip test/compile/mini_hip.inc $(LDSAN_CC_DEPS) $(BUILD)/lib/ldsan-rt-lds.bc
+	@mkdir -p $(@D)
+	$(BUILD)/bin/ldsan-cc -fsanitize=lds --offload-arch=gfx90a --offload-device-only --no-gpu-bundle-output -O2 \
+	  -nogpuinc -nogpulib -c $< -o $@
 
 GPU_SELFTEST_DEPS := test/gpu/double_selftest.c test/gpu/dummy_tool.h test/gpu/hsa_double/hsa_double.h include/ldsan/abi.h
 GPU_SELFTEST_INC  := -Iinclude -Itest/gpu -Itest/gpu/hsa_double
@@ -83,7 +89,7 @@ $(GPU_T)/double_selftest_plain: $(GPU_SELFTEST_DEPS) $(HSAD_LIB)
 GPU_SCENARIO_SRCS := test/gpu/tool_scenarios.c test/gpu/sim_device.c
 GPU_SCENARIO_DEPS := $(GPU_SCENARIO_SRCS) test/gpu/sim_device.h test/gpu/hsa_double/hsa_double.h include/ldsan/abi.h
 GPU_SCENARIOS     := $(GPU_T)/tool_scenarios $(GPU_T)/tool_scenarios_linked $(GPU_T)/tool_scenarios_plain
-GPU_TOOL_COS      := $(GPU_COS) $(GPU_T)/dynamic_lds.gfx90a.co
+GPU_TOOL_COS      := $(GPU_COS) $(GPU_T)/dynamic_lds.gfx90a.co $(GPU_T)/static_lds.gfx90a-lds.co
 
 gpu-tool-tests: $(GPU_SCENARIOS) $(GPU_TOOL_COS) $(HSA_TOOL_ASAN_LIB) $(HSA_TOOL_LIB)
 TEST_TARGETS += gpu-tool-tests

@@ -145,6 +145,23 @@ no-host-asan)  # program, runtime and ldsan without host ASan: ldsan maps the sh
   count "$headline" 1
   has "LDS variable 'tile' of size 256"
   before "$headline" "test: dispatch 1 completed"
+  has "test: ASan's shadow is mapped"   # by ldsan, when the full-ASan code object registered
+  has "test: exiting normally"
+  status 0 ;;
+lds-only)   # an LDS-only code object (-fsanitize=lds, gfx90a without xnack), program and ldsan without
+            # host ASan: the store in VRAM with ldsan's own shadow beside it, ASan's shadow never mapped
+  out="$(env LDSAN_OPTIONS=color=never:halt_on_error=0 HSA_TOOLS_LIB="$B/lib/libldsan-host.so" \
+         "$T/tool_scenarios_plain" completed "$T/static_lds.gfx90a-lds.co" 2>&1)"
+  rc=$?
+  echo "$out"; echo "---- exit status $rc"
+  count "$headline" 1
+  has "LDS variable 'tile' of size 256"
+  has "in the agent's VRAM"
+  has "Shadow bytes around the buggy address:"
+  grep -A8 'Shadow bytes around the buggy address:' <<<"$out" | grep -qE '^=>0x[0-9a-f]+:.*\[e1\]' \
+    || { echo "FAIL: the shadow dump does not show the redzone byte [e1] from ldsan's own shadow"; fail=1; }
+  before "$headline" "test: dispatch 1 completed"
+  has "test: ASan's shadow is not mapped"
   has "test: exiting normally"
   status 0 ;;
 linked)     # linked into the program (as ldsan-cc does), no HSA_TOOLS_LIB: ldsan is a tool all the same

@@ -112,12 +112,24 @@ void sim_set_plan(uint64_t kernel_object, const sim_plan *plan) {
 }
 
 /* ---- what the device runtime does in the kernel ------------------------------- */
-/* The device writes the shadow; in this ASan-built test that is ASan's own
- * shadow, which instrumented stores may not touch (their check would read the
- * shadow of the shadow). */
-__attribute__((no_sanitize("address"))) static void shadow_set(uint64_t lo, uint64_t hi, uint8_t v) {
-  for (uint64_t a = lo; a < hi; a += LDSAN_SHADOW_GRANULE)
-    *(volatile uint8_t *)(uintptr_t)((a >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET) = v;
+/* The device writes the shadow. A full-ASan code object's is ASan's, in the
+ * process (in this ASan-built test ASan's own shadow, which instrumented stores
+ * may not touch: their check would read the shadow of the shadow); an LDS-only
+ * one's (LDSAN_STATE_OWN_SHADOW) is device memory beside the store, at the
+ * offset the host wrote into its state. Returns -1 where the device could not
+ * write it (on hardware: a fault). */
+__attribute__((no_sanitize("address"))) static int shadow_set(const ldsan_device_state *state, uint64_t lo,
+                                                               uint64_t hi, uint8_t v) {
+  for (uint64_t a = lo; a < hi; a += LDSAN_SHADOW_GRANULE) {
+    if (state->flags & LDSAN_STATE_OWN_SHADOW) {
+      uint8_t *s = hsa_double_device_view((a >> LDSAN_SHADOW_SCALE) + state->shadow_offset, 1);
+      if (!state->shadow_offset || !s) return -1;
+      *s = v;
+    } else {
+      *(volatile uint8_t *)(uintptr_t)((a >> LDSAN_SHADOW_SCALE) + LDSAN_SHADOW_OFFSET) = v;
+    }
+  }
+  return 0;
 }
 
 /* Whether the store at base was seen (and checked) before; remembers it. */
@@ -214,11 +226,14 @@ static hsa_double_outcome sim_run(void *ctx, hsa_agent_t agent, const hsa_kernel
   hdr->kernel_desc = kdesc;
   hdr->block_size = static_size;
   hdr->chunk_size = BLOCK_STRIDE;
-  shadow_set(chunk, block, LDSAN_SHADOW_LDS_BLOCK_HEADER);
-  shadow_set(block, block + static_size, 0);
   uint64_t var_end = block + var.offset + var.size;
-  shadow_set(var_end, var_end + var.redzone, LDSAN_SHADOW_LDS_REDZONE);
-  shadow_set(block + static_size, chunk + BLOCK_STRIDE, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  if (shadow_set(state, chunk, block, LDSAN_SHADOW_LDS_BLOCK_HEADER) != 0 || shadow_set(state, block, block + static_size, 0) != 0 ||
+      shadow_set(state, var_end, var_end + var.redzone, LDSAN_SHADOW_LDS_REDZONE) != 0 ||
+      shadow_set(state, block + static_size, chunk + BLOCK_STRIDE, LDSAN_SHADOW_LDS_DYNAMIC_TAIL) != 0) {
+    fprintf(stderr, "test: the LDS-only code object's shadow (offset 0x%llx) is not device memory\n",
+            (unsigned long long)state->shadow_offset);
+    return HSA_DOUBLE_MEMFAULT;
+  }
 
   /* Each reporting lane: claim, fill, publish (abi.h protocol). */
   ldsan_report_channel *ch = state->channel ? (ldsan_report_channel *)(uintptr_t)state->channel

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hsa_double.h"
 #include "sim_device.h"
@@ -165,6 +166,9 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < objects; i++) hsa_executable_destroy(co[i].executable);
   hsa_shut_down();
+  /* Whether anything mapped ASan's shadow (host ASan, or ldsan for a full-ASan
+   * code object): an LDS-only program needs none. */
+  fprintf(stderr, "test: ASan's shadow is %smapped\n", msync((void *)(uintptr_t)0x7fff8000ull, 4096, MS_ASYNC) == 0 ? "" : "not ");
   fprintf(stderr, "test: exiting normally\n");
   return 0;
 }

@@ -3,7 +3,7 @@
  * channel and flags into the device state; a dispatch drains only its records;
  * a fatal report found when a code object is unregistered ends the process
  * (exit status `exitcode`) instead of leaving other threads waiting for a death
- * that never comes. */
+ * that never comes; LDS backing stores, LDS-only ones with their own shadow. */
 #include "host_test.h"
 
 #include <sys/wait.h>
@@ -200,11 +200,73 @@ static void test_lds_store(void) {
   device_fails = 0;
 }
 
+/* The fake device's mapped memory (its state), else shared memory it reaches
+ * at its host address (what fake_alloc gave). */
+static int direct_write(void *ctx, uint64_t addr, const void *src, size_t n) {
+  if (fake_write(ctx, addr, src, n) == 0) return 0;
+  memcpy((void *)(uintptr_t)addr, src, n);
+  return 0;
+}
+
+/* An LDS-only code object (LDSAN_STATE_OWN_SHADOW) gets a store of its own
+ * kind with its shadow beside it: guards of store memory on both sides of the
+ * pool, shadowed as store memory no block holds; the pool's own shadow left 0
+ * for the device to prepare; shadow(addr) = (addr >> 3) + shadow_offset inside
+ * the same allocation. A full-ASan code object on the same device gets the
+ * other kind's store, without a shadow offset. */
+static void test_own_shadow_store(void) {
+  ldsan_backend cpu = backend;
+  cpu.write = direct_write;
+  ldsan_flags_parse("lds_pool_size=3M", stderr);
+  state->flags = LDSAN_STATE_OWN_SHADOW;
+  state->pool_base = state->pool_size = state->shadow_offset = 0;
+  ldsan_log_override(fopen("/dev/null", "w"));
+  ldsan_image *img = ldsan_host_image_register(&cpu, "co-lds-only", STATE_ADDR);
+  CHECK(img != NULL);
+  uint64_t base = state->pool_base, size = state->pool_size, off = state->shadow_offset;
+  CHECK_EQ(size, 3ull << 20);
+  CHECK(base != 0 && off != 0);
+  CHECK_EQ(state->flags & LDSAN_STATE_OWN_SHADOW, LDSAN_STATE_OWN_SHADOW); /* the host keeps the image's mode */
+  const uint64_t guard = LDSAN_OWN_SHADOW_GUARD;
+  uint64_t alloc = base - guard, alloc_end = alloc + size + 2 * guard + ((size + 2 * guard) >> 3);
+#define SHADOW_OF(a) (*(const uint8_t *)(uintptr_t)(((a) >> 3) + off))
+  /* The shadow lies after guard, pool, guard, in the same allocation. */
+  CHECK_EQ((alloc >> 3) + off, alloc + size + 2 * guard);
+  CHECK((((base + size + guard - 1) >> 3) + off) < alloc_end);
+  CHECK_EQ(SHADOW_OF(alloc), LDSAN_SHADOW_LDS_STORE);
+  CHECK_EQ(SHADOW_OF(base - 8), LDSAN_SHADOW_LDS_STORE);
+  CHECK_EQ(SHADOW_OF(base), 0);
+  CHECK_EQ(SHADOW_OF(base + size - 8), 0);
+  CHECK_EQ(SHADOW_OF(base + size), LDSAN_SHADOW_LDS_STORE);
+  CHECK_EQ(SHADOW_OF(base + size + guard - 8), LDSAN_SHADOW_LDS_STORE);
+#undef SHADOW_OF
+  ldsan_host_image_unregister(img);
+
+  /* A second LDS-only code object: the same store and shadow. */
+  state->pool_base = state->pool_size = state->shadow_offset = 0;
+  img = ldsan_host_image_register(&cpu, "co-lds-only-2", STATE_ADDR);
+  CHECK_EQ(state->pool_base, base);
+  CHECK_EQ(state->shadow_offset, off);
+  ldsan_host_image_unregister(img);
+
+  /* A full-ASan code object there: the other store, ASan's shadow. */
+  state->flags = 0;
+  state->pool_base = state->pool_size = state->shadow_offset = 0;
+  img = ldsan_host_image_register(&cpu, "co-full", STATE_ADDR);
+  CHECK(img != NULL);
+  CHECK(state->pool_base != 0 && state->pool_base != base);
+  CHECK_EQ(state->shadow_offset, 0);
+  ldsan_host_image_unregister(img);
+  ldsan_log_override(NULL);
+  ldsan_flags_parse("lds_pool_size=0", stderr);
+}
+
 int main(void) {
   setup();
   test_register();
   test_unregister_fatal();
   test_dispatch_done();
   test_lds_store();
+  test_own_shadow_store();
   return test_done("images_test");
 }

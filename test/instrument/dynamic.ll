@@ -49,12 +49,12 @@ attributes #0 = { sanitize_address "target-cpu"="gfx90a" }
 ; IR-LABEL: define amdgpu_kernel void @_Z5kdyn2i(
 ; IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kdyn2i to i64))
 
-; DESC: kernel _Z4kdynPi abi=5 total={{[0-9]+}} vars=3 static_size=64 max_align=16 flags=D{{$}}
+; DESC: kernel _Z4kdynPi abi={{[0-9]+}} total={{[0-9]+}} vars=3 static_size=64 max_align=16 flags=D{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S name=<compiler LDS slot>
 ; DESC-NEXT: var 1: offset=32 size=16 redzone=16 align=4 flags= name=_ZZ4kdynPiE1s source=- at=-:0
 ; DESC-NEXT: var 2: offset=64 size=0 redzone=0 align=16 flags=D name=dyn source=- at=-:0
 ; DESC-NEXT: shadow: e5 e1 e1 e1 00 00 e1 e1
-; DESC-NEXT: kernel _Z5kdyn2i abi=5 total={{[0-9]+}} vars=3 static_size=32 max_align=16 flags=D{{$}}
+; DESC-NEXT: kernel _Z5kdyn2i abi={{[0-9]+}} total={{[0-9]+}} vars=3 static_size=32 max_align=16 flags=D{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 ; DESC-NEXT: var 1: offset=32 size=0 redzone=0 align=16 flags=D name=dyn
 ; DESC-NEXT: var 2: offset=32 size=0 redzone=0 align=4 flags=D name=dynf

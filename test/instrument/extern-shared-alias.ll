@@ -76,18 +76,18 @@ attributes #0 = { sanitize_address "target-cpu"="gfx90a" }
 ; IR: %q = getelementptr double, ptr addrspace(3) [[BASE]], i32 %i
 ; IR-LABEL: define amdgpu_kernel void @k_indirect(
 
-; DESC: kernel k_alias abi=5 total={{[0-9]+}} vars=3 static_size=32 max_align=8 flags=D{{$}}
+; DESC: kernel k_alias abi={{[0-9]+}} total={{[0-9]+}} vars=3 static_size=32 max_align=8 flags=D{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 ; DESC-NEXT: var 1: offset=32 size=0 redzone=0 align=8 flags=D name=doubles
 ; DESC-NEXT: var 2: offset=32 size=0 redzone=0 align=4 flags=D name=ints
 ; DESC-NEXT: shadow: e5 e1 e1 e1
-; DESC-NEXT: kernel k_indirect abi=5 total={{[0-9]+}} vars=4 static_size=64 max_align=8 flags=DI{{$}}
+; DESC-NEXT: kernel k_indirect abi={{[0-9]+}} total={{[0-9]+}} vars=4 static_size=64 max_align=8 flags=DI{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 ; DESC-NEXT: var 1: offset=32 size=8 redzone=24 align=4 flags= name=_ZZ5tableE3val
 ; DESC-NEXT: var 2: offset=64 size=0 redzone=0 align=4 flags=D name=ints
 ; DESC-NEXT: var 3: offset=64 size=0 redzone=0 align=8 flags=DI name=doubles
 ; DESC-NEXT: shadow: e5 e1 e1 e1 00 e1 e1 e1
-; DESC-NEXT: kernel k_doubles abi=5 total={{[0-9]+}} vars=2 static_size=32 max_align=8 flags=D{{$}}
+; DESC-NEXT: kernel k_doubles abi={{[0-9]+}} total={{[0-9]+}} vars=2 static_size=32 max_align=8 flags=D{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 ; DESC-NEXT: var 1: offset=32 size=0 redzone=0 align=8 flags=D name=doubles
 ; DESC-NEXT: shadow: e5 e1 e1 e1

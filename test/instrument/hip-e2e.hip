@@ -41,13 +41,13 @@ __global__ void k3(int *out) { out[threadIdx.x] = 7; }
 // IR: define internal i64 @stub_enter(
 // IR: !"ldsan.instrumented"
 
-// DESC: kernel _Z2k1Pii abi=5 total={{[0-9]+}} vars=3 static_size=448 max_align=16 flags={{$}}
+// DESC: kernel _Z2k1Pii abi={{[0-9]+}} total={{[0-9]+}} vars=3 static_size=448 max_align=16 flags={{$}}
 // DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 // DESC-NEXT: var 1: offset=32 size=256 redzone=64 align=16 flags= name=_ZZ2k1PiiE4tile source=tile at={{.*}}hip-e2e.hip:17
 // DESC-NEXT: var 2: offset=352 size=40 redzone=56 align=16 flags= name=_ZZ2k1PiiE5other source=other at={{.*}}hip-e2e.hip:18
 // DESC-NEXT: shadow: e5 e1 e1 e1 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 e1 e1 e1 e1 e1 e1 e1 e1 00 00 00 00 00 e1 e1 e1 e1 e1 e1 e1
 // extern __shared__ has no debug-info variable: no source name or line.
-// DESC-NEXT: kernel _Z2k2Pi abi=5 total={{[0-9]+}} vars=2 static_size=32 max_align=1 flags=D{{$}}
+// DESC-NEXT: kernel _Z2k2Pi abi={{[0-9]+}} total={{[0-9]+}} vars=2 static_size=32 max_align=1 flags=D{{$}}
 // DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 // DESC-NEXT: var 1: offset=32 size=0 redzone=0 align=1 flags=D name=dyn source=- at=-:0
 // DESC-NEXT: shadow: e5 e1 e1 e1

@@ -82,7 +82,7 @@ attributes #1 = { noinline sanitize_address "amdgpu-no-lds-kernel-id" "amdgpu-no
 ; k1: own (direct), shared (direct, also reached through helper), then the
 ; indirect-only ones sorted by name: fonly (helper2), viaptr (fp_user, reached
 ; because k1 calls the unknown @ext).
-; DESC: kernel k1 abi=5 total={{[0-9]+}} vars=5 static_size=224 max_align=16 flags=I{{$}}
+; DESC: kernel k1 abi={{[0-9]+}} total={{[0-9]+}} vars=5 static_size=224 max_align=16 flags=I{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 ; DESC-NEXT: var 1: offset=32 size=16 redzone=16 align=8 flags= name=own
 ; DESC-NEXT: var 2: offset=64 size=64 redzone=32 align=16 flags=I name=shared
@@ -90,13 +90,13 @@ attributes #1 = { noinline sanitize_address "amdgpu-no-lds-kernel-id" "amdgpu-no
 ; DESC-NEXT: var 4: offset=192 size=4 redzone=28 align=4 flags=I name=viaptr
 ; DESC-NEXT: shadow: e5 e1 e1 e1 00 00 e1 e1 00 00 00 00 00 00 00 00 e1 e1 e1 e1 00 04 e1 e1 04 e1 e1 e1
 ; k2 reaches LDS only through helper/helper2 and makes no unknown call.
-; DESC-NEXT: kernel k2 abi=5 total={{[0-9]+}} vars=3 static_size=160 max_align=16 flags=I{{$}}
+; DESC-NEXT: kernel k2 abi={{[0-9]+}} total={{[0-9]+}} vars=3 static_size=160 max_align=16 flags=I{{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 ; DESC-NEXT: var 1: offset=32 size=12 redzone=20 align=4 flags=I name=fonly
 ; DESC-NEXT: var 2: offset=64 size=64 redzone=32 align=16 flags=I name=shared
 ; DESC-NEXT: shadow: e5 e1 e1 e1 00 04 e1 e1 00 00 00 00 00 00 00 00 e1 e1 e1 e1
 ; k3 uses the shared variable directly only.
-; DESC-NEXT: kernel k3 abi=5 total={{[0-9]+}} vars=2 static_size=128 max_align=16 flags={{$}}
+; DESC-NEXT: kernel k3 abi={{[0-9]+}} total={{[0-9]+}} vars=2 static_size=128 max_align=16 flags={{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S
 ; DESC-NEXT: var 1: offset=32 size=64 redzone=32 align=16 flags= name=shared
 ; DESC-NEXT: shadow: e5 e1 e1 e1 00 00 00 00 00 00 00 00 e1 e1 e1 e1

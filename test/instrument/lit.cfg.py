@@ -12,7 +12,9 @@
 #   FileCheck, llc, llvm-as, llvm-dis, llvm-objcopy, not (LLVM's: inverts the exit status)
 #   desc-dump      test/instrument/desc-dump.c: prints descriptor blobs
 #   hip-device     clang -x hip for gfx90a:xnack+ with ASan and the plugin, device side only
-#   %plugin        the plugin's path
+#   hip-device-plain  clang -x hip with the plugin, no ASan, no target, no HIP headers or
+#                  device libraries (the LDS-only mode's compile: add LDSAN_LDS_ONLY=1 and a target)
+#   %plugin        the plugin's path;  %rt-lds, %rt-full  the LDS-only and the full device runtime
 # Feature hip-headers: /usr/include/hip/hip_runtime.h exists (REQUIRES: hip-headers).
 # RUN lines run in bash with pipefail (external shell), every line must succeed.
 import os
@@ -59,9 +61,16 @@ hip_device = (
     "--rocm-path=/usr -nogpulib -fsanitize=address --offload-device-only -fpass-plugin=%s" % (clang, plugin)
 )
 
+hip_device_plain = (
+    "%s -x hip -mcode-object-version=5 -nogpulib -nogpuinc --offload-device-only -fpass-plugin=%s" % (clang, plugin)
+)
+rt_lds = need(os.path.join(build, "lib", "ldsan-rt-lds.bc"), "make runtime")
+rt_full = need(os.path.join(build, "lib", "ldsan-rt.bc"), "make runtime")
+
 # A word is replaced only where it stands alone: not inside a path, an option
 # or a longer name (opt-noplugin is not opt; /x/opt-22 is not opt).
 words = [
+    ("hip-device-plain", hip_device_plain),
     ("hip-device", hip_device),
     ("opt-noplugin", opt),
     ("desc-dump", desc_dump),
@@ -74,6 +83,8 @@ words = [
     ("not", tool("NOT", "not")),
 ]
 config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%rt-lds", rt_lds))
+config.substitutions.append(("%rt-full", rt_full))
 for word, cmd in words:
     config.substitutions.append((r"(?<![-\w./%=])" + re.escape(word) + r"(?![-\w./])", cmd))
 

@@ -5,6 +5,12 @@
 ; accesses and the usual aligned sizes keep upstream's reports.
 ; RUN: LDSAN_RUNTIME=%S/stub-rt.ll opt -passes=ldsan-instrument %s -S -o %t.ll
 ; RUN: FileCheck %s < %t.ll
+; The same without value names (clang discards them unless a sanitizer is on,
+; as in the LDS-only mode): the checks' report blocks are found by their shape.
+; RUN: llvm-as %s -o %t.bc
+; RUN: llvm-as %S/stub-rt.ll -o %t.rt.bc
+; RUN: LDSAN_RUNTIME=%t.rt.bc opt -discard-value-names -passes=ldsan-instrument %t.bc -S -o %t.nonames.ll
+; RUN: FileCheck %s < %t.nonames.ll
 
 target datalayout = "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
 target triple = "amdgcn-amd-amdhsa"

@@ -94,7 +94,7 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR: attributes #[[RT]] = { nounwind "target-cpu"="gfx90a" }
 ; IR: !{i32 7, !"ldsan.instrumented", i32 1}
 
-; DESC: kernel _Z5kstatPii abi=5 total=304 vars=3 static_size=448 max_align=16 flags={{$}}
+; DESC: kernel _Z5kstatPii abi={{[0-9]+}} total=304 vars=3 static_size=448 max_align=16 flags={{$}}
 ; DESC-NEXT: var 0: offset=0 size=8 redzone=24 align=8 flags=S name=<compiler LDS slot> source=- at=-:0
 ; DESC-NEXT: var 1: offset=32 size=256 redzone=64 align=16 flags= name=_ZZ5kstatPiiE4tile source=tile at=k.hip:6
 ; DESC-NEXT: var 2: offset=352 size=40 redzone=56 align=4 flags= name=_ZZ5kstatPiiE5other source=other at=k.hip:7
