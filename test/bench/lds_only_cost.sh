@@ -23,21 +23,8 @@ asm() {
     || { cat "$tmp/err" >&2; echo "lds_only_cost.sh: compiling $src for $t $* failed" >&2; exit 1; }
   echo "$s"
 }
-# line <asm> <kernel>: "sgpr vgpr agpr scratch occupancy instrs" (static_cost.sh's reading)
-line() {
-  local s="$1" k="$2"
-  awk -v k="$k" '
-    $1 == "-" && $2 ~ /^\./ { entry = 1; agpr = $2 == ".agpr_count:" ? $3 : 0; mine = 0; next }
-    entry && $1 == ".name:" && index($0, "    .name:") == 1 && $2 == k { mine = 1; a = agpr }
-    mine && $1 == ".private_segment_fixed_size:" { sc = $2 }
-    mine && $1 == ".sgpr_count:" { sg = $2 }
-    mine && $1 == ".vgpr_count:" { vg = $2; mine = 0 }
-    $1 == k ":" { in_fn = 1; in_body = 1; next }
-    in_body && /^\.Lfunc_end/ { in_body = 0 }
-    in_body && /^[ \t]+[a-z_][a-z0-9_]*/ && $1 !~ /^\./ { n++ }
-    in_fn && $1 == ";" && $2 == "Occupancy:" { occ = $3; in_fn = 0 }
-    END { printf "%s %s %s %s %s %s\n", sg, vg, a, sc, occ, n }' "$s"
-}
+# line <asm> <kernel>: "sgpr vgpr agpr scratch occupancy instrs" (kernel_line.awk)
+line() { awk -v k="$2" -f "$root/test/bench/kernel_line.awk" "$1"; }
 per_access() {  # per_access <asm>: (instrs of lds_reads_9 - lds_reads_1) / 8
   local a b
   a=$(line "$1" _Z11lds_reads_1Pf | awk '{print $6}')

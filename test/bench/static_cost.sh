@@ -24,27 +24,8 @@ assemble() {
   echo "$s"
 }
 
-# kernel_line <asm> <mangled kernel>: "sgpr vgpr agpr scratch occupancy instrs"
-# from the code object metadata (VGPRs: all the kernel allocates, AGPRs
-# included, as the hardware counts them for occupancy), the compiler's
-# "; Occupancy:" note and the kernel's own instructions (ldsan's block paths
-# are inlined into it: its code size).
-kernel_line() {
-  awk -v k="$2" '
-    $1 == "-" && $2 == ".agpr_count:" { entry = 1; agpr = $3; mine = 0; next }
-    entry && $1 == ".name:" && index($0, "    .name:") == 1 && $2 == k { mine = 1; a = agpr }
-    mine && $1 == ".private_segment_fixed_size:" { sc = $2 }
-    mine && $1 == ".sgpr_count:" { sg = $2 }
-    mine && $1 == ".vgpr_count:" { vg = $2; mine = 0 }
-    $1 == k ":" { in_fn = 1; in_body = 1; next }
-    in_body && /^\.Lfunc_end/ { in_body = 0 }
-    in_body && /^[ \t]+[a-z_][a-z0-9_]*/ && $1 !~ /^\./ { n++ }
-    in_fn && $1 == ";" && $2 == "Occupancy:" { occ = $3; in_fn = 0 }
-    END {
-      if (sg == "") { print "static_cost.sh: no kernel " k " in the metadata" > "/dev/stderr"; exit 1 }
-      printf "%s %s %s %s %s %s\n", sg, vg, a, sc, occ, n
-    }' "$1"
-}
+# kernel_line <asm> <mangled kernel>: "sgpr vgpr agpr scratch occupancy instrs" (kernel_line.awk).
+kernel_line() { awk -v k="$2" -f "$root/test/bench/kernel_line.awk" "$1"; }
 
 if [[ "${1:-}" == --kernel-line ]]; then kernel_line "$(assemble "$2")" "$3"; exit 0; fi
 
