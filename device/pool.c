@@ -86,8 +86,18 @@ void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
   uint64_t records = avail >> 20; /* >= the regions that fit after them */
   out->heads = (LDSAN_GLOBAL uint64_t *)(uintptr_t)aligned;
   out->meta = (LDSAN_GLOBAL struct ldsan_region *)(uintptr_t)(aligned + fixed);
-  out->regions = aligned + fixed + records * sizeof(struct ldsan_region);
-  out->nregions = (avail - records * sizeof(struct ldsan_region)) >> 20;
+  /* Regions start 64 bytes before a 4 KiB boundary: a chunk of size S
+   * (a power of two) then starts S - 64 past a multiple of min(S, 4 KiB),
+   * so the block after its 64-byte header is aligned to min(S, 4 KiB). A
+   * block holds its most aligned variable past the pointer slot at offset
+   * 0, so its chunk exceeds that alignment: every LDS variable gets the
+   * alignment it asks for (up to 4 KiB), wherever the store happens to be. */
+  uint64_t first = aligned + fixed + records * sizeof(struct ldsan_region);
+  uint64_t regions = ((first + LDSAN_BLOCK_HEADER_SIZE + LDSAN_POOL_REGION_ALIGN - 1) &
+                      ~(uint64_t)(LDSAN_POOL_REGION_ALIGN - 1)) - LDSAN_BLOCK_HEADER_SIZE;
+  uint64_t end = aligned + usable;
+  out->regions = regions;
+  out->nregions = end > regions ? (end - regions) >> 20 : 0;
 }
 
 void __ldsan_pool_store(uint64_t *base, uint64_t *size) {

@@ -92,6 +92,8 @@ int __ldsan_access_is_bad(uint64_t addr, uint64_t size);
 #define LDSAN_POOL_RING_LOG 9u              /* cells per ring: 512 (constants keep scalar registers
                                                free in every kernel) */
 #define LDSAN_POOL_MAX_BYTES (1ull << 38)   /* chunk names are 32 bits of 64-byte units */
+#define LDSAN_POOL_REGION_ALIGN 4096u       /* regions start a block header before a multiple of this, so
+                                               blocks are aligned as their variables ask, up to it */
 /* Bytes before the region records: heads, then the cells (416 KiB). */
 #define LDSAN_POOL_FIXED_BYTES \
   (LDSAN_POOL_HEADS_SIZE + ((uint64_t)LDSAN_POOL_CLASSES * LDSAN_POOL_SHARDS << (LDSAN_POOL_RING_LOG + 3u)))

@@ -18,10 +18,16 @@ static uint64_t alloc(uint64_t bytes, uint64_t *chunk_size, uint32_t *status) {
 static void test_layout(void) {
   CHECK_EQ(pool.nregions, 4);
   CHECK_EQ(pool.regions % 64, 0);
+  /* Regions start a block header before a 4 KiB boundary, so blocks (after
+   * their header) are aligned up to 4 KiB as their variables ask. */
+  CHECK_EQ((pool.regions + LDSAN_BLOCK_HEADER_SIZE) % LDSAN_POOL_REGION_ALIGN, 0);
   CHECK(pool.regions + 4 * LDSAN_POOL_REGION_SIZE <= dev.base + dev.size);
   ldsan_pool odd;
-  __ldsan_pool_view(dev.base + 3, UNIT_POOL_BYTES(2), &odd); /* unaligned base loses a region */
+  __ldsan_pool_view(dev.base + 3, UNIT_POOL_BYTES(2), &odd); /* unaligned base: the same regions, aligned */
   CHECK_EQ((uint64_t)(uintptr_t)odd.meta % 64, 0);
+  CHECK_EQ((odd.regions + LDSAN_BLOCK_HEADER_SIZE) % LDSAN_POOL_REGION_ALIGN, 0);
+  CHECK_EQ(odd.nregions, 2);
+  __ldsan_pool_view(dev.base + 3, UNIT_POOL_BYTES(2) - LDSAN_POOL_REGION_ALIGN, &odd); /* no slack: one lost */
   CHECK_EQ(odd.nregions, 1);
   __ldsan_pool_view(dev.base, 1000, &odd);
   CHECK_EQ(odd.nregions, 0);

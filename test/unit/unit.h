@@ -51,7 +51,8 @@ typedef struct unit_device {
 } unit_device;
 
 /* Room for n pool regions exactly (region records included). */
-#define UNIT_POOL_BYTES(n) (LDSAN_POOL_FIXED_BYTES + (uint64_t)(n) * (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE))
+#define UNIT_POOL_BYTES(n) \
+  (LDSAN_POOL_FIXED_BYTES + (uint64_t)(n) * (LDSAN_POOL_REGION_SIZE + LDSAN_POOL_RECORD_SIZE) + LDSAN_POOL_REGION_ALIGN)
 
 /* A workgroup's block as a kernel gets and gives it back: enter on its
  * work-item 0, then the shadow by its wave (here one lane), and at the end
