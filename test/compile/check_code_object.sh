@@ -67,10 +67,12 @@ if [[ $lds_only -eq 1 ]]; then
   # ASan's shadow offset 0x7FFF8000 appears nowhere: the checks use ldsan's own shadow.
   ! grep -qiE '0x7fff8000|2147450880' "$tmp/co.s" || fail "the LDS-only code object uses ASan's shadow offset 0x7FFF8000"
   # __ldsan_device_state's initial flags (its second u32) carry LDSAN_STATE_OWN_SHADOW (8).
-  sym="$(llvm-readelf-$v -s "$tmp/co" | awk '$8 == "__ldsan_device_state" {print $2, $7; exit}')"
+  # (awk reads to the end: an early exit would kill the reader with SIGPIPE under pipefail)
+  syms="$(llvm-readelf-$v -s "$tmp/co")"; sects="$(llvm-readelf-$v -S "$tmp/co")"
+  sym="$(awk '$8 == "__ldsan_device_state" && !done {print $2, $7; done = 1}' <<<"$syms")"
   [[ -n "$sym" ]] || fail "no __ldsan_device_state symbol"
   read -r value ndx <<<"$sym"
-  sect="$(llvm-readelf-$v -S "$tmp/co" | sed 's/^ *\[ *\([0-9]*\)\]/\1/' | awk -v n="$ndx" '$1 == n {print $4, $5; exit}')"
+  sect="$(sed 's/^ *\[ *\([0-9]*\)\]/\1/' <<<"$sects" | awk -v n="$ndx" '$1 == n && !done {print $4, $5; done = 1}')"
   read -r saddr soff <<<"$sect"
   off=$(( 16#$value - 16#$saddr + 16#$soff + 4 ))
   flags_word="$(od -An -tu4 -j "$off" -N 4 "$tmp/co" | tr -d ' ')"
