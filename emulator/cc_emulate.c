@@ -341,8 +341,8 @@ static const char *arch_option(int argc, char **argv, int *i) {
  * xnack+ if it has the xnack feature and the device libraries have its ISA
  * file (clang sanitizes device code only for xnack+; the emulator itself
  * needs neither), else gfx90a:xnack+, said in a note. The LDS-only mode
- * (-fsanitize=lds) needs no xnack: the processor as requested, if the
- * emulator runs its wave size (64: gfx9), else gfx90a. */
+ * (-fsanitize=lds) needs no xnack: the target as requested, gfx9 or RDNA
+ * (wave32: the image says so, and the core runs 32-lane waves), else gfx90a. */
 static char *emu_device_arch(const char *root, const char *requested, int lds_only) {
   static const char *const xnack_processors[] = {"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909",
                                                  "gfx90a", "gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", NULL};
@@ -354,7 +354,10 @@ static char *emu_device_arch(const char *root, const char *requested, int lds_on
   char *isa = fmt("%s/lib/amdgcn-bitcode/oclc_isa_version_%s.bc", root, proc + 3);
   int known = strncmp(proc, "gfx", 3) == 0 && file_exists(isa);
   free(isa);
-  if (xnack && known) {
+  /* RDNA (gfx10xx-gfx12xx): the LDS-only mode only (no xnack); wave32 unless
+   * -mwavefrontsize64, as on the GPU. */
+  int rdna = !strncmp(proc, "gfx1", 4) && strlen(proc) == 7;
+  if (known && (xnack || (lds_only && rdna))) {
     char *arch = lds_only ? xstrdup(requested) : fmt("%s:xnack+", proc);
     free(proc);
     return arch;
@@ -362,9 +365,9 @@ static char *emu_device_arch(const char *root, const char *requested, int lds_on
   const char *fallback = lds_only ? EMU_DEFAULT_LDS_ONLY_ARCH : EMU_DEFAULT_ARCH;
   fprintf(stderr, PROG ": note: the emulator runs device code compiled for %s (wave64) in place of '%s' (%s)\n",
           fallback, requested,
-          !xnack && lds_only ? "the emulator does not run wave32 targets yet"
-          : xnack            ? "the device libraries have no ISA file for it"
-                             : "it has no xnack+ mode, which device ASan needs");
+          xnack || (lds_only && rdna) ? "the device libraries have no ISA file for it"
+          : lds_only                  ? "the emulator runs gfx9 and RDNA targets"
+                                      : "it has no xnack+ mode, which device ASan needs (RDNA: use -fsanitize=lds)");
   free(proc);
   return xstrdup(fallback);
 }

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 5u
+#define LDSAN_EMU_IMAGE_VERSION 6u
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
@@ -76,6 +76,7 @@ typedef struct ldsan_emu_image {
    * NULL when the device code has no ldsan runtime linked. */
   void *device_state;            /* ldsan_device_state * */
   void *builtin_channel;         /* ldsan_report_channel * */
+  uint32_t wave_size;            /* lanes per wave of the target it was compiled for: 64, or 32 (RDNA) */
 } ldsan_emu_image;
 
 /* Called by each retargeted object's constructor (core). */
@@ -106,6 +107,10 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
 
 /* Added by the core (additive): the image that holds a kernel, NULL if none. */
 const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel);
+
+/* Added by the core (additive): lanes per wave of the program's device code
+ * (the first registered image with kernels: 32 for RDNA targets), else 64. */
+uint32_t ldsan_emu_wave_size(void);
 
 /* Added by the core (additive), for tests and tools: called for every READY
  * record of the channel after a dispatch, before the host library prints and

@@ -54,6 +54,18 @@ static int kernel_image_index(const ldsan_emu_kernel *kernel) {
   return -1;
 }
 
+uint32_t ldsan_emu_wave_size(void) {
+  uint32_t size = 64;
+  pthread_mutex_lock(&images_mu);
+  for (unsigned i = 0; i < image_count; i++)
+    if (images[i]->kernel_count) {
+      size = images[i]->wave_size == 32 ? 32 : 64;
+      break;
+    }
+  pthread_mutex_unlock(&images_mu);
+  return size;
+}
+
 const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel) {
   int i = kernel_image_index(kernel);
   return i < 0 ? NULL : images[i];
@@ -119,8 +131,10 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
   d->lds_size = (kernel->static_lds_size + dynamic_lds_size + 15u) & ~15u;
   /* Where the program launched it from, for its reports (a few us per launch). */
   d->launch_depth = ldsan_host_launch_stack(d->launch_pcs, LDSAN_EMU_LAUNCH_FRAMES);
-  emu_fill_blocks(d, dynamic_lds_size);
   int image = kernel_image_index(kernel);
+  /* The lanes of a wave: the target the image was compiled for (RDNA: 32). */
+  d->wave_shift = image >= 0 && images[image]->wave_size == 32 ? 5 : 6;
+  emu_fill_blocks(d, dynamic_lds_size);
   int trapped = ldsan_emu_run(d);
   int reports = image >= 0 ? ldsan_emu_finish_dispatch(image_hosts[image], d) : 0;
   int rc = 0;

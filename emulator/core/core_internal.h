@@ -25,7 +25,7 @@
 #define EMU_GUARD 4096u                     /* guard page below each fiber stack */
 #define LDSAN_EMU_LAUNCH_FRAMES 32u         /* host frames kept of a launch (LDSAN_MAX_LAUNCH_FRAMES) */
 
-#define EMU_MAX_WAVES (EMU_MAX_BLOCK / LDSAN_EMU_WAVE_SIZE)
+#define EMU_MAX_WAVES (EMU_MAX_BLOCK / 32u)  /* waves per workgroup at the smallest wave size */
 
 /* READY: runs or may run; WAIT: at s_barrier; EXIT_WAIT: at the kernel-exit
  * barrier; WAVE_WAIT: at a cross-lane operation or lockstep point, waiting
@@ -58,6 +58,7 @@ typedef struct emu_dispatch {
   uint32_t grid[3], block[3];
   uint64_t groups;                  /* grid[0] * grid[1] * grid[2] */
   uint32_t items;                   /* block[0] * block[1] * block[2] */
+  uint32_t wave_shift;              /* log2 of the kernel's wave size: 6 (64 lanes), 5 (32, RDNA) */
   uint32_t lds_size;                /* static + dynamic bytes of the window */
   _Atomic uint64_t next_group;
   _Atomic int stop;                 /* a trap happened: start no new workgroup */
@@ -107,6 +108,7 @@ typedef struct emu_worker {
   emu_dispatch *d;
   int lockstep;                     /* the kernel's waves run in lockstep (ldsan_emu_kernel.lockstep) */
   uint32_t nwaves;                  /* waves of the running workgroup */
+  uint32_t wave_shift;              /* the dispatch's (emu_dispatch.wave_shift) */
   uint64_t ready[EMU_MAX_WAVES];    /* per wave: lanes that are READY */
   uint64_t synced[EMU_MAX_WAVES];   /* per wave: lanes in WAVE_WAIT */
   uint32_t n, live, arrived, cur;

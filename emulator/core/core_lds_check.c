@@ -149,7 +149,7 @@ static void emu_keep(emu_worker *w, ldsan_report_record *r, uint32_t item) {
 static void emu_found(emu_worker *w, uint32_t me, enum emu_hazard kind, const emu_lds_byte *e, uint64_t pc,
                       uint64_t addr, uint32_t size, int write, int atomic) {
   uint32_t other = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->reader : e->writer;
-  int same_wave = other && (other - 1) / LDSAN_EMU_WAVE_SIZE == me / LDSAN_EMU_WAVE_SIZE;
+  int same_wave = other && (other - 1) >> w->wave_shift == me >> w->wave_shift;
   const emu_check_options *o = &w->checks;
   if (kind != EMU_UNINIT && !o->detect_races && !(same_wave && kind == EMU_RAW && o->report_wave_sync)) return;
   int warning = kind != EMU_UNINIT && same_wave && o->detect_races < 2;
@@ -257,8 +257,8 @@ EMU_API void __ldsan_emu_lds_barrier_note(void) {
  * work-item me - 1 of wave `wave` in epochs be, we: another work-item, the
  * same barrier interval and, within one wave, no wave barrier between. */
 static int emu_unordered(uint32_t other, uint32_t epoch, uint32_t wave_epoch, uint32_t me, uint32_t wave, uint32_t be,
-                         uint32_t we) {
-  return other && other != me && epoch == be && ((other - 1) / LDSAN_EMU_WAVE_SIZE != wave || wave_epoch == we);
+                         uint32_t we, uint32_t wave_shift) {
+  return other && other != me && epoch == be && ((other - 1) >> wave_shift != wave || wave_epoch == we);
 }
 
 /* size_kind: bytes | store << 31 | atomic << 30. */
@@ -270,15 +270,15 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
   uint32_t size = size_kind & 0x3fffffffu;
   if (!t || a < block || a >= block + bsize) return;
   int store = (size_kind >> 31) != 0, atomic = (size_kind >> 30) & 1;
-  uint32_t item = ldsan_emu_current_item(w), me = item + 1, wave = item / LDSAN_EMU_WAVE_SIZE;
+  uint32_t item = ldsan_emu_current_item(w), me = item + 1, wave = item >> w->wave_shift;
   uint32_t be = w->barrier_epoch, we = w->wave_epoch[wave];
   uint64_t end = a + (size ? size : 1) > block + bsize ? block + bsize : a + (size ? size : 1);
   int found = 0;
   for (uint64_t x = a; x < end; x++) {
     emu_lds_byte *e = &t[x - block];
     if (e->gen != w->track_gen) memset(e, 0, sizeof *e), e->gen = w->track_gen;
-    int w_now = emu_unordered(e->writer, e->w_epoch, e->w_wave_epoch, me, wave, be, we);
-    int r_now = emu_unordered(e->reader, e->r_epoch, e->r_wave_epoch, me, wave, be, we);
+    int w_now = emu_unordered(e->writer, e->w_epoch, e->w_wave_epoch, me, wave, be, we, w->wave_shift);
+    int r_now = emu_unordered(e->reader, e->r_epoch, e->r_wave_epoch, me, wave, be, we, w->wave_shift);
     if (!store) {
       if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, item, EMU_UNINIT, e, pc, a, size, 0, atomic);
       if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, item, EMU_RAW, e, pc, a, size, 0, atomic);

@@ -79,7 +79,7 @@ static void emu_item_ids(const emu_dispatch *d, uint32_t i, ldsan_emu_item_ids *
   ids->id[0] = i % bx;
   ids->id[1] = i / bx % by;
   ids->id[2] = i / (bx * by);
-  ids->lane = i % LDSAN_EMU_WAVE_SIZE;
+  ids->lane = i & ((1u << d->wave_shift) - 1);
 }
 
 /* Per-dispatch arrays of work-item loops: ids, states, frames. */
@@ -173,12 +173,12 @@ static void emu_switch_to_scheduler(emu_worker *w) {
 
 static void emu_set_ready(emu_worker *w, uint32_t j) {
   w->fibers[j].state = EMU_READY;
-  w->ready[j / LDSAN_EMU_WAVE_SIZE] |= 1ull << (j % LDSAN_EMU_WAVE_SIZE);
+  w->ready[j >> w->wave_shift] |= 1ull << (j & ((1u << w->wave_shift) - 1));
 }
 
 static void emu_block(emu_worker *w, uint32_t j, uint32_t state) {
   w->fibers[j].state = state;
-  w->ready[j / LDSAN_EMU_WAVE_SIZE] &= ~(1ull << (j % LDSAN_EMU_WAVE_SIZE));
+  w->ready[j >> w->wave_shift] &= ~(1ull << (j & ((1u << w->wave_shift) - 1)));
 }
 
 /* Every fiber in `state` may run again. */
@@ -199,10 +199,10 @@ static int emu_wave_before(const emu_fiber *a, const emu_fiber *b) {
  * the first site (emu_wave_before) execute it together, as the exec mask of
  * the hardware would have them; returns the first of them. */
 static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
-  emu_fiber *fs = &w->fibers[wv * LDSAN_EMU_WAVE_SIZE];
+  emu_fiber *fs = &w->fibers[wv << w->wave_shift];
   uint64_t s = w->synced[wv], exec = 0, m;
-  uint64_t val[LDSAN_EMU_WAVE_SIZE], res[LDSAN_EMU_WAVE_SIZE];
-  uint32_t arg[LDSAN_EMU_WAVE_SIZE];
+  uint64_t val[LDSAN_EMU_WAVE_LANES], res[LDSAN_EMU_WAVE_LANES];
+  uint32_t arg[LDSAN_EMU_WAVE_LANES];
   unsigned best = (unsigned)__builtin_ctzll(s);
   for (m = s & (s - 1); m; m &= m - 1)
     if (emu_wave_before(&fs[__builtin_ctzll(m)], &fs[best])) best = (unsigned)__builtin_ctzll(m);
@@ -213,15 +213,15 @@ static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
     val[i] = fs[i].wave_val;
     arg[i] = fs[i].wave_arg;
   }
-  ldsan_emu_wave_apply(fs[best].wave_op, exec, val, arg, res);
+  ldsan_emu_wave_apply(fs[best].wave_op, 1u << w->wave_shift, exec, val, arg, res);
   if (fs[best].wave_op == LDSAN_EMU_WAVE_SYNC && arg[best] == LDSAN_EMU_WAVE_SYNC_BARRIER) w->wave_epoch[wv]++;
   for (m = exec; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     fs[i].wave_res = res[i];
-    emu_set_ready(w, wv * LDSAN_EMU_WAVE_SIZE + i);
+    emu_set_ready(w, (wv << w->wave_shift) + i);
   }
   w->synced[wv] &= ~exec;
-  return wv * LDSAN_EMU_WAVE_SIZE + (uint32_t)__builtin_ctzll(exec);
+  return (wv << w->wave_shift) + (uint32_t)__builtin_ctzll(exec);
 }
 
 /* The fiber to run next: a READY lane of the current wave (those after the
@@ -230,16 +230,16 @@ static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
  * nothing can run. `yield`: the current fiber has not stopped (s_sleep): it
  * is not picked, and its wave executes no operation. */
 static int emu_pick_next(emu_worker *w, int yield) {
-  uint32_t cw = w->cur / LDSAN_EMU_WAVE_SIZE, lane = w->cur % LDSAN_EMU_WAVE_SIZE;
+  uint32_t cw = w->cur >> w->wave_shift, lane = w->cur & ((1u << w->wave_shift) - 1);
   for (uint32_t k = 0; k < w->nwaves; k++) {
     uint32_t wv = cw + k < w->nwaves ? cw + k : cw + k - w->nwaves;
     uint64_t m = w->ready[wv];
     if (wv == cw) {
       if (yield) m &= ~(1ull << lane);
-      uint64_t after = lane == LDSAN_EMU_WAVE_SIZE - 1 ? 0 : m & (~0ull << (lane + 1));
+      uint64_t after = lane == 63 ? 0 : m & (~0ull << (lane + 1));
       if (after) m = after;
     }
-    if (m) return (int)(wv * LDSAN_EMU_WAVE_SIZE + (uint32_t)__builtin_ctzll(m));
+    if (m) return (int)((wv << w->wave_shift) + (uint32_t)__builtin_ctzll(m));
     if (w->synced[wv] && !(yield && wv == cw)) return (int)emu_wave_fire(w, wv);
   }
   return -1;
@@ -248,7 +248,7 @@ static int emu_pick_next(emu_worker *w, int yield) {
 uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank, uintptr_t site,
                                const void *frame) {
   emu_worker *w = ldsan_emu_self;
-  if (!w->lockstep) return ldsan_emu_wave_alone(op, __ldsan_emu_tls.item->lane, val, arg);
+  if (!w->lockstep) return ldsan_emu_wave_alone(op, 1u << w->wave_shift, __ldsan_emu_tls.item->lane, val, arg);
   uint32_t me = w->cur;
   emu_fiber *f = &w->fibers[me];
   f->wave_op = op;
@@ -258,7 +258,7 @@ uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t
   f->wave_site = site;
   f->wave_depth = (uintptr_t)f->stack_top - (uintptr_t)frame;
   emu_block(w, me, EMU_WAVE_WAIT);
-  w->synced[me / LDSAN_EMU_WAVE_SIZE] |= 1ull << (me % LDSAN_EMU_WAVE_SIZE);
+  w->synced[me >> w->wave_shift] |= 1ull << (me & ((1u << w->wave_shift) - 1));
   int j = emu_pick_next(w, 0); /* exists: this wave has a waiting lane */
   if ((uint32_t)j != me) emu_switch_to(w, &f->sp, (uint32_t)j);
   return f->wave_res;
@@ -447,10 +447,11 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
     f->stack_top = (uint8_t *)sp;
   }
   w->n = d->items;
-  w->nwaves = (d->items + LDSAN_EMU_WAVE_SIZE - 1) / LDSAN_EMU_WAVE_SIZE;
+  uint32_t wave = 1u << w->wave_shift;
+  w->nwaves = (d->items + wave - 1) >> w->wave_shift;
   for (uint32_t v = 0; v < w->nwaves; v++) {
-    uint32_t lanes = d->items - v * LDSAN_EMU_WAVE_SIZE;
-    w->ready[v] = lanes >= LDSAN_EMU_WAVE_SIZE ? ~0ull : (1ull << lanes) - 1;
+    uint32_t lanes = d->items - v * wave < wave ? d->items - v * wave : wave;
+    w->ready[v] = lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
     w->synced[v] = 0;
   }
   w->live = d->items;
@@ -478,6 +479,7 @@ static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
 static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   ldsan_emu_self = w;
   w->d = d;
+  w->wave_shift = d->wave_shift;
   const ldsan_emu_options *o = emu_options();
   w->checks = (emu_check_options){o->report_wave_sync, o->detect_races, o->detect_uninit};
   int every_access = o->detect_races || o->detect_uninit;

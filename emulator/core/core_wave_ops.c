@@ -149,7 +149,8 @@ static void each_exec_lane(uint64_t exec, const uint64_t *val, uint32_t ctl, uin
   }
 }
 
-void ldsan_emu_wave_apply(uint32_t op, uint64_t exec, const uint64_t *val, const uint32_t *arg, uint64_t *res) {
+void ldsan_emu_wave_apply(uint32_t op, uint32_t lanes, uint64_t exec, const uint64_t *val, const uint32_t *arg,
+                          uint64_t *res) {
   uint64_t out = 0, m;
   uint64_t tmp[LDSAN_EMU_WAVE_LANES];
   switch (op) {
@@ -163,21 +164,21 @@ void ldsan_emu_wave_apply(uint32_t op, uint64_t exec, const uint64_t *val, const
     out = exec ? val[__builtin_ctzll(exec)] : 0;
     break;
   case LDSAN_EMU_WAVE_READLANE: { /* the lane operand is uniform (an SGPR): the first lane's */
-    unsigned src = uniform_arg(exec, arg) % LDSAN_EMU_WAVE_LANES;
+    unsigned src = uniform_arg(exec, arg) % lanes;
     out = exec >> src & 1 ? val[src] : 0;
     break;
   }
   case LDSAN_EMU_WAVE_BPERMUTE: /* "EXEC is applied to the source VGPR reads" */
     for (m = exec; m; m &= m - 1) {
-      unsigned i = (unsigned)__builtin_ctzll(m), src = arg[i] / 4 % LDSAN_EMU_WAVE_LANES;
+      unsigned i = (unsigned)__builtin_ctzll(m), src = arg[i] / 4 % lanes;
       res[i] = exec >> src & 1 ? (uint32_t)val[src] : 0;
     }
     return;
   case LDSAN_EMU_WAVE_PERMUTE: /* disabled sources propagate nothing; the highest source wins */
-    for (unsigned i = 0; i < LDSAN_EMU_WAVE_LANES; i++) tmp[i] = 0;
+    for (unsigned i = 0; i < lanes; i++) tmp[i] = 0;
     for (m = exec; m; m &= m - 1) {
       unsigned i = (unsigned)__builtin_ctzll(m);
-      tmp[arg[i] / 4 % LDSAN_EMU_WAVE_LANES] = (uint32_t)val[i];
+      tmp[arg[i] / 4 % lanes] = (uint32_t)val[i];
     }
     for (m = exec; m; m &= m - 1) {
       unsigned i = (unsigned)__builtin_ctzll(m);
@@ -196,13 +197,13 @@ void ldsan_emu_wave_apply(uint32_t op, uint64_t exec, const uint64_t *val, const
   for (m = exec; m; m &= m - 1) res[__builtin_ctzll(m)] = out;
 }
 
-uint64_t ldsan_emu_wave_alone(uint32_t op, uint32_t lane, uint64_t val, uint32_t arg) {
+uint64_t ldsan_emu_wave_alone(uint32_t op, uint32_t lanes, uint32_t lane, uint64_t val, uint32_t arg) {
   uint64_t v[LDSAN_EMU_WAVE_LANES], r[LDSAN_EMU_WAVE_LANES];
   uint32_t a[LDSAN_EMU_WAVE_LANES];
-  lane %= LDSAN_EMU_WAVE_LANES;
+  lane %= lanes;
   v[lane] = val;
   a[lane] = arg;
   r[lane] = 0;
-  ldsan_emu_wave_apply(op, 1ull << lane, v, a, r);
+  ldsan_emu_wave_apply(op, lanes, 1ull << lane, v, a, r);
   return r[lane];
 }

@@ -14,7 +14,6 @@
 #include <stdint.h>
 
 #define LDSAN_EMU_TLS_SYMBOL "__ldsan_emu_tls"
-#define LDSAN_EMU_WAVE_SIZE 64u
 
 /* What the fiber of one work-item exposes to device code (prefix of the
  * core's private fiber struct). */

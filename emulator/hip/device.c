@@ -65,7 +65,7 @@ static void ldsan_emu_fill_props(hipDeviceProp_t *p) {
   p->totalGlobalMem = (size_t)16 << 30;
   p->sharedMemPerBlock = LDSAN_EMU_LDS_PER_BLOCK;
   p->regsPerBlock = 65536;
-  p->warpSize = (int)LDSAN_EMU_WAVE_SIZE;
+  p->warpSize = (int)ldsan_emu_wave_size(); /* the program's device code's target: 32 on RDNA */
   p->maxThreadsPerBlock = (int)LDSAN_EMU_MAX_THREADS_PER_BLOCK;
   p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
   p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = 0x7fffffff;

@@ -67,6 +67,5 @@ int ldsan_emu_hip_current_device(void);
 /* Emulated device limits, used by launch validation and hipGetDeviceProperties. */
 #define LDSAN_EMU_MAX_THREADS_PER_BLOCK 1024u
 #define LDSAN_EMU_LDS_PER_BLOCK 65536u       /* bytes: real gfx90a LDS per workgroup */
-#define LDSAN_EMU_WAVE_SIZE 64u
 
 #endif /* LDSAN_EMU_HIP_INTERNAL_H */

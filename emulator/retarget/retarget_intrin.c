@@ -26,7 +26,7 @@ enum rt_how {
   H_TLS_U32,    /* arg: TLS offset */
   H_TLS_PTR,    /* arg: TLS offset; loaded as the call's pointer type */
   H_IDENTITY,   /* result = operand 0 */
-  H_CONST_U32,  /* result = arg */
+  H_WAVE_SIZE,  /* result = the module's lanes per wave (rt_ctx.wave_size) */
   H_ERASE,      /* no effect on the CPU */
   H_CALL,       /* __ldsan_emu_<name>, same signature */
   H_CALL_BOOL,  /* __ldsan_emu_<name> returning int, compared != 0 */
@@ -71,7 +71,7 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.ds.swizzle", H_WAVE_SWIZZLE, 0},
     {"llvm.amdgcn.writelane*", H_WRITELANE, 0},
     {"llvm.amdgcn.inverse.ballot*", H_INVERSE_BALLOT, 0},
-    {"llvm.amdgcn.wavefrontsize", H_CONST_U32, LDSAN_EMU_WAVE_SIZE},
+    {"llvm.amdgcn.wavefrontsize", H_WAVE_SIZE, 0},
     {"llvm.amdgcn.mbcnt.lo", H_CALL, 0},
     {"llvm.amdgcn.mbcnt.hi", H_CALL, 0},
     {"llvm.amdgcn.s.barrier", H_CALL, 0},
@@ -314,8 +314,8 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
   }
   case H_ERASE:
     return NULL;
-  case H_CONST_U32:
-    return LLVMConstInt(c->i32, in->arg, 0);
+  case H_WAVE_SIZE:
+    return LLVMConstInt(c->i32, c->wave_size, 0);
   case H_IS_SHARED: {
     LLVMValueRef base = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_BASE), "");
     LLVMValueRef size = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_SIZE), "");

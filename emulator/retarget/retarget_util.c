@@ -72,3 +72,27 @@ int rt_md_int(rt_ctx *c, LLVMValueRef obj, const char *kind, unsigned idx, uint6
   if (md) LLVMDisposeValueMetadataEntries(md);
   return found;
 }
+
+/* The value of string attribute `kind` of f as a C string in buf ("" if none). */
+static const char *rt_fn_attr(LLVMValueRef f, const char *kind, char *buf, size_t len) {
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind, (unsigned)strlen(kind));
+  unsigned n = 0;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &n) : "";
+  snprintf(buf, len, "%.*s", (int)n, v);
+  return buf;
+}
+
+unsigned rt_module_wave_size(rt_ctx *c) {
+  char features[4096], cpu[64];
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f)) continue;
+    rt_fn_attr(f, "target-features", features, sizeof features);
+    if (strstr(features, "+wavefrontsize32")) return 32;
+    if (strstr(features, "+wavefrontsize64")) return 64;
+    rt_fn_attr(f, "target-cpu", cpu, sizeof cpu);
+    /* gfx10xx, gfx11xx, gfx12xx: RDNA, wave32 unless asked otherwise. */
+    if (!strncmp(cpu, "gfx1", 4) && strlen(cpu) == 7) return 32;
+    if (cpu[0]) return 64;
+  }
+  return 64;
+}

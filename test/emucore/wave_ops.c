@@ -33,10 +33,13 @@ static void check(const char *what, unsigned lane, uint64_t got, uint64_t expect
   printf("wave_ops: FAIL %s (lane %u): got 0x%" PRIx64 " expected 0x%" PRIx64 "\n", what, lane, got, expected);
 }
 
+/* Lanes of the wave run() executes on (64; the wave32 test sets 32). */
+static uint32_t lanes = 64;
+
 /* Runs op with val/arg as set up, res pre-filled with SENTINEL. */
 static void run(uint32_t op, uint64_t exec) {
   for (unsigned i = 0; i < N; i++) res[i] = SENTINEL;
-  ldsan_emu_wave_apply(op, exec, val, arg, res);
+  ldsan_emu_wave_apply(op, lanes, exec, val, arg, res);
 }
 
 /* Checks that the lanes outside exec were not written. */
@@ -143,28 +146,28 @@ static void test_sync(void) {
 }
 
 static void test_alone(void) {
-  check("alone ballot true", 5, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BALLOT, 5, 1, 0), 1ull << 5);
-  check("alone ballot false", 5, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BALLOT, 5, 0, 0), 0);
-  check("alone readfirstlane", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_FIRSTLANE, 9, 0x1234567890ull, 0), 0x1234567890ull);
-  check("alone bpermute own lane", 12, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BPERMUTE, 12, 77, 4 * 12), 77);
-  check("alone bpermute other lane", 12, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BPERMUTE, 12, 77, 4 * 13), 0);
-  check("alone readlane own lane", 20, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_READLANE, 20, 88, 20), 88);
-  check("alone permute to self", 20, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_PERMUTE, 20, 99, 4 * 20), 99);
+  check("alone ballot true", 5, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BALLOT, 64, 5, 1, 0), 1ull << 5);
+  check("alone ballot false", 5, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BALLOT, 64, 5, 0, 0), 0);
+  check("alone readfirstlane", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_FIRSTLANE, 64, 9, 0x1234567890ull, 0), 0x1234567890ull);
+  check("alone bpermute own lane", 12, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BPERMUTE, 64, 12, 77, 4 * 12), 77);
+  check("alone bpermute other lane", 12, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BPERMUTE, 64, 12, 77, 4 * 13), 0);
+  check("alone readlane own lane", 20, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_READLANE, 64, 20, 88, 20), 88);
+  check("alone permute to self", 20, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_PERMUTE, 64, 20, 99, 4 * 20), 99);
 
   /* DPP alone: only the lane itself is in exec. quad_perm [0,1,2,3] (0xe4)
    * reads itself; [1,0,3,2] (0xb1) reads lane 8 of the quad of lane 9: not in
    * exec, so old (BC = 0) or 0 (BC = 1); a masked-off row keeps old. */
   uint64_t v = (uint64_t)0x80000077u << 32 | 0x1234u;
-  check("alone dpp identity", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 9, v, 0xe4u | 0xfu << 9 | 0xfu << 13), 0x1234);
+  check("alone dpp identity", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 64, 9, v, 0xe4u | 0xfu << 9 | 0xfu << 13), 0x1234);
   check("alone dpp inactive source keeps old", 9,
-        ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 9, v, 0xb1u | 0xfu << 9 | 0xfu << 13), 0x80000077u);
+        ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 64, 9, v, 0xb1u | 0xfu << 9 | 0xfu << 13), 0x80000077u);
   check("alone dpp inactive source bound_ctrl", 9,
-        ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 9, v, 0xb1u | 0xfu << 9 | 0xfu << 13 | 1u << 17), 0);
+        ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 64, 9, v, 0xb1u | 0xfu << 9 | 0xfu << 13 | 1u << 17), 0);
   check("alone dpp row masked off", 9,
-        ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 9, v, 0xe4u | 0xeu << 9 | 0xfu << 13 | 1u << 17), 0x80000077u);
+        ldsan_emu_wave_alone(LDSAN_EMU_WAVE_DPP, 64, 9, v, 0xe4u | 0xeu << 9 | 0xfu << 13 | 1u << 17), 0x80000077u);
   /* swizzle alone: and_mask 0x1f reads itself; xor 1 reads lane 8 (inactive) -> 0. */
-  check("alone swizzle identity", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_SWIZZLE, 9, v, 0x001f), 0x1234);
-  check("alone swizzle inactive source", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_SWIZZLE, 9, v, 0x041f), 0);
+  check("alone swizzle identity", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_SWIZZLE, 64, 9, v, 0x001f), 0x1234);
+  check("alone swizzle inactive source", 9, ldsan_emu_wave_alone(LDSAN_EMU_WAVE_SWIZZLE, 64, 9, v, 0x041f), 0);
 }
 
 /* ---- DPP ---------------------------------------------------------------- */
@@ -462,6 +465,28 @@ static void test_swizzle(void) {
   check("swizzle fft mode not modelled", 7, res[7], 0);
 }
 
+/* A wave32 (RDNA) wave: lane operands wrap at 32 lanes ("ds_bpermute_b32 ...
+ * wave32: the address's lane index is taken modulo 32"; readlane's lane select
+ * likewise), and the ops see only the 32 lanes. */
+static void test_wave32(void) {
+  lanes = 32;
+  for (unsigned i = 0; i < N; i++) val[i] = 100 + i, arg[i] = 4 * ((i + 33) % 64); /* lane i + 33: i + 1 mod 32 */
+  run(LDSAN_EMU_WAVE_BPERMUTE, LOW32);
+  for (unsigned i = 0; i < 32; i++) check("wave32 bpermute wraps at 32", i, res[i], 100 + (i + 1) % 32);
+  for (unsigned i = 0; i < N; i++) arg[i] = 37;  /* readlane 37: lane 5 */
+  run(LDSAN_EMU_WAVE_READLANE, LOW32);
+  check("wave32 readlane wraps at 32", 0, res[0], 105);
+  for (unsigned i = 0; i < N; i++) arg[i] = 4 * (31 - i % 32) + 128;  /* permute: lane i sends to 31 - i */
+  run(LDSAN_EMU_WAVE_PERMUTE, LOW32);
+  for (unsigned i = 0; i < 32; i++) check("wave32 permute wraps at 32", i, res[i], 100 + (31 - i));
+  for (unsigned i = 0; i < N; i++) val[i] = i & 1;
+  run(LDSAN_EMU_WAVE_BALLOT, LOW32);
+  check("wave32 ballot", 3, res[3], 0xaaaaaaaaull);
+  check("wave32 alone bpermute wraps", 7,
+        ldsan_emu_wave_alone(LDSAN_EMU_WAVE_BPERMUTE, 32, 7, 55, 4 * (7 + 32)), 55);
+  lanes = 64;
+}
+
 int main(void) {
   test_bpermute();
   test_permute();
@@ -479,6 +504,7 @@ int main(void) {
   test_dpp_unknown_controls();
   test_swizzle();
   test_alone();
+  test_wave32();
   if (failures) {
     printf("wave_ops: %u of %u checks failed\n", failures, checks);
     return 1;

@@ -29,6 +29,8 @@
 #                                     EXPECT (a bug only full ASan sees: no-report)
 # LDSAN_EXPECT_MODE=lds-only builds the program in the LDS-only mode (ldsan-cc -fsanitize=lds:
 # no AddressSanitizer in the program) and also checks that no ASan runtime is linked.
+# LDSAN_EXPECT_CFLAGS adds compile flags (an RDNA target: its wave32 on the emulator);
+# LDSAN_EXPECT_STDOUT is one more substring the program's stdout must hold (as EXPECT-STDOUT).
 # The program runs twice, with work-item loops and with LDSAN_EMU_FIBERS=1, and every
 # expectation must hold both times: the two schedulers must agree. A bug program
 # runs a third time with report_format=json, whose first report must agree too.
@@ -46,6 +48,8 @@ field() { sed -n "s|^[[:space:]]*// $1:[[:space:]]*\(.*[^[:space:]]\)[[:space:]]
 want_bug=$(field EXPECT)
 [[ -n "$want_bug" ]] || { echo "expect.sh: $prog has no '// EXPECT:' line"; exit 1; }
 read -r -a cflags <<<"$(field CFLAGS)"
+read -r -a more_cflags <<<"${LDSAN_EXPECT_CFLAGS:-}"  # e.g. --offload-arch=gfx1100 (wave32)
+cflags+=(${more_cflags[@]+"${more_cflags[@]}"})
 mode="${LDSAN_EXPECT_MODE:-full}"
 case "$mode" in
   full) ;;
@@ -161,6 +165,7 @@ run_and_check() {
   fi
   v=$(field EXPECT-REPORTS); [[ -n "$v" ]] && check "reports" "$(grep -cE '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")" "$v" eq
   v=$(field EXPECT-STDOUT); [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
+  v="${LDSAN_EXPECT_STDOUT:-}"; [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
   v=$(field EXPECT-STDERR); [[ -n "$v" ]] && check "stderr" "$(cat "$tmp/err")" "$v" substr
   v=$(field EXPECT-ABSENT)
   if [[ -n "$v" ]] && grep -qF -- "$v" "$tmp/out" "$tmp/err"; then
