@@ -9,9 +9,12 @@
 #   emulate       it runs on the emulator with correct results
 #   emulate-bug   -DPLANT_LDS_BUG: the overflow in block_sum is reported naming
 #                 'scratch', the kernel, and block_sum.hip's line inlined in main.hip's
-# Usage: rdc_shared.sh gpu <arch> | emulate | emulate-bug
+# A third argument adds flags to every command (-fsanitize=lds: the LDS-only mode,
+# whose device link instruments without ASan; give "-" as the arch of the emulate modes).
+# Usage: rdc_shared.sh gpu <arch> [flags] | emulate [- flags] | emulate-bug [- flags]
 set -euo pipefail
 mode="$1" arch="${2:-gfx90a:xnack+}"
+read -r -a extra <<<"${3:-}"
 source "$(dirname "$0")/driver_lib.sh"
 src="$root/test/driver/rdc_shared"
 cd "$tmp"
@@ -23,6 +26,7 @@ case "$mode" in
   emulate-bug) flags+=(--emulate -DPLANT_LDS_BUG) ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
+flags+=(${extra[@]+"${extra[@]}"})
 "$cc" "${flags[@]}" -c "$src/block_sum.hip" -o block_sum.o 2>err || { cat err; fail "compiling block_sum.hip"; }
 "$cc" "${flags[@]}" -c "$src/main.hip" -o main.o 2>>err || { cat err; fail "compiling main.hip"; }
 "$cc" "${flags[@]}" main.o block_sum.o -o app 2>>err || { cat err; fail "the -fgpu-rdc link"; }
