@@ -14,6 +14,8 @@
 #                      naming the kernel, the variable and the source line.
 # Further arguments go to cmake: -DBUILD_SHARED_LIBS=ON (hip-lang) makes the
 # library shared (its code object is then checked in libhistogram.so).
+# With -DLDSAN_LDS_ONLY=ON among the cmake args (the toolchain's LDS-only mode),
+# the executable must link no AddressSanitizer runtime.
 # Usage: cmake_project.sh hip-lang|hip-cxx gpu <arch>|emulate|emulate-bug [-|<arch>] [cmake args...]
 set -euo pipefail
 how="$1" mode="$2" arch="${3:--}"
@@ -43,6 +45,10 @@ cmake --build "$tmp/out" -j2 >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; f
 if grep -i 'warning' "$tmp/build.log"; then fail "the build printed warnings"; fi
 app="$tmp/out/histogram_app"
 [[ -x "$app" ]] || fail "no executable"
+if [[ " ${*:4} " == *" -DLDSAN_LDS_ONLY=ON "* ]]; then  # the LDS-only mode: no ASan in the program
+  ! nm "$app" | grep -qE ' [TDB] __asan_init$' || fail "the LDS-only build links AddressSanitizer's runtime"
+  ! llvm-readelf-$v -d "$app" | grep -q libasan || fail "the LDS-only build needs libasan"
+fi
 
 case "$mode" in
   gpu)
