@@ -77,6 +77,7 @@ typedef struct ldsan_emu_image {
   void *device_state;            /* ldsan_device_state * */
   void *builtin_channel;         /* ldsan_report_channel * */
   uint32_t wave_size;            /* lanes per wave of the target it was compiled for: 64, or 32 (RDNA) */
+  const char *target;            /* that target as HIP names it ("gfx90a:xnack+", "gfx1100"), or "" */
 } ldsan_emu_image;
 
 /* Called by each retargeted object's constructor (core). */
@@ -109,8 +110,10 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
 const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel);
 
 /* Added by the core (additive): lanes per wave of the program's device code
- * (the first registered image with kernels: 32 for RDNA targets), else 64. */
+ * (the first registered image with kernels: 32 for RDNA targets), else 64;
+ * and its target (gcnArchName), else "gfx90a:xnack+". */
 uint32_t ldsan_emu_wave_size(void);
+const char *ldsan_emu_target(void);
 
 /* Added by the core (additive), for tests and tools: called for every READY
  * record of the channel after a dispatch, before the host library prints and

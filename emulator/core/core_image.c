@@ -66,6 +66,18 @@ uint32_t ldsan_emu_wave_size(void) {
   return size;
 }
 
+const char *ldsan_emu_target(void) {
+  const char *target = "gfx90a:xnack+";
+  pthread_mutex_lock(&images_mu);
+  for (unsigned i = 0; i < image_count; i++)
+    if (images[i]->kernel_count) {
+      if (images[i]->target && images[i]->target[0]) target = images[i]->target;
+      break;
+    }
+  pthread_mutex_unlock(&images_mu);
+  return target;
+}
+
 const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel) {
   int i = kernel_image_index(kernel);
   return i < 0 ? NULL : images[i];

@@ -1,5 +1,6 @@
 /* ldsan CPU emulator, HIP layer: the one emulated device — count, selection,
- * properties and attributes (a plausible gfx90a:xnack+ with 2 compute units),
+ * properties and attributes (a plausible GPU of the target the program's
+ * device code was built for, gfx90a:xnack+ by default, with 2 compute units),
  * plus device-wide synchronization.
  * Threading: read-only state; the current device is per thread (always 0). */
 #include <stdio.h>
@@ -8,7 +9,6 @@
 #include "hip_internal.h"
 
 #define LDSAN_EMU_DEVICE_NAME "ldsan CPU emulator"
-#define LDSAN_EMU_ARCH_NAME "gfx90a:xnack+"
 #define LDSAN_EMU_CU_COUNT 2
 #define LDSAN_EMU_HIP_VERSION 50222000  /* the ROCm 5.2 headers this layer implements */
 
@@ -61,7 +61,7 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
 static void ldsan_emu_fill_props(hipDeviceProp_t *p) {
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "%s", LDSAN_EMU_DEVICE_NAME);
-  snprintf(p->gcnArchName, sizeof p->gcnArchName, "%s", LDSAN_EMU_ARCH_NAME);
+  snprintf(p->gcnArchName, sizeof p->gcnArchName, "%s", ldsan_emu_target()); /* the program's device code's */
   p->totalGlobalMem = (size_t)16 << 30;
   p->sharedMemPerBlock = LDSAN_EMU_LDS_PER_BLOCK;
   p->regsPerBlock = 65536;

@@ -56,7 +56,8 @@ typedef struct rt_ctx {
   LLVMValueRef device_state; /* __ldsan_device_state, or NULL */
   LLVMValueRef channel;      /* __ldsan_builtin_channel, or NULL */
   LLVMValueRef kernel_table; /* __ldsan_emu_kernels */
-  unsigned wave_size;        /* lanes per wave of the module's target: 64, or 32 (rt_module_wave_size) */
+  unsigned wave_size;        /* lanes per wave of the module's target: 64, or 32 (rt_module_target) */
+  char target[64];           /* its target, as HIP names it ("gfx90a:xnack+", "gfx1100"), or "" */
 } rt_ctx;
 
 /* retarget_emit.cpp: writes the object with the module's own data layout
@@ -76,10 +77,11 @@ int rt_md_int(rt_ctx *c, LLVMValueRef obj, const char *kind, unsigned idx, uint6
 const char *rt_name(LLVMValueRef v);
 /* Address space of a pointer-typed value, or -1 if not a scalar pointer. */
 int rt_addrspace(LLVMValueRef v);
-/* Lanes per wave the module was compiled for (read before the target
- * attributes are stripped): +wavefrontsize32/64 in its functions'
- * target-features, else the processor's default (gfx10 and later: 32). */
-unsigned rt_module_wave_size(rt_ctx *c);
+/* The target the module was compiled for (read before the target attributes
+ * are stripped), into c->target and c->wave_size: lanes per wave from
+ * +wavefrontsize32/64 in its functions' target-features, else the processor's
+ * default (gfx10 and later: 32). */
+void rt_module_target(rt_ctx *c);
 
 /* retarget_intrin.c: llvm.amdgcn.* and trap intrinsics -> inline TLS reads or
  * __ldsan_emu_* calls; unsupported ones are errors naming the function. */

@@ -294,9 +294,9 @@ void rt_build_image(rt_ctx *c) {
                          LLVMConstInt(c->i64, c->global_sizes[i], 0)};
     gs[i] = LLVMConstStructInContext(c->ctx, f, 3, 0);
   }
-  LLVMTypeRef ity_f[9] = {c->i32, c->i32, c->ptr, c->i32, c->ptr, c->ptr, c->ptr, c->ptr, c->i32};
-  LLVMTypeRef ity = LLVMStructTypeInContext(c->ctx, ity_f, 9, 0);
-  LLVMValueRef img_f[9] = {
+  LLVMTypeRef ity_f[10] = {c->i32, c->i32, c->ptr, c->i32, c->ptr, c->ptr, c->ptr, c->ptr, c->i32, c->ptr};
+  LLVMTypeRef ity = LLVMStructTypeInContext(c->ctx, ity_f, 10, 0);
+  LLVMValueRef img_f[10] = {
       LLVMConstInt(c->i32, LDSAN_EMU_IMAGE_VERSION, 0),
       LLVMConstInt(c->i32, c->kernel_count, 0),
       c->kernel_table,
@@ -306,9 +306,10 @@ void rt_build_image(rt_ctx *c) {
       rt_flat(c, c->device_state),
       rt_flat(c, c->channel),
       LLVMConstInt(c->i32, c->wave_size, 0),
+      rt_cstr(c, c->target),
   };
   LLVMValueRef img = LLVMAddGlobalInAddressSpace(c->mod, ity, "__ldsan_emu_image", 0);
-  LLVMSetInitializer(img, LLVMConstStructInContext(c->ctx, img_f, 9, 0));
+  LLVMSetInitializer(img, LLVMConstStructInContext(c->ctx, img_f, 10, 0));
   LLVMSetLinkage(img, LLVMInternalLinkage);
   LLVMSetGlobalConstant(img, 1);
 

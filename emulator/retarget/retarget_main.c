@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
                                                     LLVMRelocPIC, LLVMCodeModelDefault);
   if (!keep_debug) LLVMStripModuleDebugInfo(c.mod);
 
-  c.wave_size = rt_module_wave_size(&c);
+  rt_module_target(&c);
   rt_collect_kernels(&c);
   set_target(&c, tm);
   rt_wave_prepare(&c);

@@ -82,17 +82,20 @@ static const char *rt_fn_attr(LLVMValueRef f, const char *kind, char *buf, size_
   return buf;
 }
 
-unsigned rt_module_wave_size(rt_ctx *c) {
-  char features[4096], cpu[64];
+void rt_module_target(rt_ctx *c) {
+  char features[4096], cpu[48];
+  c->wave_size = 64;
+  c->target[0] = '\0';
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f)) continue;
-    rt_fn_attr(f, "target-features", features, sizeof features);
-    if (strstr(features, "+wavefrontsize32")) return 32;
-    if (strstr(features, "+wavefrontsize64")) return 64;
     rt_fn_attr(f, "target-cpu", cpu, sizeof cpu);
+    if (!cpu[0]) continue;
+    rt_fn_attr(f, "target-features", features, sizeof features);
     /* gfx10xx, gfx11xx, gfx12xx: RDNA, wave32 unless asked otherwise. */
-    if (!strncmp(cpu, "gfx1", 4) && strlen(cpu) == 7) return 32;
-    if (cpu[0]) return 64;
+    int rdna = !strncmp(cpu, "gfx1", 4) && strlen(cpu) == 7;
+    c->wave_size = strstr(features, "+wavefrontsize32") ? 32 : strstr(features, "+wavefrontsize64") ? 64 : rdna ? 32 : 64;
+    snprintf(c->target, sizeof c->target, "%s%s", cpu,
+             strstr(features, "+xnack") ? ":xnack+" : strstr(features, "-xnack") ? ":xnack-" : "");
+    return;
   }
-  return 64;
 }

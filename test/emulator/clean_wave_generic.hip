@@ -72,7 +72,7 @@ int main() {
   check_equal("lanes", lanes.data(), lanes_want.data(), n);
   check_equal("shfl_xor", swapped.data(), swapped_want.data(), n);
   check_equal("ballot", odd.data(), odd_want.data(), n / W);
-  printf("warpSize %d\n", W);
+  printf("warpSize %d arch %s\n", W, prop.gcnArchName);
   printf("clean_wave_generic: PASSED\n");
   return 0;
 }

@@ -55,6 +55,7 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
 }
 
 uint32_t ldsan_emu_wave_size(void) { return 64; }
+const char *ldsan_emu_target(void) { return "gfx90a:xnack+"; }
 
 int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
                      void **args, uint32_t dynamic_lds_size, char *err, size_t err_len) {
