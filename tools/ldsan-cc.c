@@ -111,15 +111,23 @@ static void locate_build_root(struct options *o) {
   snprintf(o->build_root, sizeof o->build_root, "%s", self);
 }
 
-/* Checks one offload arch: device ASan needs xnack+. */
+/* Checks one offload arch: device ASan needs xnack+, which RDNA (gfx10-gfx12)
+ * does not have; the LDS-only mode needs neither. */
 static void check_arch(const char *arch) {
   if (strstr(arch, ":xnack+")) return;
   char fixed[256];
   const char *colon = strchr(arch, ':');
-  snprintf(fixed, sizeof fixed, "%.*s:xnack+", colon ? (int)(colon - arch) : (int)strlen(arch), arch);
+  int len = colon ? (int)(colon - arch) : (int)strlen(arch);
+  if (!strncmp(arch, "gfx1", 4) && len == 7) {
+    fprintf(stderr,
+            "ldsan-cc: error: offload arch '%s' has no xnack+ mode, which device AddressSanitizer needs; "
+            "use -fsanitize=lds to check LDS only (any target, no ASan)\n", arch);
+    exit(2);
+  }
+  snprintf(fixed, sizeof fixed, "%.*s:xnack+", len, arch);
   fprintf(stderr,
           "ldsan-cc: error: offload arch '%s' is not xnack+: clang only sanitizes device code for xnack+ targets; "
-          "use --offload-arch=%s\n", arch, fixed);
+          "use --offload-arch=%s, or -fsanitize=lds to check LDS only (no xnack, no ASan)\n", arch, fixed);
   exit(2);
 }
 

@@ -15,6 +15,7 @@ expect() { # expect <regex> <command...>
 case "$1" in
   no-input)      expect '^ldsan-cc: error: no input files; usage: ldsan-cc app.hip -o app' "$cc" -O2 ;;
   no-xnack)      expect "^ldsan-cc: error: offload arch 'gfx90a' is not xnack\+.*use --offload-arch=gfx90a:xnack\+" "$cc" --offload-arch=gfx90a "$tmp/k.hip" ;;
+  rdna-no-lds-only) expect "^ldsan-cc: error: offload arch 'gfx1100' has no xnack\+ mode.*use -fsanitize=lds" "$cc" --offload-arch=gfx1100 "$tmp/k.hip" ;;
   xnack-minus)   expect "^ldsan-cc: error: offload arch 'gfx942:xnack-' is not xnack\+.*use --offload-arch=gfx942:xnack\+" "$cc" --offload-arch gfx942:xnack- "$tmp/k.hip" ;;
   no-clang)      expect "^ldsan-cc: error: 'clang-does-not-exist' not found; run 'make deps'" env LDSAN_CLANG=clang-does-not-exist "$cc" "$tmp/k.hip" ;;
   no-build)      expect "^ldsan-cc: error: the ldsan plugin '$tmp/none/lib/ldsan-instrument.so' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" "$tmp/k.hip" ;;
