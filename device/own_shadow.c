@@ -6,7 +6,7 @@
  * the built-in pool's shadow below. Only the LDS-only runtime
  * (ldsan-rt-lds.bc, built with LDSAN_OWN_SHADOW) contains this file; its
  * target layer maps the shadow through it, and the plugin makes the kernels'
- * inline checks use it too (instrument/OwnShadow.cpp). */
+ * inline checks use it too (instrument/LdsOnly.cpp). */
 #include "entry_points.h"
 #include "runtime.h"
 
@@ -15,11 +15,7 @@ LDSAN_EXPORT __attribute__((aligned(64))) LDSAN_GLOBAL uint8_t
     __ldsan_builtin_pool_shadow[LDSAN_BUILTIN_POOL_SIZE >> LDSAN_SHADOW_SCALE];
 
 LDSAN_EXPORT uint64_t __ldsan_own_shadow_offset(void) {
-  /* Not volatile: within a dispatch the host leaves the state alone, so the
-   * load is one scalar load per kernel that the compiler may share. */
-  const LDSAN_CONSTANT ldsan_device_state *state =
-      (const LDSAN_CONSTANT ldsan_device_state *)(uintptr_t)&__ldsan_device_state;
-  uint64_t offset = state->shadow_offset;
+  uint64_t offset = __ldsan_state()->shadow_offset;
   if (offset) return offset;
   return (uint64_t)(uintptr_t)__ldsan_builtin_pool_shadow -
          ((uint64_t)(uintptr_t)__ldsan_builtin_pool >> LDSAN_SHADOW_SCALE);
@@ -33,9 +29,7 @@ LDSAN_EXPORT uint64_t __ldsan_own_shadow_offset(void) {
 LDSAN_ENTRY_FN void __ldsan_flat_lds_access(uint64_t addr, uint32_t size_kind) {
   uint64_t base, size;
   __ldsan_pool_store(&base, &size);
-  const LDSAN_CONSTANT ldsan_device_state *state =
-      (const LDSAN_CONSTANT ldsan_device_state *)(uintptr_t)&__ldsan_device_state;
-  uint64_t guard = state->pool_base ? LDSAN_OWN_SHADOW_GUARD : 0; /* the built-in pool has none */
+  uint64_t guard = __ldsan_state()->pool_base ? LDSAN_OWN_SHADOW_GUARD : 0; /* the built-in pool has none */
   if (addr - (base - guard) >= size + 2 * guard) return;
   uint32_t flags = (size_kind & LDSAN_LDS_CHECK_STORE) ? (uint32_t)LDSAN_ACCESS_WRITE : 0u;
   __ldsan_check_access(addr, size_kind & LDSAN_LDS_CHECK_SIZE_MASK, flags, __ldsan_return_address());

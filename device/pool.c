@@ -101,9 +101,7 @@ void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
 }
 
 void __ldsan_pool_store(uint64_t *base, uint64_t *size) {
-  /* Not volatile here: within a dispatch the host leaves the state alone. */
-  const LDSAN_CONSTANT ldsan_device_state *state =
-      (const LDSAN_CONSTANT ldsan_device_state *)(uintptr_t)&__ldsan_device_state;
+  const LDSAN_CONSTANT ldsan_device_state *state = __ldsan_state();
   *base = state->pool_base;
   *size = state->pool_size;
   if (*base == 0) {

@@ -32,6 +32,12 @@ static inline void __ldsan_group_size(uint32_t d[3]) {
 extern LDSAN_EXPORT volatile LDSAN_GLOBAL ldsan_device_state __ldsan_device_state;
 extern LDSAN_EXPORT LDSAN_GLOBAL ldsan_report_channel __ldsan_builtin_channel;
 extern LDSAN_EXPORT LDSAN_GLOBAL uint8_t __ldsan_builtin_pool[LDSAN_BUILTIN_POOL_SIZE];
+/* The state as a dispatch sees it: not volatile (within a dispatch the host
+ * leaves it alone), in the constant address space, so its fields are scalar
+ * loads the compiler may share and hoist. */
+static inline const LDSAN_CONSTANT ldsan_device_state *__ldsan_state(void) {
+  return (const LDSAN_CONSTANT ldsan_device_state *)(uintptr_t)&__ldsan_device_state;
+}
 
 /* ---- shadow.c: ASan shadow poisoning and checks ----------------------------- */
 /* Marks [addr, addr+size) with `value` (ASan rules for partial granules).

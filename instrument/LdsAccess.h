@@ -11,6 +11,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
 namespace ldsan {
@@ -60,6 +61,14 @@ inline llvm::Value *ldsAccess(llvm::Instruction &I, const llvm::DataLayout &DL, 
     Size = LDSAN_LDS_CHECK_SIZE_MASK;
   Kind = (uint32_t)Size | (Store ? LDSAN_LDS_CHECK_STORE : 0) | (Atomic ? LDSAN_LDS_CHECK_ATOMIC : 0);
   return P;
+}
+
+/// The length of memcpy/memmove/memset call MI as an i32 size field
+/// (clamped to LDSAN_LDS_CHECK_SIZE_MASK), built at B.
+inline llvm::Value *memOpSizeField(llvm::IRBuilder<> &B, llvm::CallInst *MI) {
+  llvm::Value *Len = B.CreateZExtOrTrunc(MI->getArgOperand(2), B.getInt64Ty());
+  Len = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, Len, B.getInt64(LDSAN_LDS_CHECK_SIZE_MASK));
+  return B.CreateTrunc(Len, B.getInt32Ty());
 }
 
 } // namespace ldsan

@@ -86,8 +86,7 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
     // and a write of the destination, of the length (clamped to the field).
     for (CallInst *MI : MemOps) {
       IRBuilder<> B(MI);
-      Value *Len = B.CreateZExtOrTrunc(MI->getArgOperand(2), B.getInt64Ty());
-      Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(LDSAN_LDS_CHECK_SIZE_MASK)), I32);
+      Value *Len = memOpSizeField(B, MI);
       auto checkOne = [&](Value *P, uint32_t Flags) {
         if (!inOrMaybeLds(P))
           return;

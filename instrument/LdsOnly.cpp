@@ -90,8 +90,7 @@ void ldsan::addFlatLdsBoundsChecks(Module &M) {
     }
     for (CallInst *MI : MemOps) {
       IRBuilder<> B(MI);
-      Value *Len = B.CreateZExtOrTrunc(MI->getArgOperand(2), I64);
-      Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(LDSAN_LDS_CHECK_SIZE_MASK)), I32);
+      Value *Len = memOpSizeField(B, MI);
       auto checkOne = [&](Value *P, uint32_t Flags) {
         if (P->getType()->getPointerAddressSpace() != FlatAS || !mayBeLds(P))
           return;
