@@ -127,15 +127,17 @@ static void fill_block_shadow(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_de
     if (desc)
       poison_compiler_slot(block, desc, used);
   }
-  if (end > used)
-    __ldsan_poison(block + used, end - used, LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
+  /* end is whole granules; a partial granule at used is the unpoisoning's. */
+  uint64_t tail = (used + LDSAN_SHADOW_GRANULE - 1) & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1);
+  if (end > tail)
+    __ldsan_fill_shadow(__ldsan_shadow_of(block + tail), __ldsan_shadow_of(block + end), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
 }
 
 /* Makes chunk (of size_class/chunk_size) the block r asks for: header, shadow
  * (header, addressable part, tail, the compiler's slot), then the magic that
  * publishes it. A chunk from the block cache keeps its last block's shadow:
- * header e2, [block, block + prev_size) e4 (kernel exit), the rest e3; only
- * what differs is written (the addressable part, and e3 over the old block's
+ * header e2, [block, block + prev_size rounded up to 64) e4 (kernel exit),
+ * the rest e3; only what differs is written (the addressable part, and e3 over the old block's
  * excess), so a workgroup's shadow work is its own block's size, not its
  * chunk's. A workgroup's block leaves that work in its header for the wave
  * (__ldsan_kernel_enter_wave); anything else does it here. Inline in both
@@ -145,9 +147,8 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk;
   uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
-  /* The old block's e4 covers whole granules: up to prev_size rounded up. */
-  uint64_t stale_end = prev_size < payload ? (prev_size + LDSAN_SHADOW_GRANULE - 1) & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1)
-                                           : payload;
+  /* The old block's e4 covers whole shadow words: up to prev_size rounded up to 64. */
+  uint64_t stale_end = prev_size < payload ? (prev_size + 63u) & ~63ull : payload;
   if (stale_end < r.used) stale_end = r.used;
   h->size_class = size_class;
   h->self = block;
@@ -246,13 +247,16 @@ static void release_chunk(uint64_t block, LDSAN_GLOBAL ldsan_block_header *h, in
     (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc ? pc : __ldsan_target_pc());
 }
 
+/* The kernel descriptor at kernel_desc, or null if there is none. */
+static inline const LDSAN_GLOBAL ldsan_kernel_desc *kernel_desc_at(uint64_t kernel_desc) {
+  const LDSAN_GLOBAL ldsan_kernel_desc *desc = (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)kernel_desc;
+  return desc && desc->magic == LDSAN_DESC_MAGIC ? desc : 0; /* not a descriptor: act as if none */
+}
+
 /* What the block of a workgroup of the kernel described by kernel_desc holds. */
 static inline block_request kernel_request(uint64_t block_size, uint64_t kernel_desc) {
-  const LDSAN_GLOBAL ldsan_kernel_desc *desc = (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)kernel_desc;
-  if (desc && desc->magic != LDSAN_DESC_MAGIC) { /* not a descriptor: act as if none */
-    desc = 0;
-    kernel_desc = 0;
-  }
+  const LDSAN_GLOBAL ldsan_kernel_desc *desc = kernel_desc_at(kernel_desc);
+  kernel_desc = (uint64_t)(uintptr_t)desc;
   uint32_t dynamic_size = 0;
   uint64_t used = block_size;
   if (desc) {
@@ -285,19 +289,29 @@ LDSAN_ENTRY_FN uint64_t __ldsan_kernel_enter_checked(uint64_t block_size, uint64
   return block_alloc(r, 0, 0);
 }
 
-LDSAN_ENTRY_FN void __ldsan_kernel_enter_wave(uint64_t block) {
+/* kernel_desc: what the kernel passed to enter (a constant in the kernel, so
+ * the descriptor's fields are too, once inlined). */
+LDSAN_ENTRY_FN void __ldsan_kernel_enter_wave(uint64_t block, uint64_t kernel_desc) {
   block = __ldsan_uniform_u64(block);
   if (block == 0) return; /* enter failed and was reported */
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
-  fill_block_shadow(block, (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)__ldsan_uniform_u64(h->kernel_desc),
-                    __ldsan_uniform_u32(h->shadow_used), __ldsan_uniform_u32(h->shadow_end));
+  fill_block_shadow(block, kernel_desc_at(__ldsan_uniform_u64(kernel_desc)), __ldsan_uniform_u32(h->shadow_used),
+                    __ldsan_uniform_u32(h->shadow_end));
+}
+
+/* Poisons `words` shadow words of block (64 bytes of block each) as freed. */
+static inline __attribute__((always_inline)) void poison_freed(uint64_t block, uint64_t words) {
+  __ldsan_fill_shadow_words((LDSAN_GLOBAL uint64_t *)__ldsan_shadow_of(block), words, LDSAN_SHADOW_LDS_FREED);
 }
 
 /* A workgroup's block at the end of its kernel, on every lane of the wave of
  * work-item 0 (or on one lane): all of them poison it, the lowest clears its
  * magic (only this workgroup changes it: no CAS) and gives the chunk back
- * (the release there covers its wave's poisoning stores). */
-static void exit_block(uint64_t block) {
+ * (the release there covers its wave's poisoning stores). static_size: the
+ * block size of a kernel without dynamic LDS (from its descriptor, a
+ * constant once inlined), else 0; a block of that size is poisoned with a
+ * constant count. */
+static void exit_block(uint64_t block, uint64_t static_size) {
   block = __ldsan_uniform_u64(block);
   if (block == 0) return; /* enter failed and was reported */
   LDSAN_GLOBAL ldsan_block_header *h = own_block(block);
@@ -305,24 +319,36 @@ static void exit_block(uint64_t block) {
     if (__ldsan_first_active_lane()) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
     return;
   }
+  /* Whole shadow words (64 bytes of block each): the chunk's tail redzone
+   * (>= 64 bytes, still e3) takes the rest of the last one, which init_block
+   * counts on. payload is a multiple of 64; a block's chunk holds its size
+   * and the tail. */
   uint64_t block_size = __ldsan_uniform_u64(h->block_size);
-  uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
-  uint64_t size = block_size < payload ? block_size : payload;
-  if (size % LDSAN_SHADOW_GRANULE == 0) /* whole granules (static LDS): no ends to keep, no call */
-    __ldsan_fill_shadow(__ldsan_shadow_of(block), __ldsan_shadow_of(block + size), LDSAN_SHADOW_LDS_FREED);
-  else
-    __ldsan_poison(block, size, LDSAN_SHADOW_LDS_FREED);
+  if (static_size && block_size == static_size) {
+    poison_freed(block, (static_size + 63u) / 64u);
+  } else {
+    uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
+    poison_freed(block, (block_size < payload ? (block_size + 63u) & ~63ull : payload) / 64u);
+  }
   if (__ldsan_first_active_lane()) {
     __ldsan_store_relaxed_u32(&h->magic, 0, LDSAN_SCOPE_DEVICE);
     release_chunk(block, h, 1, 0);
   }
 }
 
-LDSAN_ENTRY_FN void __ldsan_kernel_exit_wave(uint64_t block) { exit_block(block); }
+/* The block size of a kernel with no dynamic LDS (its descriptor's static
+ * size), or 0. */
+static inline uint64_t static_block_size(uint64_t kernel_desc) {
+  const LDSAN_GLOBAL ldsan_kernel_desc *desc = kernel_desc_at(__ldsan_uniform_u64(kernel_desc));
+  return desc && !(desc->flags & LDSAN_KERNEL_HAS_DYNAMIC) ? desc->static_size : 0;
+}
+
+LDSAN_ENTRY_FN void __ldsan_kernel_exit_wave(uint64_t block, uint64_t kernel_desc) {
+  exit_block(block, static_block_size(kernel_desc));
+}
 
 LDSAN_ENTRY_FN void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc) {
-  (void)kernel_desc;
-  exit_block(block);
+  exit_block(block, static_block_size(kernel_desc));
 }
 
 /* Device malloc and free may come from many lanes at once: the lanes take

@@ -59,8 +59,8 @@ void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc);
  * wave (the plugin's kernels), or exit on work-item 0 alone (the same work
  * done by one lane). */
 uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc);
-void __ldsan_kernel_enter_wave(uint64_t block);
-void __ldsan_kernel_exit_wave(uint64_t block);
+void __ldsan_kernel_enter_wave(uint64_t block, uint64_t kernel_desc);
+void __ldsan_kernel_exit_wave(uint64_t block, uint64_t kernel_desc);
 void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc);
 /* Built with the LDS checks (entry_points.def): enter_checked instead of
  * enter, then checks_enter on the wave of work-item 0 after enter_wave. */

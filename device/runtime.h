@@ -56,10 +56,16 @@ typedef uint64_t ldsan_u64x2 __attribute__((vector_size(16)));
  * (target.h): the 16-byte aligned units between go round the lanes, unit i
  * to rank i mod count, and so do the bytes before the first unit and after
  * the last (64 lanes write the 5 KiB of shadow of a 40 KiB block in 5 stores
- * each, and either edge in one). Inline: the poisoning functions use it, and
- * a kernel's exit poisons its block's whole granules with it. */
+ * each, and either edge in one); a range of no more bytes than lanes takes a
+ * byte per lane and no loop (a redzone, a block's tail). Inline: the
+ * poisoning functions and a new block's shadow use it. */
 static inline void __ldsan_fill_shadow(LDSAN_GLOBAL uint8_t *s, LDSAN_GLOBAL uint8_t *e, uint8_t v) {
   uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
+  if (s >= e) return;
+  if ((uint64_t)(e - s) <= count) { /* a byte for each of the first lanes (a redzone, a tail): no loops */
+    if (rank < (uint64_t)(e - s)) s[rank] = v;
+    return;
+  }
   LDSAN_GLOBAL uint8_t *units = (LDSAN_GLOBAL uint8_t *)(((uintptr_t)s + 15u) & ~(uintptr_t)15u);
   if (units > e) units = e;
   uint64_t n = (uint64_t)(e - units) / 16u;
@@ -70,6 +76,31 @@ static inline void __ldsan_fill_shadow(LDSAN_GLOBAL uint8_t *s, LDSAN_GLOBAL uin
   uint64_t word = 0x0101010101010101ull * v;
   ldsan_u64x2 wide = {word, word};
   for (uint64_t i = rank; i < n; i += count) *(LDSAN_GLOBAL ldsan_u64x2 *)(units + i * 16u) = wide;
+}
+/* Fills `words` 8-byte shadow words from s (8-aligned) with v, shared by the
+ * active lanes of the wave: a first word that is not 16-aligned and a last
+ * that ends a unit early go to one lane each, the 16-byte units between go
+ * round the lanes. A kernel's exit poisons its block's shadow with it in whole
+ * words (the block is 64-aligned), with no byte loops at either end. */
+static inline void __ldsan_fill_shadow_words(LDSAN_GLOBAL uint64_t *s, uint64_t words, uint8_t v) {
+  uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
+  uint64_t word = 0x0101010101010101ull * v;
+  if (words && ((uintptr_t)s & 8u)) {
+    if (rank == 0) *s = word;
+    s++;
+    words--;
+  }
+  if (words & 1u) {
+    if (rank == count - 1u) s[words - 1u] = word;
+    words--;
+  }
+  ldsan_u64x2 wide = {word, word};
+  uint64_t units = words / 2u;
+  if (units <= count) { /* a unit for each of the first lanes: no loop */
+    if (rank < units) *(LDSAN_GLOBAL ldsan_u64x2 *)(s + 2u * rank) = wide;
+    return;
+  }
+  for (uint64_t i = rank; i < units; i += count) *(LDSAN_GLOBAL ldsan_u64x2 *)(s + 2u * i) = wide;
 }
 /* Returns 1 and the first poisoned byte and its shadow byte if [beg, beg+size)
  * has one, else 0. bad/shadow_byte may be null. */

@@ -36,10 +36,11 @@ static void install_atexit(void) { atexit(drain_at_exit); }
  * object may still be live when another unloads). size 0: the device could not
  * get one. The LDS-only kind (own_shadow) carries its own shadow, in the same
  * allocation:
- *   | guard | pool (size) | guard | shadow of guard, pool, guard |
+ *   | guard | pool (size) | guard | < 16 | shadow of guard, pool, guard |
  * each guard LDSAN_OWN_SHADOW_GUARD bytes, shadowed as store memory no block
  * holds, so that an access a little outside the pool is reported and stays in
  * memory ldsan owns; shadow(addr) = (addr >> 3) + shadow_offset. */
+#define OWN_SHADOW_ALIGN 16u /* of the shadow offset */
 typedef struct lds_store {
   const ldsan_backend *backend;
   int own_shadow;
@@ -91,7 +92,7 @@ static lds_store *lds_store_of(const ldsan_backend *b, const char *name, int own
   s->own_shadow = own_shadow;
   unsigned long long size = lds_store_size_for(b), total = size;
   const unsigned long long guard = own_shadow ? LDSAN_OWN_SHADOW_GUARD : 0;
-  if (own_shadow) total = size + 2 * guard + ((size + 2 * guard) >> LDSAN_SHADOW_SCALE);
+  if (own_shadow) total = size + 2 * guard + ((size + 2 * guard) >> LDSAN_SHADOW_SCALE) + OWN_SHADOW_ALIGN;
   void *handle = NULL;
   uint64_t at = 0;
   if (total <= SIZE_MAX) {
@@ -99,9 +100,12 @@ static lds_store *lds_store_of(const ldsan_backend *b, const char *name, int own
     if (!handle) handle = s->shared = b->alloc_shared(b->mem.ctx, (size_t)total, &at);
   }
   if (handle && own_shadow) {
-    /* Allocations are page-aligned, so granules map whole: shadow(at) is the
-     * first shadow byte. */
-    s->shadow_offset = at + size + 2 * guard - (at >> LDSAN_SHADOW_SCALE);
+    /* Allocations are at least 16-aligned, so granules map whole. The
+     * offset is a multiple of 16, as ASan's is: the shadow of a 64-aligned
+     * block is a whole 8-byte word, which the runtime writes in words
+     * (device/runtime.h); shadow(at) lies at most 15 bytes past the guard. */
+    s->shadow_offset = (at + size + 2 * guard - (at >> LDSAN_SHADOW_SCALE) + OWN_SHADOW_ALIGN - 1) &
+                       ~(uint64_t)(OWN_SHADOW_ALIGN - 1);
     if (poison_guard(b, s, at, at + guard) != 0 || poison_guard(b, s, at + guard + size, at + 2 * guard + size) != 0) {
       fprintf(stderr, "ldsan: warning: cannot write the shadow of the LDS backing store on %s; %s and every other "
               "LDS-only code object there use their built-in %u MiB pool\n",

@@ -15,6 +15,7 @@
 #include "LdsOnly.h"
 #include "Descriptor.h"
 #include "Diag.h"
+#include "FreshAnalyses.h"
 #include "LdsPlan.h"
 #include "Runtime.h"
 #include "SizedReports.h"
@@ -98,16 +99,8 @@ static bool runUpstreamLowering(Module &X, PassBuilder &PB, Failure &F) {
          "", "use an LLVM 22 built with the AMDGPU target"};
     return false;
   }
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  MPM.run(X, MAM);
+  FreshAnalyses A(PB);
+  MPM.run(X, A.MAM);
   return true;
 }
 
@@ -431,7 +424,7 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     F = {Reason, "", "check that the runtime was built for this LLVM"};
     return false;
   }
-  if (!inlineBlockCalls(X, Reason) ||
+  if (!inlineBlockCalls(X, PB, Reason) ||
       (LdsOnly && !inlineOwnShadowOffset(X, Reason))) {
     F = {Reason, "", "check that the runtime was built for this LLVM"};
     return false;

@@ -117,7 +117,9 @@ bool ldsan::addLdsChecksPrologue(Function &K, std::string &Why) {
   }
   FunctionCallee Checked = M.getOrInsertFunction(LDSAN_KERNEL_ENTER_CHECKED_NAME, Enters[0]->getFunctionType());
   Enters[0]->setCalledFunction(Checked);
-  FunctionCallee Setup = M.getOrInsertFunction(LDSAN_LDS_CHECKS_ENTER_NAME, Waves[0]->getFunctionType());
+  FunctionCallee Setup = M.getOrInsertFunction(
+      LDSAN_LDS_CHECKS_ENTER_NAME,
+      FunctionType::get(Type::getVoidTy(M.getContext()), {Type::getInt64Ty(M.getContext())}, false));
   CallInst *Wave = Waves[0];
   CallInst *Call = CallInst::Create(Setup, {Wave->getArgOperand(0)});
   Call->insertAfter(Wave->getIterator());

@@ -14,11 +14,11 @@
 //   Enter:   %b1 = call __ldsan_kernel_enter(size, desc); goto Wave
 //   Wave:    fence syncscope("workgroup") acq_rel
 //            %b = readfirstlane(phi [%b1, Enter], [0, Malloc])
-//            call __ldsan_kernel_enter_wave(%b)
+//            call __ldsan_kernel_enter_wave(%b, desc)
 //            <null check, slot store, redzones: every lane, same values;
 //             no redzone calls where the descriptor has the shadow image>
 //   ...
-//   Free:    call __ldsan_kernel_exit_wave(%b')
+//   Free:    call __ldsan_kernel_exit_wave(%b', desc)
 //
 // %w is the same in every lane of a wave (true in the wave of work-item 0,
 // whose lane 0 it is), so the branches on it do not diverge, and the phi the
@@ -106,9 +106,9 @@ bool ldsan::shareBlockShadow(Function &K, bool HasShadowImage, std::string &Why)
   Module &M = *K.getParent();
   LLVMContext &Ctx = K.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
-  FunctionType *WaveTy = FunctionType::get(Type::getVoidTy(Ctx), {I64}, false);
-  FunctionCallee EnterWave = M.getOrInsertFunction(LDSAN_KERNEL_ENTER_WAVE_NAME, WaveTy);
-  FunctionCallee ExitWave = M.getOrInsertFunction(LDSAN_KERNEL_EXIT_WAVE_NAME, WaveTy);
+  Type *Void = Type::getVoidTy(Ctx);
+  FunctionCallee EnterWave = M.getOrInsertFunction(LDSAN_KERNEL_ENTER_WAVE_NAME, FunctionType::get(Void, {I64, I64}, false));
+  FunctionCallee ExitWave = M.getOrInsertFunction(LDSAN_KERNEL_EXIT_WAVE_NAME, FunctionType::get(Void, {I64, I64}, false));
 
   // The wave of work-item 0 takes the pass's work-item-0 branch.
   Value *IsItem0 = ToEnter->getCondition();
@@ -136,10 +136,10 @@ bool ldsan::shareBlockShadow(Function &K, bool HasShadowImage, std::string &Why)
   CallInst *Block = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {I64}, {Got}, nullptr, "ldsan.block");
   markRuntimeCode(*Block);
   Enter->replaceUsesWithIf(Block, [&](Use &U) { return U.getUser() != Got; });
-  B.CreateCall(EnterWave, {Block})->setDebugLoc(Enter->getDebugLoc());
+  B.CreateCall(EnterWave, {Block, Enter->getArgOperand(1)})->setDebugLoc(Enter->getDebugLoc());
 
   // Epilogue: the wave poisons the block and its lowest lane gives it back.
-  CallInst *Wave2 = CallInst::Create(ExitWave, {Exit->getArgOperand(0)}, "", Exit->getIterator());
+  CallInst *Wave2 = CallInst::Create(ExitWave, {Exit->getArgOperand(0), Exit->getArgOperand(1)}, "", Exit->getIterator());
   Wave2->setDebugLoc(Exit->getDebugLoc());
   Exit->eraseFromParent();
   if (HasShadowImage)

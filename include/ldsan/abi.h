@@ -272,8 +272,10 @@ typedef struct ldsan_device_state {
   uint64_t shadow_offset;    /* LDSAN_STATE_OWN_SHADOW images: shadow(addr) = (addr >> 3) +
                                 shadow_offset for every address of the pool (the host allocates
                                 that shadow with the pool, LDSAN_OWN_SHADOW_GUARD bytes of poisoned
-                                store on each side); 0: the shadow of the built-in pool. Unused by
-                                full-ASan images (ASan's mapping, LDSAN_SHADOW_OFFSET) */
+                                store on each side); a multiple of 16, as ASan's offset is (the
+                                runtime writes a 64-aligned block's shadow in whole 8-byte
+                                words); 0: the shadow of the built-in pool. Unused by full-ASan
+                                images (ASan's mapping, LDSAN_SHADOW_OFFSET) */
 } ldsan_device_state;
 LDSAN_STATIC_ASSERT(sizeof(ldsan_device_state) == 40, "device state size");
 

@@ -76,10 +76,10 @@ int main(int argc, char **argv) {
   __llvm_profile_reset_counters();
   uint64_t block = __ldsan_kernel_enter(block_size, kernel_desc);
   __ldsan_host_lane_count = 64; /* the wave of work-item 0, as its lane 0 runs it */
-  __ldsan_kernel_enter_wave(block);
+  __ldsan_kernel_enter_wave(block, kernel_desc);
   for (uint32_t i = 0; !desc->shadow && i < desc->var_count; ++i)
     if (vars[i].redzone) LDSAN_ENTRY(__asan_poison_region)(block + vars[i].offset + vars[i].size, vars[i].redzone);
-  __ldsan_kernel_exit_wave(block);
+  __ldsan_kernel_exit_wave(block, kernel_desc);
   __ldsan_host_lane_count = 1;
 
   /* Nothing of the runtime runs after this: the profile written at exit is

@@ -35,12 +35,14 @@ setting up the calls). The estimate is off where the device's code for a
 position differs from the host's (a loop the device unrolls; code the
 compiler moved and gave another position).
 
-Usage: traced_cost.py [--check] [target ...]  (default gfx942:xnack+ gfx90a:xnack+)
+Usage: traced_cost.py [--check] [--lines] [target ...]  (default gfx942:xnack+ gfx90a:xnack+)
   --check: exit 1 if a kernel is heavier than this ldsan is held to (the
-  "held" column: <= 580 instructions for 1 KiB, <= 800 for 40 KiB, <= 2
+  "held" column: <= 500 instructions for 1 KiB, <= 800 for 40 KiB, <= 2
   global atomics, <= 2 fences, no hostcall), so a change that makes the fast
   path heavier fails (test/compile.list). Issue #10's targets are printed
-  beside them. Environment: BUILD (default build).
+  beside them. --lines: also each kernel's instructions by the runtime's
+  source line they come from (innermost position), heaviest first.
+  Environment: BUILD (default build).
 """
 import bisect
 import json
@@ -54,7 +56,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 SOURCE = os.path.join(ROOT, "test/bench/reference_kernels.hip")
 # (kernel, array, issue #10's target, what this ldsan is held to: --check)
-KERNELS = [("_Z6ref_1kPf", "1 KiB", 400, 580), ("_Z7ref_40kPf", "40 KiB", 800, 800)]
+KERNELS = [("_Z6ref_1kPf", "1 KiB", 400, 500), ("_Z7ref_40kPf", "40 KiB", 800, 800)]
 MAX_ATOMICS, MAX_FENCES = 2, 2
 ROCM = "ROCm asanrtl (issue #10, llc-22 for gfx942): ~4,700 instructions (1 KiB), ~10,950 + 2 hostcalls (40 KiB); 2 atomics, 4 fence pairs"
 ATOMIC = re.compile(r"^(global|flat|buffer)_atomic")
@@ -206,7 +208,8 @@ def block_weight(insns, chains, counts, runtime_files):
 
 def main(argv):
     check = "--check" in argv
-    targets = [a for a in argv if a != "--check"] or ["gfx942:xnack+", "gfx90a:xnack+"]
+    by_line = "--lines" in argv
+    targets = [a for a in argv if a not in ("--check", "--lines")] or ["gfx942:xnack+", "gfx90a:xnack+"]
     failed = False
     for target in targets:
         with tempfile.TemporaryDirectory() as tmp:
@@ -228,6 +231,7 @@ def main(argv):
                 runtime_files = {f for f in runtime_files if f.startswith(os.path.join(ROOT, "device") + os.sep)}
                 n = atomics = fences = back = 0
                 parts = {}  # instructions by the entry point they came from
+                lines = {}  # and by the runtime's source line (--lines)
                 for f in [kernel] + runtime_fns:
                     for insns in basic_blocks(funcs.get(f, []), start):
                         w = block_weight(insns, chains, counts, runtime_files)
@@ -241,6 +245,10 @@ def main(argv):
                             part = ours[-1][0] if f == kernel else f
                             part = part if part.startswith(("__ldsan_", "__asan_")) else "other"
                             parts[part] = parts.get(part, 0) + w
+                            if by_line:
+                                fr = ours[0]
+                                key = "%s:%d (%s)" % (os.path.relpath(fr[1], ROOT), fr[2], fr[0])
+                                lines[key] = lines.get(key, 0) + w
                             atomics += w if ATOMIC.match(mnemonic) else 0
                             fences += w if FENCE.match(mnemonic) else 0
                             if BRANCH.match(mnemonic) and target_of and start.get(target_of[0], 0) + target_of[1] <= a:
@@ -253,6 +261,9 @@ def main(argv):
                        "<= %d" % held, "" if ok else "   HEAVIER"))
                 print("    by entry point: " + ", ".join("%s %d" % (k, round(v)) for k, v in
                                                     sorted(parts.items(), key=lambda kv: -kv[1]) if round(v)))
+                for key, v in sorted(lines.items(), key=lambda kv: -kv[1]):
+                    if round(v):
+                        print("      %6d  %s" % (round(v), key))
             print("  atomics and fences: target and held <= %d each; hostcalls 0" % MAX_ATOMICS)
             print("  " + ROCM)
     if check and failed:

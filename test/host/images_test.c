@@ -214,9 +214,26 @@ static int direct_write(void *ctx, uint64_t addr, const void *src, size_t n) {
  * for the device to prepare; shadow(addr) = (addr >> 3) + shadow_offset inside
  * the same allocation. A full-ASan code object on the same device gets the
  * other kind's store, without a shadow offset. */
+/* Memory 16 bytes past a page boundary, as a large calloc gives (glibc's
+ * mmap'd chunks): 16-aligned, not page-aligned. */
+static void *alloc_16_past_page(void *ctx, size_t n, uint64_t *device_addr) {
+  (void)ctx;
+  uint8_t *p = aligned_alloc(4096, (n + 16 + 4095) & ~(size_t)4095);
+  if (!p) return NULL;
+  memset(p, 0, n + 16);
+  *device_addr = (uint64_t)(uintptr_t)(p + 16);
+  return p + 16;
+}
+static void free_16_past_page(void *ctx, void *p) {
+  (void)ctx;
+  free((uint8_t *)p - 16);
+}
+
 static void test_own_shadow_store(void) {
   ldsan_backend cpu = backend;
   cpu.write = direct_write;
+  cpu.alloc_shared = alloc_16_past_page;
+  cpu.free_shared = free_16_past_page;
   ldsan_flags_parse("lds_pool_size=3M", stderr);
   state->flags = LDSAN_STATE_OWN_SHADOW;
   state->pool_base = state->pool_size = state->shadow_offset = 0;
@@ -228,10 +245,15 @@ static void test_own_shadow_store(void) {
   CHECK(base != 0 && off != 0);
   CHECK_EQ(state->flags & LDSAN_STATE_OWN_SHADOW, LDSAN_STATE_OWN_SHADOW); /* the host keeps the image's mode */
   const uint64_t guard = LDSAN_OWN_SHADOW_GUARD;
-  uint64_t alloc = base - guard, alloc_end = alloc + size + 2 * guard + ((size + 2 * guard) >> 3);
+  uint64_t alloc = base - guard, alloc_end = alloc + size + 2 * guard + 16 + ((size + 2 * guard) >> 3);
+  CHECK_EQ(alloc % 4096, 16);
 #define SHADOW_OF(a) (*(const uint8_t *)(uintptr_t)(((a) >> 3) + off))
-  /* The shadow lies after guard, pool, guard, in the same allocation. */
-  CHECK_EQ((alloc >> 3) + off, alloc + size + 2 * guard);
+  /* The shadow lies after guard, pool, guard, in the same allocation, at an
+   * offset that is a multiple of 16 (abi.h), however the allocation is
+   * aligned: a 64-aligned block's shadow is a whole 8-byte word. */
+  CHECK_EQ(off % 16, 0);
+  CHECK((alloc >> 3) + off >= alloc + size + 2 * guard);
+  CHECK((alloc >> 3) + off < alloc + size + 2 * guard + 16);
   CHECK((((base + size + guard - 1) >> 3) + off) < alloc_end);
   CHECK_EQ(SHADOW_OF(alloc), LDSAN_SHADOW_LDS_STORE);
   CHECK_EQ(SHADOW_OF(base - 8), LDSAN_SHADOW_LDS_STORE);

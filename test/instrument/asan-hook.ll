@@ -22,7 +22,7 @@ attributes #0 = { sanitize_address "target-cpu"="gfx90a" }
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
 
 ; CHECK: @__ldsan_kdesc.k = internal addrspace(1) constant
-; CHECK: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc.k to i64))
+; CHECK: call i64 @stub_enter(i64 352, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc.k to i64))
 ; CHECK: define internal void @stub_exit_wave(
 ; CHECK: !"nosanitize_address"
 ; CHECK: !"ldsan.instrumented"

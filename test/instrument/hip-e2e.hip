@@ -35,7 +35,7 @@ __global__ void k3(int *out) { out[threadIdx.x] = 7; }
 // IR: @__ldsan_kdesc._Z2k2Pi = internal addrspace(1) constant
 // IR-NOT: @__ldsan_kdesc._Z2k3Pi
 // The runtime's enter and exit are inlined into the kernel (InlineBlockCalls.h).
-// IR: call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
+// IR: call i64 @stub_enter(i64 448, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z2k1Pii to i64))
 // IR: call void @stub_exit_wave(i64 %{{[0-9]+}})
 // IR-NOT: @__ldsan_kernel_enter
 // IR: define internal i64 @stub_enter(

@@ -57,7 +57,7 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR-LABEL: define amdgpu_kernel void @_Z5kstatPii(
 ; IR-SAME: #[[KSTAT:[0-9]+]]
 ; IR: Malloc:
-; IR: %[[ITEM0:[0-9a-z.]+]] = call i64 @stub_enter(i64 %{{[0-9]+}}, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
+; IR: %[[ITEM0:[0-9a-z.]+]] = call i64 @stub_enter(i64 448, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to i64))
 ; IR: ldsan.enter.wave:
 ; IR-NEXT: phi i64 [ %[[ITEM0]], %ldsan.enter ], [ 0, %Malloc ]
 ; IR-NEXT: fence syncscope("workgroup") acq_rel

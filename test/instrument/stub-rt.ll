@@ -21,12 +21,12 @@ define void @__ldsan_kernel_exit(i64 %block, i64 %desc) #1 {
   ret void
 }
 
-define void @__ldsan_kernel_enter_wave(i64 %block) #1 {
+define void @__ldsan_kernel_enter_wave(i64 %block, i64 %desc) #1 {
   call void @stub_enter_wave(i64 %block)
   ret void
 }
 
-define void @__ldsan_kernel_exit_wave(i64 %block) #1 {
+define void @__ldsan_kernel_exit_wave(i64 %block, i64 %desc) #1 {
   call void @stub_exit_wave(i64 %block)
   ret void
 }

@@ -60,9 +60,10 @@ static void test_enter_exit_without_desc(void) {
   CHECK_EQ(__ldsan_block_lookup(block + 64), 0);
   unit_kernel_exit(block, 0);
   CHECK_EQ(h->magic, 0);
-  /* The block's 100 bytes (granules up to 104) become e4; the tail stays e3. */
-  CHECK(shadow_is(block, block + 104, LDSAN_SHADOW_LDS_FREED));
-  CHECK(shadow_is(block + 104, block - 64 + 256, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
+  /* The block's 100 bytes become e4 in whole shadow words (up to 128); the
+   * tail redzone past that stays e3. */
+  CHECK(shadow_is(block, block + 128, LDSAN_SHADOW_LDS_FREED));
+  CHECK(shadow_is(block + 128, block - 64 + 256, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
   CHECK_EQ(__ldsan_block_lookup(block), 0);
   CHECK_EQ(dev.channel->next, 0);
   unit_kernel_exit(0, 0); /* after a failed enter: nothing */
@@ -121,6 +122,9 @@ static void as_wave_of_64(void (*entry)(uint64_t), uint64_t block) {
   __ldsan_host_lane_rank = 0;
 }
 
+static void enter_wave_without_desc(uint64_t block) { __ldsan_kernel_enter_wave(block, 0); }
+static void exit_wave_without_desc(uint64_t block) { __ldsan_kernel_exit_wave(block, 0); }
+
 /* A workgroup's block through the wave's entry points with 64 lanes sharing
  * the shadow writes: the same shadow as with one lane, at enter and at exit,
  * and the block goes back to the cache once. */
@@ -133,16 +137,16 @@ static void test_wave_of_64_as_one_lane(void) {
     uint64_t block = __ldsan_kernel_enter(SIZE, 0); /* work-item 0 */
     CHECK(block != 0);
     if (lanes)
-      as_wave_of_64(__ldsan_kernel_enter_wave, block);
+      as_wave_of_64(enter_wave_without_desc, block);
     else
-      __ldsan_kernel_enter_wave(block);
+      enter_wave_without_desc(block);
     memcpy(snap[0], (const void *)__ldsan_shadow_of(block - 64), SHADOW);
     uint32_t size_class = header_of(block)->size_class;
     uint64_t cached = pool_cached(size_class);
     if (lanes)
-      as_wave_of_64(__ldsan_kernel_exit_wave, block);
+      as_wave_of_64(exit_wave_without_desc, block);
     else
-      __ldsan_kernel_exit_wave(block);
+      exit_wave_without_desc(block);
     CHECK_EQ(pool_cached(size_class), cached + 1); /* given back once */
     memcpy(snap[1], (const void *)__ldsan_shadow_of(block - 64), SHADOW);
     for (uint32_t i = 0; i < LDSAN_POOL_QUARANTINE; ++i) unit_kernel_exit(unit_kernel_enter(SIZE, 0), 0);
@@ -288,8 +292,9 @@ static void test_exhaustion_and_too_large(void) {
 }
 
 /* A chunk back from the block cache keeps its last block's shadow (header e2,
- * block e4, tail e3); the next block's enter rewrites only what differs, and
- * the result is exact whether the new block is smaller or larger. */
+ * block e4 in whole shadow words, tail e3); the next block's enter rewrites
+ * only what differs, and the result is exact whether the new block is smaller
+ * or larger. */
 static void test_recycled_chunk_shadow(void) {
   /* Blocks of up to 128 bytes share class 0: 256-byte chunks, 192 after the header. */
   uint64_t a = unit_kernel_enter(100, 0);
@@ -302,10 +307,10 @@ static void test_recycled_chunk_shadow(void) {
   CHECK(shadow_is(c - 64, c, LDSAN_SHADOW_LDS_BLOCK_HEADER));
   CHECK(shadow_is(c, c + 16, 0));
   CHECK_EQ(unit_shadow(c + 16), 4);
-  CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL)); /* was e4 up to 104 */
+  CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL)); /* was e4 up to 128 */
   unit_kernel_exit(c, 0); /* b is next */
-  CHECK(shadow_is(c, c + 24, LDSAN_SHADOW_LDS_FREED));
-  CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
+  CHECK(shadow_is(c, c + 64, LDSAN_SHADOW_LDS_FREED));
+  CHECK(shadow_is(c + 64, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
   uint64_t d = unit_kernel_enter(124, 0); /* larger than b's 100 */
   CHECK_EQ(d, b);
   CHECK(shadow_is(d - 64, d, LDSAN_SHADOW_LDS_BLOCK_HEADER));

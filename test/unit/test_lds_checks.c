@@ -229,7 +229,7 @@ int main(void) {
   memcpy(implicitargs + LDSAN_IMPLICITARG_GROUP_SIZE, sizes, sizeof sizes);
   __ldsan_host_implicitarg = (uint64_t)(uintptr_t)implicitargs;
   block = __ldsan_kernel_enter_checked(BLOCK, 0);
-  __ldsan_kernel_enter_wave(block);
+  __ldsan_kernel_enter_wave(block, 0);
   CHECK(block != 0);
   __ldsan_host_lds0 = block;
   RUN(test_race_between_waves);

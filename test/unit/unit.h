@@ -59,7 +59,7 @@ typedef struct unit_device {
  * exit on work-item 0 (device/block.c). */
 static inline uint64_t unit_kernel_enter(uint64_t block_size, uint64_t kernel_desc) {
   uint64_t block = __ldsan_kernel_enter(block_size, kernel_desc);
-  __ldsan_kernel_enter_wave(block);
+  __ldsan_kernel_enter_wave(block, kernel_desc);
   return block;
 }
 static inline void unit_kernel_exit(uint64_t block, uint64_t kernel_desc) { __ldsan_kernel_exit(block, kernel_desc); }
