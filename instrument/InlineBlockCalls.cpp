@@ -123,7 +123,7 @@ static Function *specializeFor(CallBase &CB, FunctionPassManager &FPM, FunctionA
 
 bool ldsan::inlineBlockCalls(Module &M, PassBuilder &PB, std::string &Why) {
   FunctionPassManager FPM;
-  if (Error E = PB.parsePassPipeline(FPM, "sroa<modify-cfg>,early-cse<memssa>,instcombine,simplifycfg,instcombine")) {
+  if (Error E = PB.parsePassPipeline(FPM, "sroa<modify-cfg>,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,instcombine<no-verify-fixpoint>")) {
     Why = "cannot build the simplification of the inlined block calls: " + toString(std::move(E));
     return false;
   }
