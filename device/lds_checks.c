@@ -16,8 +16,9 @@
  * the access; "many" says a work-item of another wave than the recorded
  * reader read in that epoch too (so a write races with a read of another
  * wave even when the recorded reader is the writer or in its wave). pc: the
- * low 32 bits of the last write's and read's pcs per 4-byte word (the host
- * takes the high bits from the reporting access's pc: one code object).
+ * last write's and read's pc and size per 4-byte word (hz_pc_word: pc bits
+ * 2-30 and a size code; the rest of the pc is the reporting access's: one code
+ * object spans far less than 2 GiB).
  *
  * Epochs count a workgroup's barriers. Each work-item keeps its own count in
  * epoch[] (every work-item passes the same barriers): an access is in epoch
@@ -54,6 +55,29 @@ static inline uint64_t hz_writer(uint32_t item, uint32_t atomic, uint32_t epoch)
 }
 static inline uint64_t hz_reader(uint32_t item, uint32_t atomic, uint32_t many, uint32_t epoch) {
   return ((uint64_t)item | (uint64_t)atomic << 11 | (uint64_t)many << 12 | (uint64_t)epoch << 13) << 32;
+}
+
+/* A word of pc[]: an access's pc (4-aligned) without bit 31 and above, over
+ * a 3-bit code of its size (1: 1 byte, ... 5: 16 bytes, 6: another size,
+ * memcpy's for example). Never 0: 0 is no access. */
+#define HZ_PC_SIZE_BITS 3u
+static inline uint32_t hz_pc_word(uint64_t pc, uint32_t size) {
+  uint32_t code = size == 1u ? 1u : size == 2u ? 2u : size == 4u ? 3u : size == 8u ? 4u : size == 16u ? 5u : 6u;
+  return (uint32_t)(pc >> 2) << HZ_PC_SIZE_BITS | code;
+}
+/* The size the word records (0: another size). */
+static inline uint32_t hz_pc_word_size(uint32_t word) {
+  uint32_t code = word & ((1u << HZ_PC_SIZE_BITS) - 1u);
+  return code >= 1u && code <= 5u ? 1u << (code - 1u) : 0u;
+}
+/* The pc the word records, completed from `near` (the reporting access's pc):
+ * of the candidates that differ in bit 31 and above, the nearest. */
+static inline uint64_t hz_pc_word_pc(uint32_t word, uint64_t near) {
+  const uint64_t span = 1ull << 31;
+  uint64_t pc = (near & ~(span - 1u)) | (uint64_t)(word >> HZ_PC_SIZE_BITS) << 2;
+  if (pc > near + span / 2u) pc -= span;
+  else if (pc + span / 2u < near) pc += span;
+  return pc;
 }
 
 uint64_t __ldsan_hz_area(uint64_t block, uint64_t block_size) {
@@ -207,6 +231,7 @@ static __attribute__((noinline, cold)) void report_finding(LDSAN_GLOBAL ldsan_hz
   r.flags = (a->store ? LDSAN_ACCESS_WRITE : 0) | (a->atomic ? LDSAN_ACCESS_ATOMIC : 0);
   r.other_item = f->other ? f->other - 1 : 0;
   r.other_pc = 0;
+  r.other_size = 0;
   r.other_flags = 0;
   if (f->other == LDSAN_HZ_OTHER_UNKNOWN) {
     r.other_item = 0;
@@ -219,8 +244,9 @@ static __attribute__((noinline, cold)) void report_finding(LDSAN_GLOBAL ldsan_hz
       if (!(__ldsan_device_state.flags & LDSAN_STATE_SAME_WAVE_ERRORS)) r.flags |= LDSAN_REPORT_WARNING;
     }
     int other_store = f->hazard != LDSAN_HAZARD_WAR;
-    uint32_t lo = hz_pcs(h)[2u * (off / 4u) + (other_store ? 0u : 1u)];
-    r.other_pc = lo ? (pc & ~0xffffffffull) | lo : 0;
+    uint32_t word = hz_pcs(h)[2u * (off / 4u) + (other_store ? 0u : 1u)];
+    r.other_pc = word ? hz_pc_word_pc(word, pc) : 0;
+    r.other_size = word ? hz_pc_word_size(word) : 0;
     r.other_flags = (other_store ? LDSAN_ACCESS_WRITE : 0) | (f->other_atomic ? LDSAN_ACCESS_ATOMIC : 0);
   }
   report_once(h, &r);
@@ -261,7 +287,8 @@ static void check_in(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block, uint64_t o
   if (first.hazard) report_finding(h, block, (uint32_t)first_off, size, &a, &first, pc);
   /* This access is now the word's last write or read. */
   LDSAN_GLOBAL uint32_t *pcs = hz_pcs(h);
-  for (uint64_t w = off / 4u; w <= (off + size - 1u) / 4u; w++) pcs[2u * w + (a.store ? 0u : 1u)] = (uint32_t)pc;
+  uint32_t word = hz_pc_word(pc, size);
+  for (uint64_t w = off / 4u; w <= (off + size - 1u) / 4u; w++) pcs[2u * w + (a.store ? 0u : 1u)] = word;
 }
 
 LDSAN_ENTRY_FN void __ldsan_lds_check(uint32_t off, uint32_t size_kind) {

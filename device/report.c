@@ -101,6 +101,7 @@ __attribute__((noinline, cold)) LDSAN_GLOBAL ldsan_report_record *__ldsan_report
     r->freed_block = 0;
     r->hazard = h->hazard;
     r->other_pc = h->other_pc;
+    r->other_size = h->other_size;
     r->other_flags = h->other_flags;
     if (!(h->flags & LDSAN_REPORT_OTHER_UNKNOWN) && h->kind != LDSAN_REPORT_LDS_UNINIT_READ) {
       /* The other work-item's ids from its flat id (waves are consecutive flat ids). */

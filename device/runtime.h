@@ -277,7 +277,7 @@ uint64_t __ldsan_hz_step(uint64_t old, const ldsan_hz_access *a, ldsan_hz_findin
 /* A hazard report, for report.c. */
 typedef struct ldsan_hz_report {
   uint32_t kind, hazard, flags, other_item, other_flags;
-  uint32_t size;
+  uint32_t size, other_size; /* other_size 0: not known */
   uint64_t address, pc, other_pc;
 } ldsan_hz_report;
 /* Records hazard r (report.c); traps if it is an error and the host asked to

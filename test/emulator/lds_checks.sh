@@ -123,7 +123,7 @@ CASES
 # Both accesses of a device report, named and symbolized.
 LDSAN_OPTIONS=color=never "$tmp/hzdev" staged >/dev/null 2>"$tmp/err"
 for want in "ERROR: AddressSanitizer: lds-data-race in kernel void staged<false>(int const*, int*): write-after-read by work-items" \
-            "WRITE of size 4 at" "previous READ at" "test/emulator/lds_hazards.hip:57" \
+            "WRITE of size 4 at" "previous READ of size 4 at" "test/emulator/lds_hazards.hip:57" \
             "inside of LDS variable 'tile' of size 1024" "SUMMARY: AddressSanitizer: lds-data-race test/emulator/lds_hazards.hip:55"; do
   grep -qF -- "$want" "$tmp/err" && echo "ok   device staged report has: $want" || { echo "FAIL device staged report lacks: $want"; fail=1; }
 done

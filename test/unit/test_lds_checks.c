@@ -76,6 +76,7 @@ static void test_race_between_waves(void) {
   CHECK_EQ(r->other_flags, LDSAN_ACCESS_WRITE);
   CHECK(r->other_pc != 0 && r->other_pc != r->pc);
   CHECK_EQ(r->other_pc >> 32, r->pc >> 32);
+  CHECK_EQ(r->other_size, 4);
   CHECK_EQ(r->block, block);
   CHECK_EQ(__ldsan_host_trap_count, 1);
   /* Write after read and write after write, from the other side. */
@@ -84,9 +85,16 @@ static void test_race_between_waves(void) {
   CHECK_EQ(report(1)->hazard, LDSAN_HAZARD_WAR);
   CHECK_EQ(report(1)->other_workitem_id[0], 64);
   CHECK_EQ(report(1)->other_flags, 0);
+  CHECK_EQ(report(1)->other_size, 4);
   store_at(65, 17, 1);
   CHECK_EQ(reports(), 3);
   CHECK_EQ(report(2)->hazard, LDSAN_HAZARD_WAW);
+  /* The earlier access's pc and size as it was made: the 4-byte store that
+   * report 1 is about (a device pc is 4-aligned and keeps bits 2-30; the
+   * host's is not: its bits 0-1 are lost here). */
+  CHECK_EQ(report(2)->size, 1);
+  CHECK_EQ(report(2)->other_size, 4);
+  CHECK_EQ(report(2)->other_pc, report(1)->pc & ~3ull);
 }
 
 /* One record per hazard and run: the run's later work-items count in it. */
