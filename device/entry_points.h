@@ -70,7 +70,8 @@ uint64_t __ldsan_kernel_enter_checked(uint64_t block_size, uint64_t kernel_desc)
 void __ldsan_lds_checks_enter(uint64_t block);
 void __ldsan_lds_check(uint32_t lds_offset, uint32_t size_kind);
 void __ldsan_lds_check_flat(uint64_t address, uint32_t size_kind);
-void __ldsan_lds_check_barrier(void);
+void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind);
+void __ldsan_lds_check_exit(uint32_t size_kind);
 
 /* globals.c: instrumented globals and module init. */
 void LDSAN_ENTRY(__asan_register_globals)(uint64_t globals, uint64_t n);

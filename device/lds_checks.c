@@ -9,7 +9,7 @@
  * redzone (enter_checked asks for the room, block.c):
  *
  *   block            block + size + tail, 64-aligned
- *   | LDS ... | tail | area header | epoch[1024] (u32) | entry[size] (u64) | pc[size/4][2] (u32) |
+ *   | LDS ... | tail | area header | epoch[1024] (u32) | barrier[2][32] | entry[size] (u64) | pc[size/4][2] (u32) |
  *
  * entry (one per LDS byte): the last writer and one reader since it, each a
  * work-item (flat id + 1, 0: none), atomic or not, and the barrier epoch of
@@ -31,6 +31,16 @@
  * share of the entries (written in this run: written in epoch 1 by nobody,
  * else empty), barrier, run_start 1, barrier, epochs 2. So no epoch wraps into a false report
  * however many barriers a kernel passes.
+ *
+ * Barrier divergence (with the race checks): after each barrier every wave
+ * notes the barrier's epoch and pc in barrier[epoch parity][wave]. After the
+ * next one (or the kernel's exit barrier, which every wave reaches) all waves
+ * have noted the earlier one, and none the one after: a wave that finds
+ * another at the same epoch with another pc reports barrier-divergence (an
+ * error: AMD GPUs release a barrier when every wave reached one, whichever;
+ * the wave at the lower pc reports the pair),
+ * one whose last barrier is older returned from the kernel before it (a
+ * warning: its work-items' part of the barrier's work is missing).
  *
  * Concurrency: lanes of all waves update an entry with a 64-bit CAS; the pcs
  * are plain stores beside it, so when three or more work-items race on one
@@ -86,14 +96,18 @@ uint64_t __ldsan_hz_area(uint64_t block, uint64_t block_size) {
 
 uint64_t __ldsan_hz_bytes(uint64_t block_size) {
   uint64_t bytes = (block_size + 7u) & ~7ull;
-  return sizeof(ldsan_hz_header) + 4ull * LDSAN_HZ_MAX_ITEMS + 8ull * bytes + 2ull * bytes;
+  return sizeof(ldsan_hz_header) + 4ull * LDSAN_HZ_MAX_ITEMS + 2ull * LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_barrier) +
+         8ull * bytes + 2ull * bytes;
 }
 
 static inline LDSAN_GLOBAL uint32_t *hz_epochs(LDSAN_GLOBAL ldsan_hz_header *h) {
   return (LDSAN_GLOBAL uint32_t *)(h + 1);
 }
+static inline LDSAN_GLOBAL ldsan_hz_barrier *hz_barriers(LDSAN_GLOBAL ldsan_hz_header *h) {
+  return (LDSAN_GLOBAL ldsan_hz_barrier *)(hz_epochs(h) + LDSAN_HZ_MAX_ITEMS);
+}
 static inline LDSAN_GLOBAL uint64_t *hz_entries(LDSAN_GLOBAL ldsan_hz_header *h) {
-  return (LDSAN_GLOBAL uint64_t *)(hz_epochs(h) + LDSAN_HZ_MAX_ITEMS);
+  return (LDSAN_GLOBAL uint64_t *)(hz_barriers(h) + 2u * LDSAN_HZ_MAX_WAVES);
 }
 static inline LDSAN_GLOBAL uint32_t *hz_pcs(LDSAN_GLOBAL ldsan_hz_header *h) {
   return (LDSAN_GLOBAL uint32_t *)(hz_entries(h) + ((h->block_size + 7u) & ~7ull));
@@ -160,7 +174,8 @@ static void clear_area(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block_size) {
   uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
   uint64_t bytes = (block_size + 7u) & ~7ull;
   LDSAN_GLOBAL uint64_t *words = (LDSAN_GLOBAL uint64_t *)hz_epochs(h);
-  uint64_t n = (4ull * LDSAN_HZ_MAX_ITEMS + 8ull * bytes + 2ull * bytes) / 8u;
+  uint64_t n = (4ull * LDSAN_HZ_MAX_ITEMS + 2ull * LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_barrier) + 8ull * bytes +
+                2ull * bytes) / 8u;
   for (uint64_t i = rank; i < n; i += count) words[i] = 0;
 }
 
@@ -317,9 +332,52 @@ static __attribute__((noinline, cold)) void rebase(LDSAN_GLOBAL ldsan_hz_header 
   }
 }
 
-/* Not noinline (no pc is taken): the CPU emulator inlines it, as every
- * function that reaches a barrier, to keep the kernel in work-item loops. */
-LDSAN_EXPORT void __ldsan_lds_check_barrier(void) {
+/* A report of barrier divergence: the caller's wave noted `mine` at the
+ * barrier of that epoch, wave `other` noted `theirs` (another barrier of the
+ * same epoch, or an older epoch: it returned before). */
+static __attribute__((noinline, cold)) void report_divergence(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t wave_size,
+                                                              uint32_t other, ldsan_hz_barrier mine,
+                                                              ldsan_hz_barrier theirs) {
+  ldsan_hz_report r;
+  r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
+  r.hazard = 0;
+  r.address = 0;
+  r.size = 0;
+  r.pc = mine.pc;
+  r.flags = 0;
+  r.other_item = other * wave_size;
+  r.other_pc = theirs.epoch == mine.epoch ? theirs.pc : 0; /* 0: it returned */
+  r.other_size = 0;
+  r.other_flags = 0;
+  if (!r.other_pc && !(__ldsan_device_state.flags & LDSAN_STATE_SAME_WAVE_ERRORS)) r.flags |= LDSAN_REPORT_WARNING;
+  report_once(h, &r);
+}
+
+/* Barrier divergence at the barrier of `epoch`, which every wave of the
+ * workgroup that reached it has noted (see above), by the first active lane
+ * of the caller's wave. */
+static void check_divergence(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, uint32_t items, uint32_t epoch) {
+  uint32_t wave_size = __ldsan_wave_size(), waves = (items + wave_size - 1u) / wave_size, wave = me / wave_size;
+  if (epoch <= h->run_start || waves > LDSAN_HZ_MAX_WAVES || !__ldsan_first_active_lane()) return;
+  LDSAN_GLOBAL ldsan_hz_barrier *noted = hz_barriers(h) + (epoch & 1u) * LDSAN_HZ_MAX_WAVES;
+  ldsan_hz_barrier mine = noted[wave];
+  if (mine.epoch != epoch) return;
+  /* Of two waves at different barriers the one with the lower pc reports
+   * (one record for the pair; more waves at its barrier count in it). */
+  for (uint32_t v = 0; v < waves; v++) {
+    ldsan_hz_barrier theirs = noted[v];
+    if (v != wave && (theirs.epoch < epoch || (theirs.epoch == epoch && theirs.pc > mine.pc))) {
+      report_divergence(h, wave_size, v, mine, theirs);
+      return;
+    }
+  }
+}
+
+/* Not noinline: the CPU emulator inlines it, as every function that reaches
+ * a barrier, to keep the kernel in work-item loops. pc: the barrier's
+ * (s_getpc beside it); size_kind: the kernel's LDSAN_LDS_CHECK_* (races:
+ * barrier divergence too). */
+LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
   uint64_t block = 0;
   LDSAN_GLOBAL ldsan_hz_header *h = current_area(&block);
   if (!h) return;
@@ -342,4 +400,24 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(void) {
   /* The first work-item past this barrier raises it; the others only read. */
   if (__ldsan_load_relaxed_u32(&h->max_epoch, LDSAN_SCOPE_WORKGROUP) < next)
     __ldsan_atomic_max_u32(&h->max_epoch, next, LDSAN_SCOPE_WORKGROUP);
+  if (!(size_kind & LDSAN_LDS_CHECK_RACES)) return;
+  /* Every wave noted the barrier before this one, none this one yet. */
+  check_divergence(h, me, items, next - 1u);
+  if (__ldsan_first_active_lane()) {
+    LDSAN_GLOBAL ldsan_hz_barrier *noted = hz_barriers(h) + (next & 1u) * LDSAN_HZ_MAX_WAVES + me / __ldsan_wave_size();
+    noted->pc = pc;
+    noted->epoch = next;
+  }
+}
+
+/* After the kernel's exit barrier, which every wave reaches (returned
+ * work-items too): barrier divergence at the kernel's last barrier. */
+LDSAN_ENTRY_FN void __ldsan_lds_check_exit(uint32_t size_kind) {
+  uint64_t block = 0;
+  LDSAN_GLOBAL ldsan_hz_header *h = current_area(&block);
+  if (!h || !(size_kind & LDSAN_LDS_CHECK_RACES)) return;
+  uint32_t items, me = flat_id(&items);
+  if (me >= LDSAN_HZ_MAX_ITEMS) return;
+  uint32_t run_start = h->run_start, epoch = hz_epochs(h)[me];
+  check_divergence(h, me, items, epoch > run_start ? epoch : run_start);
 }

@@ -235,6 +235,13 @@ void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t
 #define LDSAN_HZ_OTHER_UNKNOWN 0xffffffffu  /* ldsan_hz_finding.other: a reader not recorded */
 
 #define LDSAN_HZ_REPORTED 8u                /* distinct hazards per run counted in one record each */
+#define LDSAN_HZ_MAX_WAVES (LDSAN_HZ_MAX_ITEMS / 32u) /* waves of such a workgroup, wave32 */
+
+/* A wave's last barrier of one epoch parity: its epoch and pc (lds_checks.c). */
+typedef struct ldsan_hz_barrier {
+  uint32_t epoch, reserved;
+  uint64_t pc;
+} ldsan_hz_barrier;
 
 /* The first 128 bytes of a block's hazard area (lds_checks.c draws the rest).
  * Written by the wave of work-item 0 before the prologue barrier (and at a

@@ -411,7 +411,7 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     GlobalVariable *Desc = emitDescriptor(X, KP.Name, Blob);
     rewriteKernelCalls(X, *K, Desc);
     if (!guardKernelBlock(*K, Why) || !shareBlockShadow(*K, hasShadowImage(Blob), Why) ||
-        (Checks && !addLdsChecksPrologue(*K, Why))) {
+        (Checks && !addLdsChecksPrologue(*K, Checks, Why))) {
       F = {Why, KP.Name, FixUpstream};
       return false;
     }

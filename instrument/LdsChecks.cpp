@@ -54,7 +54,8 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
   FunctionCallee Check = M.getOrInsertFunction(LDSAN_LDS_CHECK_NAME, Type::getVoidTy(Ctx), I32, I32);
   FunctionCallee CheckFlat =
       M.getOrInsertFunction(LDSAN_LDS_CHECK_FLAT_NAME, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx), I32);
-  FunctionCallee Barrier = M.getOrInsertFunction(LDSAN_LDS_CHECK_BARRIER_NAME, Type::getVoidTy(Ctx));
+  FunctionCallee Barrier =
+      M.getOrInsertFunction(LDSAN_LDS_CHECK_BARRIER_NAME, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx), I32);
   const DataLayout &DL = M.getDataLayout();
   for (Function &F : M) {
     if (F.isDeclaration())
@@ -99,14 +100,18 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
         checkOne(MI->getArgOperand(1), 0);
       checkOne(MI->getArgOperand(0), LDSAN_LDS_CHECK_STORE);
     }
+    // The barrier's pc (s_getpc beside it, at its line): barrier divergence
+    // is two waves past one barrier with different pcs.
     for (CallInst *CI : Barriers) {
       IRBuilder<> B(CI->getNextNode());
-      B.CreateCall(Barrier)->setDebugLoc(CI->getDebugLoc());
+      B.SetCurrentDebugLocation(CI->getDebugLoc());
+      Value *Pc = B.CreateIntrinsic(B.getInt64Ty(), Intrinsic::amdgcn_s_getpc, ArrayRef<Value *>{});
+      B.CreateCall(Barrier, {Pc, ConstantInt::get(I32, Mask)});
     }
   }
 }
 
-bool ldsan::addLdsChecksPrologue(Function &K, std::string &Why) {
+bool ldsan::addLdsChecksPrologue(Function &K, unsigned Mask, std::string &Why) {
   Module &M = *K.getParent();
   SmallVector<CallInst *, 4> Enters = callsTo(K, LDSAN_KERNEL_ENTER_NAME);
   SmallVector<CallInst *, 4> Waves = callsTo(K, LDSAN_KERNEL_ENTER_WAVE_NAME);
@@ -124,5 +129,23 @@ bool ldsan::addLdsChecksPrologue(Function &K, std::string &Why) {
   CallInst *Call = CallInst::Create(Setup, {Wave->getArgOperand(0)});
   Call->insertAfter(Wave->getIterator());
   Call->setDebugLoc(Wave->getDebugLoc());
+
+  // After the exit barrier (BlockGuard.h), which every work-item reaches:
+  // barrier divergence at the kernel's last barrier.
+  CallInst *Exit = nullptr;
+  for (Instruction &I : instructions(K))
+    if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->getMetadata(LDSAN_EXIT_BARRIER_MD))
+      Exit = CI;
+  if (!Exit) {
+    Why = "the lowered kernel has no exit barrier marked by the block guard";
+    return false;
+  }
+  Instruction *After = Exit->getNextNode();
+  if (isa<FenceInst>(After)) /* the acquire that follows it */
+    After = After->getNextNode();
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  FunctionCallee AtExit = M.getOrInsertFunction(LDSAN_LDS_CHECK_EXIT_NAME, Type::getVoidTy(M.getContext()), I32);
+  CallInst *Check = CallInst::Create(AtExit, {ConstantInt::get(I32, Mask)}, "", After->getIterator());
+  Check->setDebugLoc(Exit->getDebugLoc());
   return true;
 }

@@ -4,9 +4,10 @@
 // LDSAN_LDS_CHECKS, or opt's -ldsan-lds-checks=): before the LDS lowering,
 // every load, store and atomic of LDS in the module calls __ldsan_lds_check
 // (its LDS offset, size and kind) and every s_barrier is followed by
-// __ldsan_lds_check_barrier; after it, each kernel's prologue takes the
-// checked enter (a chunk with room for the hazard shadow) and sets the
-// shadow up on the wave of work-item 0 (device/lds_checks.c).
+// __ldsan_lds_check_barrier (with the barrier's pc); after it, each kernel's
+// prologue takes the checked enter (a chunk with room for the hazard shadow)
+// and sets the shadow up on the wave of work-item 0, and its exit barrier is
+// followed by __ldsan_lds_check_exit (device/lds_checks.c).
 //
 //===----------------------------------------------------------------------===//
 #ifndef LDSAN_INSTRUMENT_LDSCHECKS_H
@@ -27,8 +28,10 @@ bool ldsChecksRequested(unsigned &Mask, std::string &Why);
 void addLdsAccessChecks(llvm::Module &M, unsigned Mask);
 
 /// After the prologue is in place (WaveShadow): K's enter becomes the checked
-/// enter, and the wave of work-item 0 sets the shadow up after enter_wave.
-bool addLdsChecksPrologue(llvm::Function &K, std::string &Why);
+/// enter, the wave of work-item 0 sets the shadow up after enter_wave, and
+/// every work-item checks for barrier divergence after the exit barrier
+/// (Mask: the checks asked for).
+bool addLdsChecksPrologue(llvm::Function &K, unsigned Mask, std::string &Why);
 
 } // namespace ldsan
 

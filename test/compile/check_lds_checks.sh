@@ -3,8 +3,8 @@
 # (ldsan-cc -fsanitize-lds=races,uninit, instrument/LdsChecks.h): the code
 # object links (no undefined symbol), its kernel calls __ldsan_lds_check at
 # its LDS accesses, __ldsan_lds_check_flat in the function it passes an LDS
-# pointer to, __ldsan_lds_check_barrier after each barrier and
-# __ldsan_lds_checks_enter once, its descriptor says R and U; built without
+# pointer to, __ldsan_lds_check_barrier after each barrier,
+# __ldsan_lds_checks_enter once and __ldsan_lds_check_exit once, its descriptor says R and U; built without
 # the option, none of that is there (no cost). Prints the instructions of
 # the per-access check (make bench reads the line).
 # Usage: check_lds_checks.sh <arch> [-O0|-O2]
@@ -35,6 +35,7 @@ k=_Z7checkedPii
 n=$(calls $k '__ldsan_lds_check(_flat)?'); [[ $n -ge 6 ]] || fail "kernel calls __ldsan_lds_check(_flat) $n times, expected its LDS accesses (at least 6)"
 n=$(calls $k __ldsan_lds_check_barrier); [[ $n -eq 2 ]] || fail "kernel calls __ldsan_lds_check_barrier $n times, expected 2 (its barriers)"
 n=$(calls $k __ldsan_lds_checks_enter); [[ $n -eq 1 ]] || fail "kernel calls __ldsan_lds_checks_enter $n times, expected 1"
+n=$(calls $k __ldsan_lds_check_exit); [[ $n -eq 1 ]] || fail "kernel calls __ldsan_lds_check_exit $n times, expected 1 (after its exit barrier)"
 n=$(calls $k __ldsan_kernel_enter_checked); [[ $n -eq 0 ]] || fail "the checked enter is called, not inlined into the kernel"
 n=$(calls _Z4bumpPii __ldsan_lds_check_flat); [[ $n -ge 2 ]] || fail "bump(int*, int) does not check its flat load and store"
 llvm-objcopy-$v -O binary --only-section=.ldsan_lds_desc "$tmp/co" "$tmp/desc.bin"

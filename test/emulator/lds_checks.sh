@@ -96,7 +96,9 @@ done
 # run-time option. Errors trap at the access (exit 1), so the first one found
 # is the report: in the transpose a work-item may read its tile element before
 # the other wave wrote it (lds-uninitialized-read) or after (lds-data-race).
-# Barrier divergence is the emulator's alone.
+# Barrier divergence (waves past one barrier epoch at different barriers, a
+# wave that returned before a barrier) is found at the next barrier or after
+# the kernel's exit barrier.
 "$BUILD/bin/ldsan-cc" --emulate ${LDS_CHECKS_CFLAGS:-} -fsanitize-lds=races,uninit test/emulator/lds_hazards.hip -o "$tmp/hzdev" || exit 1
 run_cases "$tmp/hzdev" color=never device: <<CASES
 reduce|ERROR: AddressSanitizer: lds-data-race|1
@@ -117,8 +119,10 @@ scan|ERROR: AddressSanitizer: lds-data-race|1
 scan-fixed|none|0
 partial-tile|ERROR: AddressSanitizer: lds-uninitialized-read|1
 partial-tile-fixed|none|0
-split-barrier|none|0
-early-exit|none|0
+split-barrier|ERROR: AddressSanitizer: barrier-divergence: work-item|1
+split-barrier-fixed|none|0
+early-exit|WARNING: ldsan: barrier-divergence: work-item|0
+early-exit-fixed|none|0
 CASES
 # Both accesses of a device report, named and symbolized.
 LDSAN_OPTIONS=color=never "$tmp/hzdev" staged >/dev/null 2>"$tmp/err"

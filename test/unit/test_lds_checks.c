@@ -34,13 +34,15 @@ static __attribute__((noinline)) void atomic_at(uint32_t item, uint32_t off) {
   __ldsan_lds_check(off, 4u | LDSAN_LDS_CHECK_STORE | LDSAN_LDS_CHECK_ATOMIC | RACES_UNINIT);
 }
 
-/* __syncthreads() by every work-item. */
-static void barrier_all(void) {
+/* __syncthreads() by every work-item, at the barrier with this pc. */
+#define BARRIER_PC 0x1000u
+static void barrier_all_at(uint64_t pc) {
   for (uint32_t i = 0; i < ITEMS; i++) {
     as_item(i);
-    __ldsan_lds_check_barrier();
+    __ldsan_lds_check_barrier(pc, RACES_UNINIT);
   }
 }
+static void barrier_all(void) { barrier_all_at(BARRIER_PC); }
 
 /* A new workgroup run on the block (the wave of work-item 0 at enter). */
 static void new_run(void) {
@@ -222,6 +224,73 @@ static void test_epoch_limits(void) {
   CHECK_EQ(report(1)->kind, LDSAN_REPORT_LDS_UNINIT_READ);
 }
 
+/* Two waves past the same barrier epoch at different barriers (an if whose
+ * two arms each have a __syncthreads): barrier-divergence, an error, found
+ * at the next barrier, one record for the pair; a wave that returned before
+ * a barrier the other passed: a warning, found after the exit barrier. */
+static void test_barrier_divergence(void) {
+  reset();
+  __ldsan_device_state.flags = 0; /* no halt */
+  for (uint32_t i = 0; i < ITEMS; i++) {
+    as_item(i);
+    __ldsan_lds_check_barrier(i < 64 ? 0x2000u : 0x3000u, RACES_UNINIT);
+  }
+  CHECK_EQ(reports(), 0); /* found once every wave noted it: at the next barrier */
+  barrier_all();
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->kind, LDSAN_REPORT_BARRIER_DIVERGENCE);
+  CHECK_EQ(report(0)->pc, 0x2000);
+  CHECK_EQ(report(0)->other_pc, 0x3000);
+  CHECK_EQ(report(0)->workitem_id[0], 0);
+  CHECK_EQ(report(0)->other_workitem_id[0], 64);
+  CHECK_EQ(report(0)->flags & LDSAN_REPORT_WARNING, 0);
+  CHECK_EQ(report(0)->repeats, 63); /* wave 0's other work-items */
+  /* The same barrier everywhere: nothing. */
+  barrier_all();
+  as_item(0);
+  __ldsan_lds_check_exit(RACES_UNINIT);
+  CHECK_EQ(reports(), 1);
+
+  /* Wave 1 returns before the barrier wave 0 passes. */
+  reset();
+  __ldsan_device_state.flags = 0;
+  for (uint32_t i = 0; i < 64; i++) {
+    as_item(i);
+    __ldsan_lds_check_barrier(0x2000u, RACES_UNINIT);
+  }
+  for (uint32_t i = 0; i < ITEMS; i++) {
+    as_item(i);
+    __ldsan_lds_check_exit(RACES_UNINIT);
+  }
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->kind, LDSAN_REPORT_BARRIER_DIVERGENCE);
+  CHECK_EQ(report(0)->pc, 0x2000);
+  CHECK_EQ(report(0)->other_pc, 0); /* it returned */
+  CHECK_EQ(report(0)->other_workitem_id[0], 64);
+  CHECK_EQ(report(0)->flags & LDSAN_REPORT_WARNING, LDSAN_REPORT_WARNING);
+  /* detect_races=2 (same-wave findings are errors): an error. */
+  reset();
+  __ldsan_device_state.flags = LDSAN_STATE_SAME_WAVE_ERRORS;
+  for (uint32_t i = 0; i < 64; i++) {
+    as_item(i);
+    __ldsan_lds_check_barrier(0x2000u, RACES_UNINIT);
+  }
+  as_item(0);
+  __ldsan_lds_check_exit(RACES_UNINIT);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->flags & LDSAN_REPORT_WARNING, 0);
+  /* Without the race checks (uninit alone): no divergence checks. */
+  reset();
+  for (uint32_t i = 0; i < ITEMS; i++) {
+    as_item(i);
+    __ldsan_lds_check_barrier(i < 64 ? 0x2000u : 0x3000u, LDSAN_LDS_CHECK_UNINIT);
+  }
+  barrier_all_at(0x4000u);
+  as_item(0);
+  __ldsan_lds_check_exit(LDSAN_LDS_CHECK_UNINIT);
+  CHECK_EQ(reports(), 0);
+}
+
 static void test_checks_off(void) {
   reset();
   __ldsan_device_state.flags |= LDSAN_STATE_LDS_CHECKS_OFF;
@@ -249,6 +318,7 @@ int main(void) {
   RUN(test_unrecorded_reader);
   RUN(test_new_run);
   RUN(test_epoch_limits);
+  RUN(test_barrier_divergence);
   RUN(test_checks_off);
   unit_device_fini(&dev);
   return unit_summary();
