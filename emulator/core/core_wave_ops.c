@@ -76,11 +76,26 @@ static int dpp_row_bcast_source(unsigned lane, unsigned last) {
   return lane > last ? (int)((lane & ~last) - 1) : NO_LANE;
 }
 
+/* DPP_ROW_SHARE (row_share:0-15, 0x150-0x15f, gfx10 and later), "share the
+ * value from the specified lane with other lanes in the row", and gfx90a's
+ * and gfx94x's row_newbcast:1-15 on the same encodings, "broadcast a thread
+ * within a row to the whole row" (LLVM's AMDGPUModifierSyntax.rst): lane n
+ * reads lane `which` of its row. DPP_ROW_XMASK (row_xmask:0-15, 0x160-0x16f,
+ * gfx10 and later), "fetch from XOR(current lane id, specified lane id)":
+ * lane n reads the lane of its row at (n & 15) ^ mask. Which targets have
+ * which is the retarget tool's to check (retarget_intrin.c). */
+static int dpp_row_share_source(unsigned lane, unsigned which) { return (int)((lane - lane % ROW_LANES) + which); }
+static int dpp_row_xmask_source(unsigned lane, unsigned mask) {
+  return (int)((lane - lane % ROW_LANES) + ((lane % ROW_LANES) ^ mask));
+}
+
 /* The lane whose src lane `lane` reads under dpp_ctrl `ctrl`, NO_LANE if none
- * (out of range, or not a gfx9 control: 0x100/0x110/0x120, the gaps in
- * 0x131-0x13f, and 0x144 up, e.g. gfx90a's row_newbcast 0x150-0x15f). */
+ * (out of range, or no control: 0x100/0x110/0x120, the gaps in 0x131-0x13f
+ * and 0x144-0x14f, and 0x170 up). */
 static int dpp_source_lane(unsigned ctrl, unsigned lane) {
   unsigned count = ctrl & 0xfu;
+  if (ctrl >= 0x150u && ctrl <= 0x15fu) return dpp_row_share_source(lane, count);
+  if (ctrl >= 0x160u && ctrl <= 0x16fu) return dpp_row_xmask_source(lane, count);
   if (ctrl <= 0xffu) return dpp_quad_perm_source(ctrl, lane);
   if (ctrl >= 0x101u && ctrl <= 0x10fu) return dpp_row_shift_source(lane, (int)count);
   if (ctrl >= 0x111u && ctrl <= 0x11fu) return dpp_row_shift_source(lane, -(int)count);

@@ -82,6 +82,11 @@ int rt_addrspace(LLVMValueRef v);
  * +wavefrontsize32/64 in its functions' target-features, else the processor's
  * default (gfx10 and later: 32). */
 void rt_module_target(rt_ctx *c);
+/* Whether c->target is gfx10 or later (RDNA: DPP row_share, row_xmask), and
+ * whether it has DPP's 0x150-0x15f controls (row_newbcast on gfx90a and
+ * gfx94x-gfx95x, row_share from gfx10). */
+int rt_target_is_rdna(const rt_ctx *c);
+int rt_target_has_row_share(const rt_ctx *c);
 
 /* retarget_intrin.c: llvm.amdgcn.* and trap intrinsics -> inline TLS reads or
  * __ldsan_emu_* calls; unsupported ones are errors naming the function. */

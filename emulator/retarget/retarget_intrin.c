@@ -285,12 +285,15 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
     uint64_t ctl[4];
     for (unsigned i = 0; i < 4; i++) ctl[i] = LLVMIsAConstantInt(args[k + 1 + i]) ? LLVMConstIntGetZExtValue(args[k + 1 + i]) : ~0ull;
     int known = ctl[0] <= 0xff || (ctl[0] >= 0x101 && ctl[0] <= 0x12f && (ctl[0] & 0xf)) || ctl[0] == 0x130 ||
-                ctl[0] == 0x134 || ctl[0] == 0x138 || ctl[0] == 0x13c || (ctl[0] >= 0x140 && ctl[0] <= 0x143);
+                ctl[0] == 0x134 || ctl[0] == 0x138 || ctl[0] == 0x13c || (ctl[0] >= 0x140 && ctl[0] <= 0x143) ||
+                (ctl[0] >= 0x150 && ctl[0] <= 0x15f && rt_target_has_row_share(c)) ||
+                (ctl[0] >= 0x160 && ctl[0] <= 0x16f && rt_target_is_rdna(c));
     if (LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty) != 32 || !known || ctl[1] > 0xf || ctl[2] > 0xf ||
         ctl[3] > 1) {
-      rt_error(c, "%s with dpp_ctrl %#llx on a %llu-bit value is not supported by the CPU emulator (32-bit values and "
-               "the gfx9 controls are)", name, (unsigned long long)ctl[0],
-               LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty));
+      rt_error(c, "%s with dpp_ctrl %#llx on a %llu-bit value is not supported by the CPU emulator for %s (32-bit "
+               "values and the gfx9 controls are; row_newbcast on gfx90a and gfx94x-gfx95x, row_share and row_xmask "
+               "on gfx10 and later)", name, (unsigned long long)ctl[0],
+               LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty), c->target[0] ? c->target : "this target");
       return NULL;
     }
     LLVMValueRef v = rt_wave_to_i64(c, src);

@@ -82,6 +82,16 @@ static const char *rt_fn_attr(LLVMValueRef f, const char *kind, char *buf, size_
   return buf;
 }
 
+/* gfx10xx, gfx11xx, gfx12xx: RDNA. */
+static int is_rdna_cpu(const char *cpu) { return !strncmp(cpu, "gfx1", 4) && strcspn(cpu, ":") == 7; }
+
+int rt_target_is_rdna(const rt_ctx *c) { return is_rdna_cpu(c->target); }
+
+int rt_target_has_row_share(const rt_ctx *c) {
+  return is_rdna_cpu(c->target) || !strncmp(c->target, "gfx90a", 6) || !strncmp(c->target, "gfx94", 5) ||
+         !strncmp(c->target, "gfx95", 5);
+}
+
 void rt_module_target(rt_ctx *c) {
   char features[4096], cpu[48];
   c->wave_size = 64;
@@ -91,8 +101,8 @@ void rt_module_target(rt_ctx *c) {
     rt_fn_attr(f, "target-cpu", cpu, sizeof cpu);
     if (!cpu[0]) continue;
     rt_fn_attr(f, "target-features", features, sizeof features);
-    /* gfx10xx, gfx11xx, gfx12xx: RDNA, wave32 unless asked otherwise. */
-    int rdna = !strncmp(cpu, "gfx1", 4) && strlen(cpu) == 7;
+    /* RDNA: wave32 unless asked otherwise. */
+    int rdna = is_rdna_cpu(cpu);
     c->wave_size = strstr(features, "+wavefrontsize32") ? 32 : strstr(features, "+wavefrontsize64") ? 64 : rdna ? 32 : 64;
     snprintf(c->target, sizeof c->target, "%s%s", cpu,
              strstr(features, "+xnack") ? ":xnack+" : strstr(features, "-xnack") ? ":xnack-" : "");

@@ -377,15 +377,42 @@ static void test_dpp_exec(void) {
   check("mov.dpp row_shr:1", 33, res[33], SRC(32));
 }
 
+/* row_share:N / row_newbcast:N (0x150 + N): every lane of a row reads lane N
+ * of its row; row_xmask:M (0x160 + M): lane n reads lane (n & 15) ^ M of its
+ * row (LLVM's AMDGPUModifierSyntax.rst, gfx90a and gfx10 tables). */
+static void test_dpp_row_share_xmask(void) {
+  run_dpp(ALL, dpp_arg(0x155, ROWS_ALL, BANKS_ALL, 0)); /* row_share:5 */
+  check("dpp row_share:5", 0, res[0], SRC(5));
+  check("dpp row_share:5", 5, res[5], SRC(5));
+  check("dpp row_share:5", 15, res[15], SRC(5));
+  check("dpp row_share:5", 16, res[16], SRC(21));
+  check("dpp row_share:5", 63, res[63], SRC(53));
+  run_dpp(ALL, dpp_arg(0x150, ROWS_ALL, BANKS_ALL, 0)); /* row_share:0 */
+  check("dpp row_share:0", 47, res[47], SRC(32));
+  run_dpp(ALL, dpp_arg(0x161, ROWS_ALL, BANKS_ALL, 0)); /* row_xmask:1: swap neighbours */
+  check("dpp row_xmask:1", 0, res[0], SRC(1));
+  check("dpp row_xmask:1", 1, res[1], SRC(0));
+  check("dpp row_xmask:1", 30, res[30], SRC(31));
+  run_dpp(ALL, dpp_arg(0x16f, ROWS_ALL, BANKS_ALL, 0)); /* row_xmask:15: mirror the row */
+  check("dpp row_xmask:15", 16, res[16], SRC(31));
+  check("dpp row_xmask:15", 35, res[35], SRC(44));
+  /* A source outside exec follows bound_ctrl, as for every control. */
+  run_dpp(ALL & ~(1ull << 21), dpp_arg(0x155, ROWS_ALL, BANKS_ALL, 1));
+  check("dpp row_share:5 inactive source bound_ctrl", 20, res[20], 0);
+  check("dpp row_share:5 other row", 40, res[40], SRC(37));
+}
+
 static void test_dpp_unknown_controls(void) {
-  /* Not gfx9 controls (0x100 reserved, 0x131 a gap, 0x150 gfx90a's
-   * row_newbcast): source invalid. */
+  /* No control (0x100 reserved, 0x131 and 0x144 gaps, 0x170 past the last):
+   * source invalid. */
   run_dpp(ALL, dpp_arg(0x100, ROWS_ALL, BANKS_ALL, 0));
   check("dpp reserved 0x100 keeps old", 9, res[9], OLD(9));
   run_dpp(ALL, dpp_arg(0x131, ROWS_ALL, BANKS_ALL, 1));
   check("dpp unused 0x131 bound_ctrl", 9, res[9], 0);
-  run_dpp(ALL, dpp_arg(0x150, ROWS_ALL, BANKS_ALL, 1));
-  check("dpp 0x150 bound_ctrl", 9, res[9], 0);
+  run_dpp(ALL, dpp_arg(0x144, ROWS_ALL, BANKS_ALL, 1));
+  check("dpp unused 0x144 bound_ctrl", 9, res[9], 0);
+  run_dpp(ALL, dpp_arg(0x170, ROWS_ALL, BANKS_ALL, 0));
+  check("dpp past the last 0x170 keeps old", 9, res[9], OLD(9));
 }
 
 /* ---- ds_swizzle_b32 ----------------------------------------------------- */
@@ -501,6 +528,7 @@ int main(void) {
   test_dpp_row_bcast();
   test_dpp_masks();
   test_dpp_exec();
+  test_dpp_row_share_xmask();
   test_dpp_unknown_controls();
   test_swizzle();
   test_alone();
