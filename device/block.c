@@ -150,16 +150,17 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   /* The old block's e4 covers whole shadow words: up to prev_size rounded up to 64. */
   uint64_t stale_end = prev_size < payload ? (prev_size + 63u) & ~63ull : payload;
   if (stale_end < r.used) stale_end = r.used;
-  h->size_class = size_class;
-  h->self = block;
+  if (prev_size == FRESH_CHUNK) { /* a chunk from the cache keeps these */
+    h->size_class = size_class;
+    h->self = block;
+    h->chunk_size = chunk_size;
+    __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+  }
   h->kernel_desc = r.kernel_desc;
   h->block_size = r.block_size;
   h->dynamic_size = r.dynamic_size;
   h->block_flags = r.block_flags;
-  h->chunk_size = chunk_size;
   h->owner = LDSAN_OWNER(__ldsan_workgroup_id_x(), __ldsan_workgroup_id_y(), __ldsan_workgroup_id_z());
-  if (prev_size == FRESH_CHUNK)
-    __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
   int for_wave = (r.block_flags & LDSAN_BLOCK_KERNEL) && stale_end <= UINT32_MAX;
   h->shadow_used = for_wave ? (uint32_t)r.used : 0;
   h->shadow_end = for_wave ? (uint32_t)stale_end : 0;
