@@ -160,7 +160,10 @@ def host_counts(descs, kernel, tmp):
     """(block bytes, Counts) of one workgroup's path in the host build."""
     driver = need(os.path.join(BUILD, "bench/trace_block_path"), "host driver with coverage")
     raw, data = os.path.join(tmp, "path.profraw"), os.path.join(tmp, "path.profdata")
-    block = int(run([driver, raw, descs, kernel]).split()[1])
+    # The profile's name from the start too: the profile runtime would
+    # otherwise create an empty default.profraw in the working directory
+    # before the driver names its file.
+    block = int(run([driver, raw, descs, kernel], env=dict(os.environ, LLVM_PROFILE_FILE=raw)).split()[1])
     run(["llvm-profdata-22", "merge", "-o", data, raw])
     return block, Counts(driver, data)
 
