@@ -1,6 +1,7 @@
 //===- InlineBlockCalls.cpp - the runtime's block calls become kernel code -===//
 #include "InlineBlockCalls.h"
 #include "FreshAnalyses.h"
+#include "Runtime.h"
 
 #include "ldsan/abi.h"
 #include "ldsan/entry_points.def"
@@ -118,6 +119,11 @@ static Function *specializeFor(CallBase &CB, FunctionPassManager &FPM, FunctionA
   FPM.run(*Copy, FAM);
   for (int Round = 0; Round < 4 && foldDescriptorNullChecks(*Copy); ++Round)
     FPM.run(*Copy, FAM);
+  // What the passes made is the runtime's code too (InstCombine turns a
+  // wave32 target's ballot.i64 into a new ballot.i32, unmarked): the CPU
+  // emulator must not take it for the kernel's own cross-lane code.
+  for (Instruction &I : instructions(*Copy))
+    ldsan::markRuntimeCode(I);
   return Copy;
 }
 

@@ -1,6 +1,7 @@
 ; stub-rt.ll (a stand-in for build/lib/ldsan-rt.bc) with an enter that does
 ; what the runtime's does with its arguments: a null check of the descriptor,
-; a load of its magic, a branch on the block size (test specialize.ll).
+; a load of its magic, a branch on the block size, and a ballot of the wave's
+; lanes (test specialize.ll).
 ; Otherwise the same as stub-rt.ll.
 target triple = "amdgcn-amd-amdhsa"
 
@@ -20,7 +21,8 @@ with:
   br i1 %big, label %large, label %small
 
 small:
-  call void @stub_seen(i64 %size, i32 %magic)
+  %lanes = call i64 @llvm.amdgcn.ballot.i64(i1 true)
+  call void @stub_seen(i64 %size, i32 %magic, i64 %lanes)
   br label %without
 
 large:
@@ -32,7 +34,7 @@ without:
   ret i64 %p
 }
 
-define void @stub_seen(i64 %size, i32 %magic) #0 {
+define void @stub_seen(i64 %size, i32 %magic, i64 %lanes) #0 {
   ret void
 }
 
@@ -103,6 +105,7 @@ define void @stub_never_called() #0 {
 }
 
 declare void @llvm.trap()
+declare i64 @llvm.amdgcn.ballot.i64(i1)
 
 attributes #0 = { nounwind "target-cpu"="generic" "amdgpu-no-workgroup-id-x" }
 attributes #1 = { noinline nounwind "target-cpu"="generic" "amdgpu-no-workgroup-id-x" }
