@@ -137,9 +137,9 @@ static void fill_block_shadow(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_de
  * (header, addressable part, tail, the compiler's slot), then the magic that
  * publishes it. A chunk from the block cache keeps its last block's shadow:
  * header e2, [block, block + prev_size rounded up to 64) e4 (kernel exit),
- * the rest e3; only what differs is written (the addressable part, and e3 over the old block's
- * excess), so a workgroup's shadow work is its own block's size, not its
- * chunk's. A workgroup's block leaves that work in its header for the wave
+ * the rest e3; only what differs is written (the addressable part, and e3
+ * over the old block's excess), so a workgroup's shadow work is its own
+ * block's size, not its chunk's. A workgroup's block leaves that work in its header for the wave
  * (__ldsan_kernel_enter_wave); anything else does it here. Inline in both
  * paths below, so neither keeps values across a call. */
 static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size_class, uint64_t chunk_size,

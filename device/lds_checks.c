@@ -94,14 +94,23 @@ uint64_t __ldsan_hz_area(uint64_t block, uint64_t block_size) {
   return (block + block_size + LDSAN_DYNAMIC_TAIL_REDZONE + 63u) & ~63ull;
 }
 
-uint64_t __ldsan_hz_bytes(uint64_t block_size) {
+/* Bytes of the area after its header (epochs, barrier notes, entries, pcs):
+ * a multiple of 8. */
+static inline uint64_t hz_body_bytes(uint64_t block_size) {
   uint64_t bytes = (block_size + 7u) & ~7ull;
-  return sizeof(ldsan_hz_header) + 4ull * LDSAN_HZ_MAX_ITEMS + 2ull * LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_barrier) +
-         8ull * bytes + 2ull * bytes;
+  return 4ull * LDSAN_HZ_MAX_ITEMS + 2ull * LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_barrier) + 8ull * bytes + 2ull * bytes;
 }
+
+uint64_t __ldsan_hz_bytes(uint64_t block_size) { return sizeof(ldsan_hz_header) + hz_body_bytes(block_size); }
 
 static inline LDSAN_GLOBAL uint32_t *hz_epochs(LDSAN_GLOBAL ldsan_hz_header *h) {
   return (LDSAN_GLOBAL uint32_t *)(h + 1);
+}
+/* Work-item me's barrier epoch in the running workgroup: its count, or the
+ * run's first epoch if it has passed no barrier of this run yet. */
+static inline uint32_t hz_epoch_of(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me) {
+  uint32_t run_start = h->run_start, epoch = hz_epochs(h)[me];
+  return epoch > run_start ? epoch : run_start;
 }
 static inline LDSAN_GLOBAL ldsan_hz_barrier *hz_barriers(LDSAN_GLOBAL ldsan_hz_header *h) {
   return (LDSAN_GLOBAL ldsan_hz_barrier *)(hz_epochs(h) + LDSAN_HZ_MAX_ITEMS);
@@ -172,10 +181,8 @@ static inline LDSAN_GLOBAL ldsan_hz_header *current_area(uint64_t *block) {
 /* Clears the area's epochs, entries and pcs, shared by the calling lanes. */
 static void clear_area(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block_size) {
   uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
-  uint64_t bytes = (block_size + 7u) & ~7ull;
   LDSAN_GLOBAL uint64_t *words = (LDSAN_GLOBAL uint64_t *)hz_epochs(h);
-  uint64_t n = (4ull * LDSAN_HZ_MAX_ITEMS + 2ull * LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_barrier) + 8ull * bytes +
-                2ull * bytes) / 8u;
+  uint64_t n = hz_body_bytes(block_size) / 8u;
   for (uint64_t i = rank; i < n; i += count) words[i] = 0;
 }
 
@@ -278,9 +285,7 @@ static void check_in(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block, uint64_t o
   if (size > block_size - off) size = (uint32_t)(block_size - off);
   uint32_t items, me = flat_id(&items);
   if (me >= LDSAN_HZ_MAX_ITEMS) return;
-  LDSAN_GLOBAL uint32_t *epochs = hz_epochs(h);
-  uint32_t run_start = h->run_start, epoch = epochs[me];
-  ldsan_hz_access a = {me + 1u, epoch > run_start ? epoch : run_start, run_start, __ldsan_wave_size(),
+  ldsan_hz_access a = {me + 1u, hz_epoch_of(h, me), h->run_start, __ldsan_wave_size(),
                        (size_kind & LDSAN_LDS_CHECK_STORE) != 0, (size_kind & LDSAN_LDS_CHECK_ATOMIC) != 0,
                        (size_kind & LDSAN_LDS_CHECK_RACES) != 0, (size_kind & LDSAN_LDS_CHECK_UNINIT) != 0};
   LDSAN_GLOBAL uint64_t *entries = hz_entries(h);
@@ -384,8 +389,7 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
   uint32_t items, me = flat_id(&items);
   if (me >= LDSAN_HZ_MAX_ITEMS) return;
   LDSAN_GLOBAL uint32_t *epochs = hz_epochs(h);
-  uint32_t run_start = h->run_start, epoch = epochs[me];
-  uint32_t next = (epoch > run_start ? epoch : run_start) + 1u;
+  uint32_t next = hz_epoch_of(h, me) + 1u;
   if (next >= LDSAN_HZ_EPOCH_LIMIT) { /* every work-item gets here at this barrier */
     rebase(h, me, items);
     __ldsan_target_barrier();
@@ -418,6 +422,5 @@ LDSAN_ENTRY_FN void __ldsan_lds_check_exit(uint32_t size_kind) {
   if (!h || !(size_kind & LDSAN_LDS_CHECK_RACES)) return;
   uint32_t items, me = flat_id(&items);
   if (me >= LDSAN_HZ_MAX_ITEMS) return;
-  uint32_t run_start = h->run_start, epoch = hz_epochs(h)[me];
-  check_divergence(h, me, items, epoch > run_start ? epoch : run_start);
+  check_divergence(h, me, items, hz_epoch_of(h, me));
 }
