@@ -40,7 +40,13 @@
  * error: AMD GPUs release a barrier when every wave reached one, whichever;
  * the wave at the lower pc reports the pair),
  * one whose last barrier is older returned from the kernel before it (a
- * warning: its work-items' part of the barrier's work is missing).
+ * warning: its work-items' part of the barrier's work is missing). Within a
+ * wave: a wave that notes a barrier of an epoch it already noted at another
+ * pc split at a branch with a barrier in each arm (an error, found at the
+ * second), and a lane whose epoch is below its wave's last barrier at the
+ * kernel's exit returned before it (the warning). Not found: lanes of one
+ * wave that pass one barrier a different number of times (a barrier in a
+ * loop whose trip count differs between the lanes).
  *
  * Concurrency: lanes of all waves update an entry with a 64-bit CAS; the pcs
  * are plain stores beside it, so when three or more work-items race on one
@@ -337,20 +343,21 @@ static __attribute__((noinline, cold)) void rebase(LDSAN_GLOBAL ldsan_hz_header 
   }
 }
 
-/* A report of barrier divergence: the caller's wave noted `mine` at the
- * barrier of that epoch, wave `other` noted `theirs` (another barrier of the
- * same epoch, or an older epoch: it returned before). */
-static __attribute__((noinline, cold)) void report_divergence(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t wave_size,
-                                                              uint32_t other, ldsan_hz_barrier mine,
-                                                              ldsan_hz_barrier theirs) {
+/* A report of barrier divergence: the caller noted `mine` at the barrier of
+ * that epoch, work-item `other` (of another wave, or of the caller's:
+ * same_wave) noted `theirs` (another barrier of the same epoch, or an older
+ * epoch: it returned before). */
+static __attribute__((noinline, cold)) void report_divergence(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t other,
+                                                              ldsan_hz_barrier mine, ldsan_hz_barrier theirs,
+                                                              int same_wave) {
   ldsan_hz_report r;
   r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
   r.hazard = 0;
   r.address = 0;
   r.size = 0;
   r.pc = mine.pc;
-  r.flags = 0;
-  r.other_item = other * wave_size;
+  r.flags = same_wave ? LDSAN_ACCESS_SAME_WAVE : 0;
+  r.other_item = other;
   r.other_pc = theirs.epoch == mine.epoch ? theirs.pc : 0; /* 0: it returned */
   r.other_size = 0;
   r.other_flags = 0;
@@ -372,7 +379,7 @@ static void check_divergence(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, uint3
   for (uint32_t v = 0; v < waves; v++) {
     ldsan_hz_barrier theirs = noted[v];
     if (v != wave && (theirs.epoch < epoch || (theirs.epoch == epoch && theirs.pc > mine.pc))) {
-      report_divergence(h, wave_size, v, mine, theirs);
+      report_divergence(h, v * wave_size, mine, theirs, 0);
       return;
     }
   }
@@ -409,8 +416,34 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
   check_divergence(h, me, items, next - 1u);
   if (__ldsan_first_active_lane()) {
     LDSAN_GLOBAL ldsan_hz_barrier *noted = hz_barriers(h) + (next & 1u) * LDSAN_HZ_MAX_WAVES + me / __ldsan_wave_size();
+    ldsan_hz_barrier before = *noted;
+    /* Lanes of this wave passed another barrier at this epoch (the two arms
+     * of a branch that splits the wave, each with a __syncthreads()). */
+    if (before.epoch == next && before.pc != pc && before.item) {
+      ldsan_hz_barrier mine = {next, me + 1u, pc};
+      report_divergence(h, before.item - 1u, mine, before, 1);
+    }
     noted->pc = pc;
+    noted->item = me + 1u;
     noted->epoch = next;
+  }
+}
+
+/* At the kernel's exit: a lane of the caller's wave that did not pass the
+ * wave's last barrier (the caller's, as its note says) returned before it. */
+static void check_returned_lanes(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, uint32_t items, uint32_t epoch) {
+  uint32_t wave_size = __ldsan_wave_size(), base = me / wave_size * wave_size;
+  uint32_t end = items - base < wave_size ? items : base + wave_size;
+  if (epoch <= h->run_start || me / wave_size >= LDSAN_HZ_MAX_WAVES) return;
+  ldsan_hz_barrier mine = hz_barriers(h)[(epoch & 1u) * LDSAN_HZ_MAX_WAVES + me / wave_size];
+  if (mine.epoch != epoch) return;
+  for (uint32_t i = base; i < end; i++) {
+    uint32_t theirs = hz_epoch_of(h, i);
+    if (theirs < epoch) {
+      ldsan_hz_barrier returned = {theirs, 0, 0};
+      report_divergence(h, i, mine, returned, 1);
+      return;
+    }
   }
 }
 
@@ -422,5 +455,7 @@ LDSAN_ENTRY_FN void __ldsan_lds_check_exit(uint32_t size_kind) {
   if (!h || !(size_kind & LDSAN_LDS_CHECK_RACES)) return;
   uint32_t items, me = flat_id(&items);
   if (me >= LDSAN_HZ_MAX_ITEMS) return;
-  check_divergence(h, me, items, hz_epoch_of(h, me));
+  uint32_t epoch = hz_epoch_of(h, me);
+  check_divergence(h, me, items, epoch);
+  check_returned_lanes(h, me, items, epoch);
 }

@@ -237,9 +237,10 @@ void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t
 #define LDSAN_HZ_REPORTED 8u                /* distinct hazards per run counted in one record each */
 #define LDSAN_HZ_MAX_WAVES (LDSAN_HZ_MAX_ITEMS / 32u) /* waves of such a workgroup, wave32 */
 
-/* A wave's last barrier of one epoch parity: its epoch and pc (lds_checks.c). */
+/* A wave's last barrier of one epoch parity: its epoch, the work-item that
+ * noted it (+ 1) and its pc (lds_checks.c). */
 typedef struct ldsan_hz_barrier {
-  uint32_t epoch, reserved;
+  uint32_t epoch, item; /* item: the work-item + 1 */
   uint64_t pc;
 } ldsan_hz_barrier;
 

@@ -53,6 +53,10 @@ typedef struct ldsan_emu_kernel {
                             uint32_t region, uint32_t parity);
   uint32_t group_checked_frame_size;
   uint64_t group_checked_exit_regions;
+  /* Per region of group_checked: where the pc of the barrier it follows is
+   * noted (by its first work-item to pass it), NULL for region 0; the array
+   * NULL if no barrier has one. */
+  const uint64_t *const *group_checked_barrier_pcs;
 } ldsan_emu_kernel;
 
 /* One device global variable (for hipMemcpyToSymbol / __hipRegisterVar). */

@@ -64,11 +64,11 @@ static void print_what(FILE *out, const ldsan_report_record *r) {
     if (r->other_pc) {
       fputs(" waits at a barrier while work-item ", out);
       print_ids(out, r->other_workitem_id);
-      fputs(" waits at another one", out);
+      fputs(same_wave ? " of its wave waits at another one" : " waits at another one", out);
     } else {
       fputs(" waits at a barrier that work-item ", out);
       print_ids(out, r->other_workitem_id);
-      fputs(" never reaches: it returned", out);
+      fputs(same_wave ? " of its wave never reaches: it returned" : " never reaches: it returned", out);
     }
     break;
   default: break;

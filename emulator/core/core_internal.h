@@ -86,6 +86,7 @@ typedef struct emu_worker {
                     uint32_t parity); /* the kernel's group function, or its checked copy's */
   uint32_t group_frame_size;
   uint64_t group_exit_regions;
+  const uint64_t *const *region_pcs; /* the checked loops' barrier pcs per region (emu.h), or NULL */
   ldsan_emu_item_ids *ids;          /* per work-item ids, filled once per dispatch */
   uint32_t *states;                 /* where each work-item stopped */
   uint8_t *frames;                  /* per work-item state, group_frame_size each */
@@ -112,19 +113,20 @@ typedef struct emu_worker {
   uint64_t ready[EMU_MAX_WAVES];    /* per wave: lanes that are READY */
   uint64_t synced[EMU_MAX_WAVES];   /* per wave: lanes in WAVE_WAIT */
   uint32_t n, live, arrived, cur;
-  /* LDS checks (core_lds_check.c): the options, a record per byte of the
+  /* LDS checks (core_lds_check.c): the options, records of the
    * running workgroup's LDS block, its barrier count and each wave's
    * wave-barrier count. */
   emu_check_options checks;
   void (*entry)(void **args);       /* the dispatch's fiber entry: the kernel's, or its checked copy */
-  struct emu_lds_byte *track;
-  uint64_t track_cap, track_block, track_size;
-  uint32_t track_gen, track_block_gen, barrier_epoch;
+  struct emu_lds_rec *track;
+  uint64_t track_cap, track_block, track_size; /* track_cap: words of LDS the records cover */
+  uint32_t track_gen, track_block_gen;
+  uint32_t barrier_epoch, run_start; /* barriers of the worker so far; the running workgroup's first */
   uint32_t wave_epoch[EMU_MAX_WAVES];
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
   uint32_t departed;                /* the first work-item of the workgroup to leave its body, + 1 */
-  uint64_t barrier_pc[EMU_MAX_BLOCK]; /* per work-item: the pc of the last barrier it reached (checked
-                                         copies note it, __ldsan_emu_lds_barrier_note) */
+  uint64_t barrier_pc[EMU_MAX_BLOCK]; /* fibers, per work-item: the pc of the last barrier it reached
+                                         (checked copies note it, __ldsan_emu_lds_barrier_note) */
   /* Which work-items of the running workgroup each dispatch finding has
    * counted (valid while hazard_gen == track_gen). */
   uint32_t hazard_gen;
@@ -147,6 +149,8 @@ void ldsan_emu_check_barrier(emu_worker *w, int released);
  * at (after a barrier of the body), `exit_regions` those after the kernel-exit
  * barrier. */
 void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions);
+/* A workgroup starts on w: its first barrier epoch, no wave barrier yet. */
+void ldsan_emu_lds_checks_new_group(emu_worker *w);
 /* The running work-item of w (fibers: w->cur; loops: the TLS work-item). */
 uint32_t ldsan_emu_current_item(const emu_worker *w);
 

@@ -2,13 +2,14 @@
  * shadow: options detect_races, detect_uninit and report_wave_sync. When one
  * is on, kernels run as their checked copy (ldsan_emu_kernel.entry_checked),
  * in which every shared-memory access of the kernel's own code calls
- * __ldsan_emu_lds_track first (retarget_wave.cpp, rt_lds_checks); accesses inside the workgroup's LDS block are kept here,
- * per byte: the last writer (work-item, pc, size, atomic), one reader since
- * then (and whether there were more), with the barrier epoch (workgroup
- * barriers released so far) and the wave epoch (wave barriers of that wave)
- * of each. Records carry the workgroup run (gen), so a new workgroup starts
- * clean without clearing the table; epochs are 32-bit counts of one
- * workgroup's barriers, which do not wrap in practice (2^32 barriers).
+ * __ldsan_emu_lds_track first (retarget_wave.cpp, rt_lds_checks); accesses
+ * inside the workgroup's LDS block are kept here (emu_lds_rec): the last
+ * write, the first read and a second reader since the last barrier, each with
+ * its work-item, pc, size, whether atomic, the barrier epoch and the wave
+ * epoch (wave barriers of its wave), per 4-byte word while its bytes agree,
+ * per byte after that. Epochs count the worker's barriers across its
+ * workgroups, so records of an earlier workgroup count as none and nothing is
+ * cleared between workgroups (only near the 32-bit limit: no epoch wraps).
  * Checked kernels run in their own work-item loops when they have them
  * (ldsan_emu_kernel.group_checked; the epoch is then the scheduler's pass,
  * one barrier each), else as fibers. Findings are report records (abi.h), kept per
@@ -39,21 +40,37 @@
 
 #define EMU_API __attribute__((visibility("default")))
 
-enum { EMU_W_ATOMIC = 1, EMU_R_ATOMIC = 2, EMU_READERS = 4 };
+/* One side of a record: an access (work-item + 1, 0: none), its barrier
+ * epoch (the worker's count, see ldsan_emu_lds_checks_new_group: below the
+ * run's first epoch, it is an earlier workgroup's and counts as none), the
+ * wave epoch (wave barriers of its wave), pc and size. No padding: records
+ * are compared with memcmp. */
+typedef struct emu_lds_side {
+  uint64_t pc;
+  uint32_t epoch, wave_epoch;
+  uint16_t item, size;
+  uint32_t atomic;
+} emu_lds_side;
 
-typedef struct emu_lds_byte {
-  uint32_t gen;                     /* the workgroup run this record is of (emu_worker.track_gen) */
-  uint32_t writer, reader;          /* work-item + 1; 0: none */
-  uint32_t w_epoch, r_epoch, w_wave_epoch, r_wave_epoch;
-  uint16_t w_size, r_size;
-  uint32_t flags;
-  uint64_t w_pc, r_pc;
-} emu_lds_byte;
+/* What the checks keep of a byte: the last write, the first read since the
+ * start of its barrier interval and a second reader of that interval (another
+ * work-item; one of another wave than the first is preferred), so a write
+ * finds a racing read even when the first reader is the writer itself. Kept
+ * per 4-byte word while every byte of the word has the same record (accesses
+ * of whole aligned words: one record), per byte once an access covers part of
+ * a word in this run (split_epoch: the run's epoch it split in; the word's
+ * record copied to its bytes). */
+typedef struct emu_lds_rec {
+  uint32_t split_epoch, unused;
+  emu_lds_side w, r, r2;
+} emu_lds_rec;
 
 enum emu_hazard { EMU_UNINIT, EMU_RAW, EMU_WAR, EMU_WAW };
 
-/* The running workgroup's LDS block and the table for it; NULL if none. */
-static emu_lds_byte *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size) {
+/* The running workgroup's LDS block and its records: one per 4-byte word
+ * ((size + 3) / 4), then one per byte (the words' count times 4); NULL if
+ * none. */
+static emu_lds_rec *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size) {
   if (w->track_block_gen != w->track_gen) {
     w->track_block = w->track_size = 0;
     uint64_t b = 0;
@@ -63,10 +80,11 @@ static emu_lds_byte *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *siz
       w->track_block_gen = w->track_gen;
       memcpy(&h, (const void *)(uintptr_t)(b - LDSAN_BLOCK_HEADER_SIZE), sizeof h);
       if (h.self == b && h.block_size && h.block_size <= (1u << 20)) {
-        if (h.block_size > w->track_cap) {
+        uint64_t words = (h.block_size + 3) / 4;
+        if (words > w->track_cap) {
           free(w->track);
-          w->track = calloc(h.block_size, sizeof(emu_lds_byte));
-          w->track_cap = w->track ? h.block_size : 0;
+          w->track = calloc(words * 5, sizeof(emu_lds_rec)); /* epochs 0: no access */
+          w->track_cap = w->track ? words : 0;
         }
         if (w->track) w->track_block = b, w->track_size = h.block_size;
       }
@@ -75,6 +93,22 @@ static emu_lds_byte *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *siz
   *block = w->track_block;
   *size = w->track_size;
   return w->track_size ? w->track : NULL;
+}
+
+/* Epochs count the worker's barriers across workgroups, so a record an earlier
+ * workgroup left is older than the running one's first epoch and counts as no
+ * access: nothing is cleared between workgroups. Near the 32-bit limit the
+ * records are cleared and the count starts over. */
+#define EMU_EPOCH_LIMIT 0xf0000000u
+
+void ldsan_emu_lds_checks_new_group(emu_worker *w) {
+  w->track_gen++; /* look up the new workgroup's block */
+  if (w->barrier_epoch >= EMU_EPOCH_LIMIT) {
+    if (w->track) memset(w->track, 0, w->track_cap * 5 * sizeof(emu_lds_rec));
+    w->barrier_epoch = 0;
+  }
+  w->run_start = ++w->barrier_epoch;
+  memset(w->wave_epoch, 0, sizeof w->wave_epoch);
 }
 
 uint32_t ldsan_emu_current_item(const emu_worker *w) {
@@ -145,14 +179,15 @@ static void emu_keep(emu_worker *w, ldsan_report_record *r, uint32_t item) {
 }
 
 /* Keeps hazard `kind` found by the current work-item's access at addr
- * against record e (its other access). */
-static void emu_found(emu_worker *w, uint32_t me, enum emu_hazard kind, const emu_lds_byte *e, uint64_t pc,
-                      uint64_t addr, uint32_t size, int write, int atomic) {
-  uint32_t other = kind == EMU_UNINIT ? 0 : kind == EMU_WAR ? e->reader : e->writer;
+ * against o (its other access; NULL for an uninitialized read); returns
+ * whether the options ask for it. */
+__attribute__((noinline, cold)) static int emu_found(emu_worker *w, uint32_t me, enum emu_hazard kind, const emu_lds_side *o, uint64_t pc,
+                     uint64_t addr, uint32_t size, int write, int atomic) {
+  uint32_t other = kind == EMU_UNINIT ? 0 : o->item;
   int same_wave = other && (other - 1) >> w->wave_shift == me >> w->wave_shift;
-  const emu_check_options *o = &w->checks;
-  if (kind != EMU_UNINIT && !o->detect_races && !(same_wave && kind == EMU_RAW && o->report_wave_sync)) return;
-  int warning = kind != EMU_UNINIT && same_wave && o->detect_races < 2;
+  const emu_check_options *opt = &w->checks;
+  if (kind != EMU_UNINIT && !opt->detect_races && !(same_wave && kind == EMU_RAW && opt->report_wave_sync)) return 0;
+  int warning = kind != EMU_UNINIT && same_wave && opt->detect_races < 2;
   ldsan_report_record r;
   memset(&r, 0, sizeof r);
   r.state = LDSAN_RECORD_READY;
@@ -164,28 +199,30 @@ static void emu_found(emu_worker *w, uint32_t me, enum emu_hazard kind, const em
   if (kind == EMU_UNINIT) {
     r.kind = LDSAN_REPORT_LDS_UNINIT_READ;
   } else {
-    r.kind = same_wave && !o->detect_races ? LDSAN_REPORT_WAVE_SYNC_DEPENDENCE : LDSAN_REPORT_LDS_DATA_RACE;
+    r.kind = same_wave && !opt->detect_races ? LDSAN_REPORT_WAVE_SYNC_DEPENDENCE : LDSAN_REPORT_LDS_DATA_RACE;
     r.hazard = kind == EMU_RAW ? LDSAN_HAZARD_RAW : kind == EMU_WAR ? LDSAN_HAZARD_WAR : LDSAN_HAZARD_WAW;
-    int other_atomic = (e->flags & (kind == EMU_WAR ? EMU_R_ATOMIC : EMU_W_ATOMIC)) != 0;
-    emu_fill_other(w, other - 1, kind == EMU_WAR ? e->r_pc : e->w_pc, &r);
-    r.other_size = kind == EMU_WAR ? e->r_size : e->w_size;
-    r.other_flags = (kind != EMU_WAR ? LDSAN_ACCESS_WRITE : 0) | (other_atomic ? LDSAN_ACCESS_ATOMIC : 0);
+    emu_fill_other(w, other - 1, o->pc, &r);
+    r.other_size = o->size;
+    r.other_flags = (kind != EMU_WAR ? LDSAN_ACCESS_WRITE : 0) | (o->atomic ? LDSAN_ACCESS_ATOMIC : 0);
   }
   emu_keep(w, &r, me);
+  return 1;
 }
 
-/* A barrier-divergence record (the other fields by the caller); a work-item
- * that returned is a warning unless detect_races=2. */
-static ldsan_report_record emu_divergence(const emu_worker *w, int returned) {
+/* A barrier-divergence record of work-items a and b (the other fields by
+ * the caller); a work-item that returned is a warning unless
+ * detect_races=2. */
+static ldsan_report_record emu_divergence(const emu_worker *w, int returned, uint32_t a, uint32_t b) {
   ldsan_report_record r;
   memset(&r, 0, sizeof r);
   r.state = LDSAN_RECORD_READY;
   r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
+  if (a >> w->wave_shift == b >> w->wave_shift) r.flags |= LDSAN_ACCESS_SAME_WAVE;
   /* A work-item that returned does not hold the others up on AMD GPUs (nor on
    * NVIDIA's since Volta), but its work is missing past the barrier: a
    * warning (an error with detect_races=2); waiting at different barriers is
    * always an error. */
-  r.flags = LDSAN_REPORT_DEFERRED | (returned && w->checks.detect_races < 2 ? LDSAN_REPORT_WARNING : 0);
+  r.flags |= LDSAN_REPORT_DEFERRED | (returned && w->checks.detect_races < 2 ? LDSAN_REPORT_WARNING : 0);
   return r;
 }
 
@@ -195,7 +232,7 @@ void ldsan_emu_check_barrier(emu_worker *w, int released) {
   if (!released) { /* work-item `me` left the body while others wait at a barrier */
     for (uint32_t i = 0; i < w->n; i++)
       if (w->fibers[i].state == EMU_WAIT) {
-        ldsan_report_record r = emu_divergence(w, 1);
+        ldsan_report_record r = emu_divergence(w, 1, i, me);
         r.pc = w->barrier_pc[i];
         emu_fill_other(w, me, 0, &r);
         emu_keep(w, &r, i);
@@ -205,7 +242,7 @@ void ldsan_emu_check_barrier(emu_worker *w, int released) {
   }
   /* A barrier released: every work-item must wait at the same one, and none may have left. */
   if (w->departed) {
-    ldsan_report_record r = emu_divergence(w, 1);
+    ldsan_report_record r = emu_divergence(w, 1, me, w->departed - 1);
     r.pc = w->barrier_pc[me];
     emu_fill_other(w, w->departed - 1, 0, &r);
     emu_keep(w, &r, me);
@@ -213,12 +250,18 @@ void ldsan_emu_check_barrier(emu_worker *w, int released) {
   }
   for (uint32_t i = 0; i < w->n; i++)
     if (w->fibers[i].state == EMU_WAIT && w->barrier_pc[i] != w->barrier_pc[me]) {
-      ldsan_report_record r = emu_divergence(w, 0);
+      ldsan_report_record r = emu_divergence(w, 0, me, i);
       r.pc = w->barrier_pc[me];
       emu_fill_other(w, i, w->barrier_pc[i], &r);
       emu_keep(w, &r, me);
       return;
     }
+}
+
+/* The pc of the barrier work-items in state st wait after (loops). */
+static uint64_t emu_region_pc(const emu_worker *w, uint32_t st) {
+  const uint64_t *slot = w->region_pcs ? w->region_pcs[st / 2] : NULL;
+  return slot ? __atomic_load_n(slot, __ATOMIC_RELAXED) : 0;
 }
 
 void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions) {
@@ -231,68 +274,132 @@ void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uin
     if (gone) continue;
     if (first == n) {
       first = i;
-    } else if (w->barrier_pc[i] != w->barrier_pc[first]) { /* at another barrier */
-      ldsan_report_record r = emu_divergence(w, 0);
-      r.pc = w->barrier_pc[i];
-      emu_fill_other(w, first, w->barrier_pc[first], &r);
+    } else if (st / 2 != states[first] / 2) { /* at another barrier */
+      ldsan_report_record r = emu_divergence(w, 0, i, first);
+      r.pc = emu_region_pc(w, st);
+      emu_fill_other(w, first, emu_region_pc(w, states[first]), &r);
       emu_keep(w, &r, i);
       return;
     }
   }
   if (first < n && left < n) { /* released past a barrier some work-item will never reach */
-    ldsan_report_record r = emu_divergence(w, 1);
-    r.pc = w->barrier_pc[first];
+    /* One of the returned work-item's wave if it has one that waits. */
+    uint32_t wave = left >> w->wave_shift, lo = wave << w->wave_shift, hi = (wave + 1) << w->wave_shift;
+    for (uint32_t i = lo; i < hi && i < n; i++)
+      if (states[i] != 0xffffffffu && !(states[i] / 2 < 64 && ((exit_regions >> (states[i] / 2)) & 1))) {
+        first = i;
+        break;
+      }
+    ldsan_report_record r = emu_divergence(w, 1, first, left);
+    r.pc = emu_region_pc(w, states[first]);
     emu_fill_other(w, left, 0, &r);
     emu_keep(w, &r, first);
   }
 }
 
-EMU_API void __ldsan_emu_lds_barrier_note(void) {
+/* A checked copy's barrier notes its pc: in work-item loops in its slot
+ * (called while the slot is empty), on fibers (slot NULL) as the running
+ * work-item's. */
+EMU_API void __ldsan_emu_lds_barrier_note(uint64_t *slot) {
+  uint64_t pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
+  if (slot) __atomic_store_n(slot, pc, __ATOMIC_RELAXED);
   emu_worker *w = ldsan_emu_self;
-  w->barrier_pc[ldsan_emu_current_item(w)] = (uint64_t)(uintptr_t)__builtin_return_address(0);
+  if (!w->loops) w->barrier_pc[w->cur] = pc;
 }
 
-/* Whether an earlier access by work-item other - 1 (0: none) in barrier
- * epoch epoch and wave epoch wave_epoch is unordered with the current
- * work-item me - 1 of wave `wave` in epochs be, we: another work-item, the
- * same barrier interval and, within one wave, no wave barrier between. */
-static int emu_unordered(uint32_t other, uint32_t epoch, uint32_t wave_epoch, uint32_t me, uint32_t wave, uint32_t be,
-                         uint32_t we, uint32_t wave_shift) {
-  return other && other != me && epoch == be && ((other - 1) >> wave_shift != wave || wave_epoch == we);
+/* The access being tracked. */
+typedef struct emu_access {
+  emu_lds_side side;      /* as it is kept: work-item + 1, epochs, pc, size, atomic */
+  uint32_t item, wave;    /* work-item, its wave */
+  uint32_t run_start, wave_shift;
+  uint64_t addr;
+  uint32_t size;
+  int store, found;       /* found: a finding of this access was kept (one per access) */
+} emu_access;
+
+/* Whether earlier access s is unordered with access a: another work-item,
+ * the same barrier interval and, within one wave, no wave barrier between. */
+static inline int emu_unordered(const emu_lds_side *s, const emu_access *a) {
+  return s->item && s->item != a->side.item && s->epoch == a->side.epoch &&
+         ((s->item - 1u) >> a->wave_shift != a->wave || s->wave_epoch == a->side.wave_epoch);
 }
 
-/* size_kind: bytes | store << 31 | atomic << 30. */
+/* Whether s conflicts with access a: unordered, and not both atomic. */
+static inline int emu_conflict(const emu_lds_side *s, const emu_access *a) {
+  return emu_unordered(s, a) && !(a->side.atomic && s->atomic);
+}
+
+/* Keeps hazard `kind` of access a against o; returns whether it was kept.
+ * (A macro: the hot path passes only scalars, so its access stays in
+ * registers instead of a stack copy read back wider than it was written.) */
+#define emu_report(w, a, kind, o)                                                                                \
+  emu_found((w), (a)->item, (kind), (o), (a)->side.pc, (a)->addr, (a)->size, (a)->store, (int)(a)->side.atomic)
+
+/* Access a on the bytes record e stands for. */
+__attribute__((always_inline)) static inline void emu_step(emu_worker *w, emu_lds_rec *e, emu_access *a) {
+  if (!a->store) {
+    if (!a->found) {
+      if (w->checks.detect_uninit && e->w.epoch < a->run_start) a->found = emu_report(w, a, EMU_UNINIT, NULL);
+      else if (emu_conflict(&e->w, a)) a->found = emu_report(w, a, EMU_RAW, &e->w);
+    }
+    if (e->r.epoch != a->side.epoch) { /* the interval's first reader (r2, older, counts as none) */
+      e->r = a->side;
+    } else if (e->r.item != a->side.item && e->r2.item != a->side.item) {
+      /* A second reader: the first of another work-item, replaced by one of
+       * another wave than the first reader if it is in the first's wave. */
+      uint32_t shift = a->wave_shift, rw = (e->r.item - 1u) >> shift;
+      if (e->r2.epoch != a->side.epoch || ((e->r2.item - 1u) >> shift == rw && a->wave != rw)) e->r2 = a->side;
+    }
+    return;
+  }
+  if (!a->found) {
+    if (emu_conflict(&e->w, a)) a->found = emu_report(w, a, EMU_WAW, &e->w);
+    else if (emu_conflict(&e->r, a)) a->found = emu_report(w, a, EMU_WAR, &e->r);
+    else if (emu_conflict(&e->r2, a)) a->found = emu_report(w, a, EMU_WAR, &e->r2);
+  }
+  e->w = a->side;
+}
+
+/* size_kind: bytes | store << 31 | atomic << 30. Whole aligned words whose
+ * bytes share a record take one step; any other byte its own. */
 EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
   emu_worker *w = ldsan_emu_self;
   uint64_t block, bsize;
-  emu_lds_byte *t = emu_lds_table(w, &block, &bsize);
-  uint64_t a = (uint64_t)(uintptr_t)p, pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
+  emu_lds_rec *t = emu_lds_table(w, &block, &bsize);
+  uint64_t addr = (uint64_t)(uintptr_t)p, off = addr - block;
+  if (!t || off >= bsize) return;
+  emu_access a;
   uint32_t size = size_kind & 0x3fffffffu;
-  if (!t || a < block || a >= block + bsize) return;
-  int store = (size_kind >> 31) != 0, atomic = (size_kind >> 30) & 1;
-  uint32_t item = ldsan_emu_current_item(w), me = item + 1, wave = item >> w->wave_shift;
-  uint32_t be = w->barrier_epoch, we = w->wave_epoch[wave];
-  uint64_t end = a + (size ? size : 1) > block + bsize ? block + bsize : a + (size ? size : 1);
-  int found = 0;
-  for (uint64_t x = a; x < end; x++) {
-    emu_lds_byte *e = &t[x - block];
-    if (e->gen != w->track_gen) memset(e, 0, sizeof *e), e->gen = w->track_gen;
-    int w_now = emu_unordered(e->writer, e->w_epoch, e->w_wave_epoch, me, wave, be, we, w->wave_shift);
-    int r_now = emu_unordered(e->reader, e->r_epoch, e->r_wave_epoch, me, wave, be, we, w->wave_shift);
-    if (!store) {
-      if (!found && w->checks.detect_uninit && !e->writer) found = 1, emu_found(w, item, EMU_UNINIT, e, pc, a, size, 0, atomic);
-      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, item, EMU_RAW, e, pc, a, size, 0, atomic);
-      if (!e->reader || e->r_epoch != be) {
-        e->reader = me, e->r_epoch = be, e->r_wave_epoch = we, e->r_pc = pc, e->r_size = (uint16_t)size;
-        e->flags = (e->flags & ~(EMU_R_ATOMIC | EMU_READERS)) | (atomic ? EMU_R_ATOMIC : 0);
-      } else if (e->reader != me) {
-        e->flags |= EMU_READERS;
-      }
-    } else {
-      if (!found && w_now && !(atomic && (e->flags & EMU_W_ATOMIC))) found = 1, emu_found(w, item, EMU_WAW, e, pc, a, size, 1, atomic);
-      if (!found && r_now && !(atomic && (e->flags & EMU_R_ATOMIC))) found = 1, emu_found(w, item, EMU_WAR, e, pc, a, size, 1, atomic);
-      e->writer = me, e->w_epoch = be, e->w_wave_epoch = we, e->w_pc = pc, e->w_size = (uint16_t)size;
-      e->flags = (e->flags & ~EMU_W_ATOMIC) | (atomic ? EMU_W_ATOMIC : 0);
+  a.item = ldsan_emu_current_item(w);
+  a.wave = a.item >> w->wave_shift;
+  a.wave_shift = w->wave_shift;
+  a.run_start = w->run_start;
+  a.addr = addr;
+  a.size = size;
+  a.store = (size_kind >> 31) != 0;
+  a.found = 0;
+  a.side.pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
+  a.side.epoch = w->barrier_epoch;
+  a.side.wave_epoch = w->wave_epoch[a.wave];
+  a.side.item = (uint16_t)(a.item + 1);
+  a.side.size = (uint16_t)(size > 0xffffu ? 0xffffu : size);
+  a.side.atomic = (size_kind >> 30) & 1;
+  uint64_t end = bsize - off < (size ? size : 1) ? bsize : off + (size ? size : 1);
+  emu_lds_rec *bytes = t + (bsize + 3) / 4;
+  while (off < end) {
+    emu_lds_rec *word = &t[off / 4];
+    int split = word->split_epoch >= a.run_start;
+    if (!split && off % 4 == 0 && end - off >= 4) {
+      emu_step(w, word, &a);
+      off += 4;
+      continue;
     }
+    emu_lds_rec *b = &bytes[off & ~3ull];
+    if (!split) { /* the word's bytes part ways: each its own record from now on in this run */
+      for (int k = 0; k < 4; k++) b[k] = *word;
+      word->split_epoch = a.side.epoch;
+    }
+    uint64_t stop = end < (off | 3) + 1 ? end : (off | 3) + 1;
+    for (; off < stop; off++) emu_step(w, &bytes[off], &a);
   }
 }

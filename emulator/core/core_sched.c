@@ -469,9 +469,7 @@ static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
   __ldsan_emu_tls.group_id[1] = (uint32_t)(g / d->grid[0] % d->grid[1]);
   __ldsan_emu_tls.group_id[2] = (uint32_t)(g / ((uint64_t)d->grid[0] * d->grid[1]));
   memset(w->lds, 0, d->lds_size);
-  w->track_gen++; /* LDS checks (core_lds_check.c): a new workgroup's records */
-  w->barrier_epoch = 0;
-  memset(w->wave_epoch, 0, sizeof w->wave_epoch);
+  ldsan_emu_lds_checks_new_group(w);
   if (w->loops) emu_run_group_loops(w, d);
   else emu_run_group_fibers(w, d);
 }
@@ -489,6 +487,7 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   w->group = o->fibers ? NULL : checked ? k->group_checked : k->group;
   w->group_frame_size = checked ? k->group_checked_frame_size : k->group_frame_size;
   w->group_exit_regions = checked ? k->group_checked_exit_regions : k->group_exit_regions;
+  w->region_pcs = checked ? k->group_checked_barrier_pcs : NULL;
   w->loops = w->group != NULL;
   w->lockstep = k->lockstep && !w->loops;
   w->entry = checked ? k->entry_checked : k->entry;

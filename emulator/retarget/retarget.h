@@ -32,6 +32,7 @@ typedef struct rt_kernel {
   LLVMValueRef group_checked; /* __ldsan_emu_group_checked.<name>: the same for entry_checked */
   uint32_t frame_size_checked;
   uint64_t exit_regions_checked;
+  LLVMValueRef barrier_pcs_checked; /* rt_wiloop.barrier_pcs of group_checked */
   LLVMValueRef name_str;    /* the kernel table's copy of name */
   int lockstep;             /* its waves run in lockstep (retarget_wave.cpp) */
   char lockstep_why[192];   /* the first use of the kernel's that needs it */
@@ -112,6 +113,7 @@ typedef struct rt_wiloop {
   uint32_t frame_size;      /* per-work-item bytes the group function needs */
   uint32_t regions;         /* barriers + 1 */
   uint64_t exit_regions;    /* bit k: region k follows the kernel-exit barrier */
+  LLVMValueRef barrier_pcs; /* ptr [regions]: region k's barrier pc slot (the LDS checks' note), or NULL */
   char why[192];            /* when not formed: why the kernel stays on fibers */
 } rt_wiloop;
 /* Before optimizing: functions that reach a barrier become always-inline (so

@@ -246,8 +246,8 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
 
 /* The kernel table's element type: ldsan_emu_kernel (emu.h). */
 static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
-  LLVMTypeRef f[12] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32, c->ptr, c->ptr, c->i32, c->i64};
-  return LLVMStructTypeInContext(c->ctx, f, 12, 0);
+  LLVMTypeRef f[13] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32, c->ptr, c->ptr, c->i32, c->i64, c->ptr};
+  return LLVMStructTypeInContext(c->ctx, f, 13, 0);
 }
 
 static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
@@ -256,7 +256,7 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
     if (!k->name_str) k->name_str = rt_cstr(c, k->name);
-    LLVMValueRef f[12] = {k->name_str,
+    LLVMValueRef f[13] = {k->name_str,
                          k->entry,
                          LLVMConstInt(c->i32, k->arg_count, 0), /* k->fn may be inlined away by now */
                          LLVMConstInt(c->i32, lds, 0),
@@ -267,8 +267,9 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
                          k->entry_checked ? k->entry_checked : LLVMConstPointerNull(c->ptr),
                          k->group_checked ? k->group_checked : LLVMConstPointerNull(c->ptr),
                          LLVMConstInt(c->i32, k->frame_size_checked, 0),
-                         LLVMConstInt(c->i64, k->exit_regions_checked, 0)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 12, 0);
+                         LLVMConstInt(c->i64, k->exit_regions_checked, 0),
+                         k->barrier_pcs_checked ? k->barrier_pcs_checked : LLVMConstPointerNull(c->ptr)};
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 13, 0);
   }
   LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
   free(ks);
@@ -363,6 +364,7 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
       k->group_checked = rt_wiloop_form(k->entry_checked, name, &wc);
       k->frame_size_checked = wc.frame_size;
       k->exit_regions_checked = wc.exit_regions;
+      k->barrier_pcs_checked = k->group_checked ? wc.barrier_pcs : NULL;
       if (verbose && !k->group_checked)
         fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run as fibers, because %s\n", k->name, wc.why);
     }

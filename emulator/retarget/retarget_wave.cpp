@@ -563,7 +563,8 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
   Type *I32 = Type::getInt32Ty(Ctx);
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
   FunctionCallee Track = M.getOrInsertFunction("__ldsan_emu_lds_track", Type::getVoidTy(Ctx), Flat, I32);
-  FunctionCallee Note = M.getOrInsertFunction("__ldsan_emu_lds_barrier_note", Type::getVoidTy(Ctx));
+  FunctionCallee Note =
+      M.getOrInsertFunction("__ldsan_emu_lds_barrier_note", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
   // Each call site is one barrier's pc: never merged into another's.
   cast<Function>(Note.getCallee())->addFnAttr(Attribute::NoMerge);
   const DataLayout &DL = M.getDataLayout();
@@ -599,9 +600,12 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
           Barriers.push_back(II);
       }
       // Each barrier notes its pc for the barrier-divergence check first
-      // (work-item loops keep no barrier call to take it from).
+      // (work-item loops keep no barrier call to take it from: they give
+      // each barrier, once inlined, a slot to note it in once,
+      // retarget_wiloop.cpp; fibers pass none).
       for (IntrinsicInst *II : Barriers)
-        CallInst::Create(Note, "", II->getIterator())->setDebugLoc(II->getDebugLoc());
+        CallInst::Create(Note, {ConstantPointerNull::get(PointerType::get(Ctx, 0))}, "", II->getIterator())
+            ->setDebugLoc(II->getDebugLoc());
       // memcpy, memmove, memset (struct copies at -O0; ASan makes them
       // __asan_* calls, runtime code the tracking does not see): the source
       // read and the destination written, of the length.

@@ -57,6 +57,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -191,6 +192,7 @@ public:
     if (broken) return fail("internal error: the work-item loops did not verify: " + os.str());
     out_.frame_size = frameSize_;
     out_.regions = (uint32_t)entries_.size();
+    out_.barrier_pcs = wrap(barrierSlotTable(Twine(groupName) + ".barrier_pcs"));
     out_.exit_regions = 0;
     for (unsigned k = 0; k < entries_.size(); ++k)
       if (isExit_[k]) out_.exit_regions |= uint64_t(1) << k;
@@ -280,13 +282,61 @@ private:
       }
     entries_.push_back(&w_->getEntryBlock());
     isExit_.push_back(false);
+    barrierSlots_.push_back(nullptr);
     for (auto [ci, exit] : calls) {
+      CallInst *note = barrierNote(ci);
       BasicBlock *nb = ci->getParent()->splitBasicBlock(ci->getIterator(), "barrier");
       ci->eraseFromParent();
       regionOf_[nb] = (unsigned)entries_.size();
       entries_.push_back(nb);
       isExit_.push_back(exit);
+      barrierSlots_.push_back(note ? noteOnce(note) : nullptr);
     }
+  }
+
+  // The LDS checks' note of barrier ci's pc (rt_lds_checks: a call of
+  // __ldsan_emu_lds_barrier_note(slot) before it, in its block), or null.
+  static CallInst *barrierNote(CallInst *ci) {
+    for (Instruction *i = ci->getPrevNode(); i; i = i->getPrevNode())
+      if (auto *c = dyn_cast<CallInst>(i)) {
+        Function *callee = c->getCalledFunction();
+        return callee && callee->getName() == "__ldsan_emu_lds_barrier_note" ? c : nullptr;
+      }
+    return nullptr;
+  }
+
+  // A barrier's pc is the same for every work-item: the loops note it in a
+  // slot of its own (one per barrier of the inlined kernel: a barrier in a
+  // function called from two places is two barriers here), only while the
+  // slot is empty (the core reads the slot of the region a work-item waits
+  // at, ldsan_emu_kernel.group_checked_barrier_pcs). Returns the slot.
+  GlobalVariable *noteOnce(CallInst *note) {
+    Type *i64 = Type::getInt64Ty(m_.getContext());
+    auto *slot = new GlobalVariable(m_, i64, false, GlobalValue::InternalLinkage, ConstantInt::get(i64, 0),
+                                    "__ldsan_emu_barrier_pc", nullptr, GlobalValue::NotThreadLocal, 0u);
+    note->setArgOperand(0, slot);
+    IRBuilder<> b(note);
+    LoadInst *pc = b.CreateAlignedLoad(i64, slot, Align(8), "barrier.pc");
+    pc->setAtomic(AtomicOrdering::Monotonic);
+    Instruction *then = SplitBlockAndInsertIfThen(b.CreateIsNull(pc), note->getIterator(), false);
+    note->moveBefore(then->getIterator());
+    return slot;
+  }
+
+  // The slots of the regions' barriers as a constant array (region 0 and
+  // barriers without one: null), or null if no barrier has one.
+  GlobalVariable *barrierSlotTable(const Twine &name) {
+    auto *ptrTy = PointerType::get(m_.getContext(), 0);
+    SmallVector<Constant *, 16> slots;
+    bool any = false;
+    for (Value *v : barrierSlots_) {
+      any |= v != nullptr;
+      slots.push_back(v ? cast<Constant>(v) : ConstantPointerNull::get(ptrTy));
+    }
+    if (!any) return nullptr;
+    auto *ty = ArrayType::get(ptrTy, slots.size());
+    return new GlobalVariable(m_, ty, true, GlobalValue::InternalLinkage, ConstantArray::get(ty, slots), name, nullptr,
+                              GlobalValue::NotThreadLocal, 0u);
   }
 
   // ---- values shared by all work-items ---------------------------------------
@@ -776,6 +826,7 @@ private:
   Function *w_ = nullptr;                       // scratch copy of f_
   SmallVector<BasicBlock *, 16> entries_;       // region k starts at entries_[k]
   SmallVector<bool, 16> isExit_;                // region k follows the kernel-exit barrier
+  SmallVector<Value *, 16> barrierSlots_;       // region k's barrier pc slot (the LDS checks'), or null
   DenseMap<BasicBlock *, unsigned> regionOf_;   // barrier block -> region
   std::vector<SmallVector<BasicBlock *, 32>> regionBlocks_;
   DenseMap<BasicBlock *, uint64_t> blockRegions_;
@@ -824,6 +875,7 @@ extern "C" LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_nam
   out->frame_size = 0;
   out->regions = 0;
   out->exit_regions = 0;
+  out->barrier_pcs = NULL;
   out->why[0] = '\0';
   Former former(*unwrap<Function>(entry), *out);
   return wrap(former.run(group_name));

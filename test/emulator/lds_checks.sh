@@ -64,7 +64,10 @@ partial-tile|ERROR: AddressSanitizer: lds-uninitialized-read: read|1
 partial-tile-fixed|none|0
 split-barrier|ERROR: AddressSanitizer: barrier-divergence: work-item|1
 split-barrier-fixed|none|0
+split-lanes|ERROR: AddressSanitizer: barrier-divergence: work-item|1
+split-lanes-fixed|none|0
 early-exit|WARNING: ldsan: barrier-divergence: work-item|0
+early-exit-lanes|WARNING: ldsan: barrier-divergence: work-item|0
 early-exit-fixed|none|0
 CASES
 # The report names the variable and both lines (one case, field by field).
@@ -91,6 +94,21 @@ for want in "ERROR: AddressSanitizer: barrier-divergence in kernel divergent(int
             "returned from the kernel without reaching it"; do
   grep -qF -- "$want" "$tmp/err" && echo "ok   clean_barrier_shapes: $want" || { echo "FAIL clean_barrier_shapes lacks: $want"; fail=1; }
 done
+# Divergence within one wave says so (lanes of one wave at two barriers; some
+# lanes of a wave returned).
+within_wave_check() { # <binary> <LDSAN_OPTIONS> <label>
+  LDSAN_OPTIONS=$2 "$1" split-lanes >/dev/null 2>"$tmp/err"
+  grep -qE "barrier-divergence in kernel .*: work-item \([0-9]+,0,0\) waits at a barrier while work-item \([0-9]+,0,0\) of its wave waits at another one" "$tmp/err" \
+    && echo "ok   $3split-lanes: within one wave" || { echo "FAIL $3split-lanes: not said to be within one wave"; sed 's/^/    | /' "$tmp/err" | head -20; fail=1; }
+  # The two arms' barriers by their own lines (both are one __syncthreads()
+  # of the HIP headers inlined twice: each copy is its own barrier).
+  lines=$(grep -m1 '^SUMMARY: .*barrier-divergence' "$tmp/err" | grep -oE 'lds_hazards\.hip:[0-9]+' | sort -u | wc -l)
+  [[ $lines -eq 2 ]] && echo "ok   $3split-lanes: the two barriers' lines" || { echo "FAIL $3split-lanes: the summary does not name two barrier lines"; grep '^SUMMARY' "$tmp/err"; fail=1; }
+  LDSAN_OPTIONS=$2 "$1" early-exit-lanes >/dev/null 2>"$tmp/err"
+  grep -qE "waits at a barrier that work-item \([0-9]+,0,0\) of its wave never reaches: it returned" "$tmp/err" \
+    && echo "ok   $3early-exit-lanes: within one wave" || { echo "FAIL $3early-exit-lanes: not said to be within one wave"; sed 's/^/    | /' "$tmp/err" | head -20; fail=1; }
+}
+within_wave_check "$tmp/hz" color=never:detect_races=1 ""
 # The GPU path: the same suite built with the checks compiled in
 # (-fsanitize-lds=races,uninit: device/lds_checks.c, as on a GPU), run with no
 # run-time option. Errors trap at the access (exit 1), so the first one found
@@ -121,9 +139,13 @@ partial-tile|ERROR: AddressSanitizer: lds-uninitialized-read|1
 partial-tile-fixed|none|0
 split-barrier|ERROR: AddressSanitizer: barrier-divergence: work-item|1
 split-barrier-fixed|none|0
+split-lanes|ERROR: AddressSanitizer: barrier-divergence: work-item|1
+split-lanes-fixed|none|0
 early-exit|WARNING: ldsan: barrier-divergence: work-item|0
+early-exit-lanes|WARNING: ldsan: barrier-divergence: work-item|0
 early-exit-fixed|none|0
 CASES
+within_wave_check "$tmp/hzdev" color=never device:
 # Both accesses of a device report, named and symbolized.
 LDSAN_OPTIONS=color=never "$tmp/hzdev" staged >/dev/null 2>"$tmp/err"
 for want in "ERROR: AddressSanitizer: lds-data-race in kernel void staged<false>(int const*, int*): write-after-read by work-items" \

@@ -136,6 +136,23 @@ __global__ void split_barrier(const int *in, int *out) {
   out[blockIdx.x * WG + t] = s[WG - 1 - t];
 }
 
+// The same within each wave: odd and even lanes take different arms, each
+// with a __syncthreads().
+template <bool fixed>
+__global__ void split_lanes(const int *in, int *out) {
+  __shared__ int s[WG];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * WG + t];
+  if (fixed) {
+    __syncthreads();
+  } else if (t % 2) {
+    __syncthreads();  // BUG: odd lanes wait here, even lanes of the same wave at the other barrier
+  } else {
+    __syncthreads();
+  }
+  out[blockIdx.x * WG + t] = s[WG - 1 - t];
+}
+
 // Work-items past n return before the barrier: the ones that go on do not
 // wait for them (a warning: this works on AMD GPUs, but their LDS writes are missing).
 template <bool fixed>
@@ -182,6 +199,10 @@ int main(int argc, char **argv) {
   CASE("partial-tile-fixed", (partial_tile<true><<<groups, WG>>>(in, out, groups * WG - 100)))
   CASE("split-barrier", (split_barrier<false><<<groups, WG>>>(in, out)))
   CASE("split-barrier-fixed", (split_barrier<true><<<groups, WG>>>(in, out)))
+  CASE("split-lanes", (split_lanes<false><<<groups, WG>>>(in, out)))
+  CASE("split-lanes-fixed", (split_lanes<true><<<groups, WG>>>(in, out)))
+  // n - 20: the last wave of the last workgroup keeps only some of its lanes.
+  CASE("early-exit-lanes", (early_exit<false><<<groups, WG>>>(in, out, groups * WG - 20)))
   CASE("early-exit", (early_exit<false><<<groups, WG>>>(in, out, groups * WG - 100)))
   CASE("early-exit-fixed", (early_exit<true><<<groups, WG>>>(in, out, groups * WG - 100)))
   fprintf(stderr, "lds_hazards: unknown case '%s'\n", c);

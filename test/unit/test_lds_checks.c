@@ -43,6 +43,22 @@ static void barrier_all_at(uint64_t pc) {
   }
 }
 static void barrier_all(void) { barrier_all_at(BARRIER_PC); }
+/* Work-items [lo, hi) pass the barrier at pc, except those in [skip_lo, skip_hi)
+ * (they returned). */
+static void barrier_some(uint32_t lo, uint32_t hi, uint32_t skip_lo, uint32_t skip_hi, uint64_t pc) {
+  for (uint32_t i = lo; i < hi; i++) {
+    if (i >= skip_lo && i < skip_hi) continue;
+    as_item(i);
+    __ldsan_lds_check_barrier(pc, RACES_UNINIT);
+  }
+}
+/* Every work-item after the kernel's exit barrier. */
+static void exit_all(void) {
+  for (uint32_t i = 0; i < ITEMS; i++) {
+    as_item(i);
+    __ldsan_lds_check_exit(RACES_UNINIT);
+  }
+}
 
 /* A new workgroup run on the block (the wave of work-item 0 at enter). */
 static void new_run(void) {
@@ -227,7 +243,8 @@ static void test_epoch_limits(void) {
 /* Two waves past the same barrier epoch at different barriers (an if whose
  * two arms each have a __syncthreads): barrier-divergence, an error, found
  * at the next barrier, one record for the pair; a wave that returned before
- * a barrier the other passed: a warning, found after the exit barrier. */
+ * a barrier the other passed: a warning, found after the exit barrier; the
+ * same two within one wave. */
 static void test_barrier_divergence(void) {
   reset();
   __ldsan_device_state.flags = 0; /* no halt */
@@ -254,14 +271,8 @@ static void test_barrier_divergence(void) {
   /* Wave 1 returns before the barrier wave 0 passes. */
   reset();
   __ldsan_device_state.flags = 0;
-  for (uint32_t i = 0; i < 64; i++) {
-    as_item(i);
-    __ldsan_lds_check_barrier(0x2000u, RACES_UNINIT);
-  }
-  for (uint32_t i = 0; i < ITEMS; i++) {
-    as_item(i);
-    __ldsan_lds_check_exit(RACES_UNINIT);
-  }
+  barrier_some(0, 64, 0, 0, 0x2000u);
+  exit_all();
   CHECK_EQ(reports(), 1);
   CHECK_EQ(report(0)->kind, LDSAN_REPORT_BARRIER_DIVERGENCE);
   CHECK_EQ(report(0)->pc, 0x2000);
@@ -271,14 +282,42 @@ static void test_barrier_divergence(void) {
   /* detect_races=2 (same-wave findings are errors): an error. */
   reset();
   __ldsan_device_state.flags = LDSAN_STATE_SAME_WAVE_ERRORS;
-  for (uint32_t i = 0; i < 64; i++) {
-    as_item(i);
-    __ldsan_lds_check_barrier(0x2000u, RACES_UNINIT);
-  }
+  barrier_some(0, 64, 0, 0, 0x2000u);
   as_item(0);
   __ldsan_lds_check_exit(RACES_UNINIT);
   CHECK_EQ(reports(), 1);
   CHECK_EQ(report(0)->flags & LDSAN_REPORT_WARNING, 0);
+  /* Within one wave: lanes 0-31 pass one barrier and lanes 32-63 another at
+   * the same epoch (an if that splits the wave, a __syncthreads() in each
+   * arm): an error, found at once by the second; wave 1 at the first. */
+  reset();
+  __ldsan_device_state.flags = 0;
+  barrier_some(0, 32, 0, 0, 0x2000u);
+  barrier_some(32, 64, 0, 0, 0x3000u);
+  barrier_some(64, ITEMS, 0, 0, 0x2000u);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->kind, LDSAN_REPORT_BARRIER_DIVERGENCE);
+  CHECK_EQ(report(0)->pc, 0x3000);
+  CHECK_EQ(report(0)->other_pc, 0x2000);
+  CHECK_EQ(report(0)->workitem_id[0], 32);
+  CHECK_EQ(report(0)->other_workitem_id[0], 31);
+  CHECK_EQ(report(0)->flags & (LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING), LDSAN_ACCESS_SAME_WAVE);
+  /* Lanes 40-63 of wave 0 return before the barrier the others pass: the
+   * warning, found at the exit, once (lanes 1-39 count in it); wave 1 and
+   * the same barrier for all give nothing more. */
+  reset();
+  __ldsan_device_state.flags = 0;
+  barrier_some(0, ITEMS, 40, 64, 0x2000u);
+  exit_all();
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->kind, LDSAN_REPORT_BARRIER_DIVERGENCE);
+  CHECK_EQ(report(0)->pc, 0x2000);
+  CHECK_EQ(report(0)->other_pc, 0); /* it returned */
+  CHECK_EQ(report(0)->workitem_id[0], 0);
+  CHECK_EQ(report(0)->other_workitem_id[0], 40);
+  CHECK_EQ(report(0)->flags & (LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING),
+           LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING);
+  CHECK_EQ(report(0)->repeats, 39);
   /* Without the race checks (uninit alone): no divergence checks. */
   reset();
   for (uint32_t i = 0; i < ITEMS; i++) {

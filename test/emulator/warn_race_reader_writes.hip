@@ -1,0 +1,41 @@
+// Every lane of a wave reads a shared total, then lane 63 resets it with no
+// barrier between: the reset races with the other lanes' reads (line 20
+// writes, line 18 reads). The lanes run in lockstep (the shuffle), and lane
+// 63, the last to reach the read, reads first: the writer is the interval's
+// first reader, so the checks must keep a second reader or the race hides
+// (it did before they kept one). Within one wave: a warning, exit 0.
+// EXPECT: no-report
+// ENV: LDSAN_OPTIONS=detect_races=1
+// EXPECT-STDERR: WARNING: ldsan: lds-data-race in kernel share_then_reset(int const*, int*): write-after-read
+// EXPECT-STDOUT: warn_race_reader_writes: PASSED
+#include "common.h"
+
+__global__ void share_then_reset(const int *in, int *out) {
+  __shared__ int total;
+  int t = threadIdx.x;
+  if (t == 0) total = in[blockIdx.x];
+  __syncthreads();
+  int v = total + t;
+  v += __shfl_xor(v, 1);
+  if (t == 63) total = 0;
+  out[blockIdx.x * 64 + t] = v;
+}
+
+int main() {
+  static int in[2] = {5, 7}, out[128];
+  int *din, *dout;
+  HIP_CHECK(hipMalloc(&din, sizeof in));
+  HIP_CHECK(hipMalloc(&dout, sizeof out));
+  HIP_CHECK(hipMemcpy(din, in, sizeof in, hipMemcpyHostToDevice));
+  share_then_reset<<<2, 64>>>(din, dout);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
+  for (int g = 0; g < 2; g++)
+    for (int t = 0; t < 64; t++)
+      if (out[g * 64 + t] != 2 * in[g] + t + (t ^ 1)) {
+        printf("warn_race_reader_writes: out[%d] = %d\n", g * 64 + t, out[g * 64 + t]);
+        return 1;
+      }
+  printf("warn_race_reader_writes: PASSED\n");
+  return 0;
+}
