@@ -430,20 +430,20 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
 }
 
 /* At the kernel's exit: a lane of the caller's wave that did not pass the
- * wave's last barrier (the caller's, as its note says) returned before it. */
+ * wave's last barrier (the caller's, as its note says) returned before it.
+ * Each lane looks at its two neighbours in the wave: if the wave's lanes
+ * differ, two neighbours do, and the one that passed reports. */
 static void check_returned_lanes(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, uint32_t items, uint32_t epoch) {
   uint32_t wave_size = __ldsan_wave_size(), base = me / wave_size * wave_size;
   uint32_t end = items - base < wave_size ? items : base + wave_size;
   if (epoch <= h->run_start || me / wave_size >= LDSAN_HZ_MAX_WAVES) return;
   ldsan_hz_barrier mine = hz_barriers(h)[(epoch & 1u) * LDSAN_HZ_MAX_WAVES + me / wave_size];
   if (mine.epoch != epoch) return;
-  for (uint32_t i = base; i < end; i++) {
-    uint32_t theirs = hz_epoch_of(h, i);
-    if (theirs < epoch) {
-      ldsan_hz_barrier returned = {theirs, 0, 0};
-      report_divergence(h, i, mine, returned, 1);
-      return;
-    }
+  uint32_t next = me + 1u < end ? me + 1u : me, prev = me > base ? me - 1u : me;
+  uint32_t other = hz_epoch_of(h, next) < epoch ? next : hz_epoch_of(h, prev) < epoch ? prev : me;
+  if (other != me) {
+    ldsan_hz_barrier returned = {hz_epoch_of(h, other), 0, 0};
+    report_divergence(h, other, mine, returned, 1);
   }
 }
 

@@ -44,6 +44,11 @@ typedef struct rt_ctx {
   LLVMBuilderRef b;
   const char *input;
   int errors;
+  /* Where rt_error is: the instruction being lowered (NULL: none; its function
+   * and source line go into the message), and whether it is in a checked copy
+   * (rt_lds_checks: its errors are its kernel's own, said once there). */
+  LLVMValueRef site;
+  int in_checked_copy;
   LLVMTypeRef i1, i8, i16, i32, i64, ptr, voidt;
   LLVMValueRef tls;         /* @__ldsan_emu_tls */
   uint32_t lds_extent;      /* bytes of LDS the module's LDS globals span */

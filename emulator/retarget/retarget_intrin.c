@@ -533,6 +533,10 @@ static void rt_drop_unreachable(rt_ctx *c) {
 void rt_lower_intrinsics(rt_ctx *c) {
   rt_drop_unreachable(c);
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+    size_t n = 0;
+    const char *fname = LLVMGetValueName2(f, &n);
+    const char *suffix = ".ldsan.checked"; /* rt_lds_checks' copies */
+    c->in_checked_copy = n >= strlen(suffix) && !strcmp(fname + n - strlen(suffix), suffix);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef next;
       for (LLVMValueRef ci = LLVMGetFirstInstruction(bb); ci; ci = next) {
@@ -547,16 +551,20 @@ void rt_lower_intrinsics(rt_ctx *c) {
         int amdgcn = !strncmp(name, "llvm.amdgcn.", 12);
         const rt_intrin *in = rt_lookup(name);
         if (!in) {
-          if (amdgcn)
-            rt_error(c, "intrinsic %s used by function '%s' is not supported by the CPU emulator", name, rt_name(f));
+          c->site = ci;
+          if (amdgcn) rt_error(c, "intrinsic %s is not supported by the CPU emulator", name);
+          c->site = NULL;
           continue;
         }
         LLVMPositionBuilderBefore(c->b, ci);
+        c->site = ci;
         LLVMValueRef r = rt_lower_one(c, ci, in, name);
+        c->site = NULL;
         if (r) LLVMReplaceAllUsesWith(ci, r);
         else if (LLVMGetTypeKind(LLVMTypeOf(ci)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(ci, LLVMGetPoison(LLVMTypeOf(ci)));
         LLVMInstructionEraseFromParent(ci);
       }
     }
   }
+  c->in_checked_copy = 0;
 }

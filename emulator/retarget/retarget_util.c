@@ -11,11 +11,19 @@
 #include "retarget.h"
 
 void rt_error(rt_ctx *c, const char *fmt, ...) {
+  if (c->in_checked_copy) return; /* the kernel's own copy has it too */
   va_list ap;
   fprintf(stderr, "ldsan-emu-retarget: error: %s: ", c->input);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
+  if (c->site) {
+    unsigned len = 0, line = LLVMGetDebugLocLine(c->site);
+    const char *file = LLVMGetDebugLocFilename(c->site, &len);
+    fprintf(stderr, " (in function '%s'", rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(c->site))));
+    if (file && len && line) fprintf(stderr, " at %.*s:%u", (int)len, file, line);
+    fputc(')', stderr);
+  }
   fputc('\n', stderr);
   c->errors++;
 }

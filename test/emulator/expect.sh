@@ -43,8 +43,10 @@ cc="$BUILD/bin/ldsan-cc"
 [[ -x "$cc" ]] || { echo "expect.sh: $cc is missing: run make"; exit 1; }
 [[ -f "$prog" ]] || { echo "expect.sh: $prog does not exist"; exit 1; }
 
-# expectation KEY -> value (last one wins; EXPECT must be present).
-field() { sed -n "s|^[[:space:]]*// $1:[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$|\1|p" "$prog" | tail -n 1; }
+# expectation KEY -> every value, one per line (fields), or the last one (field; EXPECT
+# must be present). EXPECT-STDERR may be given several times: each must hold.
+fields() { sed -n "s|^[[:space:]]*// $1:[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$|\1|p" "$prog"; }
+field() { fields "$1" | tail -n 1; }
 want_bug=$(field EXPECT)
 [[ -n "$want_bug" ]] || { echo "expect.sh: $prog has no '// EXPECT:' line"; exit 1; }
 read -r -a cflags <<<"$(field CFLAGS)"
@@ -62,11 +64,12 @@ exe="$tmp/$(basename "$prog" .hip)"
 if ! LDSAN_EMU_VERBOSE=1 "$cc" --emulate -O2 ${cflags[@]+"${cflags[@]}"} -I"$(dirname "$prog")" "$prog" -o "$exe" \
      2>"$tmp/cc.err"; then
   if [[ "$want_bug" == "build-error" ]]; then
-    v=$(field EXPECT-STDERR)
-    if [[ -z "$v" ]] || grep -qF -- "$v" "$tmp/cc.err"; then
-      echo "ok   build failed as expected${v:+: $v}"; exit 0
-    fi
-    echo "FAIL build error: missing '$v' in:"; cat "$tmp/cc.err"; exit 1
+    missing=0
+    while IFS= read -r v; do
+      grep -qF -- "$v" "$tmp/cc.err" || { echo "FAIL build error: missing '$v'"; missing=1; }
+    done < <(fields EXPECT-STDERR)
+    [[ $missing -eq 0 ]] && { echo "ok   build failed as expected: $(fields EXPECT-STDERR | paste -sd'|')"; exit 0; }
+    echo "in:"; cat "$tmp/cc.err"; exit 1
   fi
   echo "FAIL compile: ldsan-cc --emulate $prog"
   grep -v '^ldsan-cc --emulate: ' "$tmp/cc.err"
@@ -166,7 +169,7 @@ run_and_check() {
   v=$(field EXPECT-REPORTS); [[ -n "$v" ]] && check "reports" "$(grep -cE '^==[0-9]+==ERROR: AddressSanitizer: ' "$tmp/err")" "$v" eq
   v=$(field EXPECT-STDOUT); [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
   v="${LDSAN_EXPECT_STDOUT:-}"; [[ -n "$v" ]] && check "stdout" "$(cat "$tmp/out")" "$v" substr
-  v=$(field EXPECT-STDERR); [[ -n "$v" ]] && check "stderr" "$(cat "$tmp/err")" "$v" substr
+  while IFS= read -r v; do check "stderr" "$(cat "$tmp/err")" "$v" substr; done < <(fields EXPECT-STDERR)
   v=$(field EXPECT-ABSENT)
   if [[ -n "$v" ]] && grep -qF -- "$v" "$tmp/out" "$tmp/err"; then
     echo "FAIL ${label}absent: '$v' was printed"; fails=$((fails + 1))

@@ -4,7 +4,7 @@
 // code is ignored at -O0 (clean_O0.hip), but code reachable through an
 // address must still fail the build, naming the intrinsic and the function.
 // EXPECT: build-error
-// EXPECT-STDERR: intrinsic llvm.amdgcn.s.getreg used by function '_Z10swap_pairsi' is not supported by the CPU emulator
+// EXPECT-STDERR: intrinsic llvm.amdgcn.s.getreg is not supported by the CPU emulator (in function '_Z10swap_pairsi' at test/emulator/unsupported_O0.hip:12)
 // CFLAGS: -O0
 #include "common.h"
 

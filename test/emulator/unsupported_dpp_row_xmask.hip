@@ -1,9 +1,11 @@
 // DPP row_xmask (dpp_ctrl 0x160-0x16f) exists from gfx10 on; built for gfx90a
-// the emulator refuses it at build time, naming the control and the target,
+// the emulator refuses it at build time, naming the control, the target and
+// where the kernel uses it,
 // rather than running a move the GPU would not make (gfx90a has row_newbcast
 // at 0x150-0x15f, clean_dpp_row_share.hip).
 // EXPECT: build-error
 // EXPECT-STDERR: llvm.amdgcn.update.dpp.i32 with dpp_ctrl 0x165 on a 32-bit value is not supported by the CPU emulator for gfx90a:xnack+
+// EXPECT-STDERR: (in function '_Z5xmaskPi' at test/emulator/unsupported_dpp_row_xmask.hip:14)
 // CFLAGS: -O2
 #include "common.h"
 

@@ -303,8 +303,8 @@ static void test_barrier_divergence(void) {
   CHECK_EQ(report(0)->other_workitem_id[0], 31);
   CHECK_EQ(report(0)->flags & (LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING), LDSAN_ACCESS_SAME_WAVE);
   /* Lanes 40-63 of wave 0 return before the barrier the others pass: the
-   * warning, found at the exit, once (lanes 1-39 count in it); wave 1 and
-   * the same barrier for all give nothing more. */
+   * warning, found at the exit by lane 39 (the neighbour of one that
+   * returned); wave 1 and the same barrier for all give nothing more. */
   reset();
   __ldsan_device_state.flags = 0;
   barrier_some(0, ITEMS, 40, 64, 0x2000u);
@@ -313,11 +313,20 @@ static void test_barrier_divergence(void) {
   CHECK_EQ(report(0)->kind, LDSAN_REPORT_BARRIER_DIVERGENCE);
   CHECK_EQ(report(0)->pc, 0x2000);
   CHECK_EQ(report(0)->other_pc, 0); /* it returned */
-  CHECK_EQ(report(0)->workitem_id[0], 0);
+  CHECK_EQ(report(0)->workitem_id[0], 39);
   CHECK_EQ(report(0)->other_workitem_id[0], 40);
   CHECK_EQ(report(0)->flags & (LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING),
            LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING);
-  CHECK_EQ(report(0)->repeats, 39);
+  CHECK_EQ(report(0)->repeats, 0);
+  /* The other way round: lanes 0-23 returned, lane 24 finds lane 23. */
+  reset();
+  __ldsan_device_state.flags = 0;
+  barrier_some(0, ITEMS, 0, 24, 0x2000u);
+  exit_all();
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->workitem_id[0], 24);
+  CHECK_EQ(report(0)->other_workitem_id[0], 23);
+  CHECK_EQ(report(0)->other_pc, 0);
   /* Without the race checks (uninit alone): no divergence checks. */
   reset();
   for (uint32_t i = 0; i < ITEMS; i++) {
