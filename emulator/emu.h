@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 6u
+#define LDSAN_EMU_IMAGE_VERSION 7u  /* 7: ldsan_emu_kernel.group_checked_barrier_pcs */
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u

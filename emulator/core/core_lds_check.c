@@ -344,11 +344,13 @@ __attribute__((always_inline)) static inline void emu_step(emu_worker *w, emu_ld
     }
     if (e->r.epoch != a->side.epoch) { /* the interval's first reader (r2, older, counts as none) */
       e->r = a->side;
-    } else if (e->r.item != a->side.item && e->r2.item != a->side.item) {
+    } else if (e->r.item != a->side.item) {
       /* A second reader: the first of another work-item, replaced by one of
        * another wave than the first reader if it is in the first's wave. */
       uint32_t shift = a->wave_shift, rw = (e->r.item - 1u) >> shift;
-      if (e->r2.epoch != a->side.epoch || ((e->r2.item - 1u) >> shift == rw && a->wave != rw)) e->r2 = a->side;
+      if (e->r2.epoch != a->side.epoch ||
+          (e->r2.item != a->side.item && (e->r2.item - 1u) >> shift == rw && a->wave != rw))
+        e->r2 = a->side;
     }
     return;
   }

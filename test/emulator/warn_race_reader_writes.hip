@@ -1,9 +1,10 @@
-// Every lane of a wave reads a shared total, then lane 63 resets it with no
-// barrier between: the reset races with the other lanes' reads (line 20
-// writes, line 18 reads). The lanes run in lockstep (the shuffle), and lane
-// 63, the last to reach the read, reads first: the writer is the interval's
-// first reader, so the checks must keep a second reader or the race hides
-// (it did before they kept one). Within one wave: a warning, exit 0.
+// Lanes 0 and 63 of a wave read a shared total, then lane 63 resets it with
+// no barrier between: the reset races with lane 0's read (line 24 writes,
+// line 22 reads). The lanes run in lockstep (the shuffle), and lane 63, the
+// last to reach the read, reads first: the writer is the interval's first
+// reader, so the checks must keep a second reader or the race hides (it did
+// before they kept one), also when that reader was the second reader of the
+// interval before (line 20). Within one wave: a warning, exit 0.
 // EXPECT: no-report
 // ENV: LDSAN_OPTIONS=detect_races=1
 // EXPECT-STDERR: WARNING: ldsan: lds-data-race in kernel share_then_reset(int const*, int*): write-after-read
@@ -13,12 +14,15 @@
 __global__ void share_then_reset(const int *in, int *out) {
   __shared__ int total;
   int t = threadIdx.x;
+  bool reader = t == 0 || t == 63;
   if (t == 0) total = in[blockIdx.x];
   __syncthreads();
-  int v = total + t;
+  int first = reader ? total : 0;  // an earlier interval: the same two readers
+  __syncthreads();
+  int v = reader ? total : t;
   v += __shfl_xor(v, 1);
   if (t == 63) total = 0;
-  out[blockIdx.x * 64 + t] = v;
+  out[blockIdx.x * 64 + t] = v + first;
 }
 
 int main() {
@@ -32,7 +36,8 @@ int main() {
   HIP_CHECK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
   for (int g = 0; g < 2; g++)
     for (int t = 0; t < 64; t++)
-      if (out[g * 64 + t] != 2 * in[g] + t + (t ^ 1)) {
+      if (out[g * 64 + t] != (t == 0 || t == 63 ? in[g] : t) + (t == 1 || t == 62 ? in[g] : t ^ 1) +
+                                  (t == 0 || t == 63 ? in[g] : 0)) {
         printf("warn_race_reader_writes: out[%d] = %d\n", g * 64 + t, out[g * 64 + t]);
         return 1;
       }
