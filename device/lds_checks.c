@@ -436,14 +436,14 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
 static void check_returned_lanes(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, uint32_t items, uint32_t epoch) {
   uint32_t wave_size = __ldsan_wave_size(), base = me / wave_size * wave_size;
   uint32_t end = items - base < wave_size ? items : base + wave_size;
-  if (epoch <= h->run_start || me / wave_size >= LDSAN_HZ_MAX_WAVES) return;
+  if (epoch <= h->run_start) return;
   ldsan_hz_barrier mine = hz_barriers(h)[(epoch & 1u) * LDSAN_HZ_MAX_WAVES + me / wave_size];
   if (mine.epoch != epoch) return;
   uint32_t next = me + 1u < end ? me + 1u : me, prev = me > base ? me - 1u : me;
-  uint32_t other = hz_epoch_of(h, next) < epoch ? next : hz_epoch_of(h, prev) < epoch ? prev : me;
-  if (other != me) {
-    ldsan_hz_barrier returned = {hz_epoch_of(h, other), 0, 0};
-    report_divergence(h, other, mine, returned, 1);
+  uint32_t next_epoch = hz_epoch_of(h, next), prev_epoch = hz_epoch_of(h, prev);
+  if (next_epoch < epoch || prev_epoch < epoch) {
+    ldsan_hz_barrier returned = {next_epoch < epoch ? next_epoch : prev_epoch, 0, 0};
+    report_divergence(h, next_epoch < epoch ? next : prev, mine, returned, 1);
   }
 }
 

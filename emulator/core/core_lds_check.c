@@ -43,8 +43,7 @@
 /* One side of a record: an access (work-item + 1, 0: none), its barrier
  * epoch (the worker's count, see ldsan_emu_lds_checks_new_group: below the
  * run's first epoch, it is an earlier workgroup's and counts as none), the
- * wave epoch (wave barriers of its wave), pc and size. No padding: records
- * are compared with memcmp. */
+ * wave epoch (wave barriers of its wave), pc and size. */
 typedef struct emu_lds_side {
   uint64_t pc;
   uint32_t epoch, wave_epoch;
@@ -65,6 +64,9 @@ typedef struct emu_lds_rec {
   emu_lds_side w, r, r2;
 } emu_lds_rec;
 
+/* Records per 4-byte word of the block: the word's, then its 4 bytes'. */
+#define EMU_RECS_PER_WORD 5u
+
 enum emu_hazard { EMU_UNINIT, EMU_RAW, EMU_WAR, EMU_WAW };
 
 /* The running workgroup's LDS block and its records: one per 4-byte word
@@ -83,7 +85,7 @@ static emu_lds_rec *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size
         uint64_t words = (h.block_size + 3) / 4;
         if (words > w->track_cap) {
           free(w->track);
-          w->track = calloc(words * 5, sizeof(emu_lds_rec)); /* epochs 0: no access */
+          w->track = calloc(words * EMU_RECS_PER_WORD, sizeof(emu_lds_rec)); /* epochs 0: no access */
           w->track_cap = w->track ? words : 0;
         }
         if (w->track) w->track_block = b, w->track_size = h.block_size;
@@ -104,7 +106,7 @@ static emu_lds_rec *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size
 void ldsan_emu_lds_checks_new_group(emu_worker *w) {
   w->track_gen++; /* look up the new workgroup's block */
   if (w->barrier_epoch >= EMU_EPOCH_LIMIT) {
-    if (w->track) memset(w->track, 0, w->track_cap * 5 * sizeof(emu_lds_rec));
+    if (w->track) memset(w->track, 0, w->track_cap * EMU_RECS_PER_WORD * sizeof(emu_lds_rec));
     w->barrier_epoch = 0;
   }
   w->run_start = ++w->barrier_epoch;
@@ -264,12 +266,18 @@ static uint64_t emu_region_pc(const emu_worker *w, uint32_t st) {
   return slot ? __atomic_load_n(slot, __ATOMIC_RELAXED) : 0;
 }
 
+/* Whether a work-item in state st left the body: returned, or at the
+ * kernel-exit barrier. */
+static int emu_state_gone(uint32_t st, uint64_t exit_regions) {
+  return st == 0xffffffffu || (st / 2 < 64 && ((exit_regions >> (st / 2)) & 1));
+}
+
 void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions) {
   (void)waiting;
   uint32_t first = n, left = n;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t st = states[i];
-    int gone = st == 0xffffffffu || (st / 2 < 64 && ((exit_regions >> (st / 2)) & 1));
+    int gone = emu_state_gone(st, exit_regions);
     if (gone && left == n) left = i;
     if (gone) continue;
     if (first == n) {
@@ -286,7 +294,7 @@ void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uin
     /* One of the returned work-item's wave if it has one that waits. */
     uint32_t wave = left >> w->wave_shift, lo = wave << w->wave_shift, hi = (wave + 1) << w->wave_shift;
     for (uint32_t i = lo; i < hi && i < n; i++)
-      if (states[i] != 0xffffffffu && !(states[i] / 2 < 64 && ((exit_regions >> (states[i] / 2)) & 1))) {
+      if (!emu_state_gone(states[i], exit_regions)) {
         first = i;
         break;
       }

@@ -113,6 +113,9 @@ void rt_build_image(rt_ctx *c);       /* trampolines, tables, registering constr
  * `verbose`, says for each kernel which way it runs and why. */
 unsigned rt_form_groups(rt_ctx *c, int verbose);
 
+/* The name suffix of rt_lds_checks' checked copies of a kernel's functions. */
+#define RT_CHECKED_SUFFIX ".ldsan.checked"
+
 /* retarget_wiloop.cpp: work-item loops (see there). */
 typedef struct rt_wiloop {
   uint32_t frame_size;      /* per-work-item bytes the group function needs */

@@ -533,10 +533,9 @@ static void rt_drop_unreachable(rt_ctx *c) {
 void rt_lower_intrinsics(rt_ctx *c) {
   rt_drop_unreachable(c);
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
-    size_t n = 0;
+    size_t n = 0, k = strlen(RT_CHECKED_SUFFIX);
     const char *fname = LLVMGetValueName2(f, &n);
-    const char *suffix = ".ldsan.checked"; /* rt_lds_checks' copies */
-    c->in_checked_copy = n >= strlen(suffix) && !strcmp(fname + n - strlen(suffix), suffix);
+    c->in_checked_copy = n >= k && !strcmp(fname + n - k, RT_CHECKED_SUFFIX);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef next;
       for (LLVMValueRef ci = LLVMGetFirstInstruction(bb); ci; ci = next) {
@@ -550,14 +549,13 @@ void rt_lower_intrinsics(rt_ctx *c) {
         const char *name = rt_name(callee);
         int amdgcn = !strncmp(name, "llvm.amdgcn.", 12);
         const rt_intrin *in = rt_lookup(name);
+        c->site = ci; /* for rt_error */
         if (!in) {
-          c->site = ci;
           if (amdgcn) rt_error(c, "intrinsic %s is not supported by the CPU emulator", name);
           c->site = NULL;
           continue;
         }
         LLVMPositionBuilderBefore(c->b, ci);
-        c->site = ci;
         LLVMValueRef r = rt_lower_one(c, ci, in, name);
         c->site = NULL;
         if (r) LLVMReplaceAllUsesWith(ci, r);

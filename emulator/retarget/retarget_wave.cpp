@@ -577,7 +577,7 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         continue;
       ValueToValueMapTy VMap;
       Function *Copy = CloneFunction(F, VMap);
-      Copy->setName(F->getName() + ".ldsan.checked");
+      Copy->setName(F->getName() + RT_CHECKED_SUFFIX);
       Copy->setLinkage(GlobalValue::InternalLinkage);
       Checked[F] = Copy;
       Made.push_back(Copy);
