@@ -414,6 +414,8 @@ int main(int argc, char **argv) {
     root = self_root;
   }
   if (!cc || !*cc) cc = fmt("%s/bin/ldsan-cc", root);
+  static ldsan_cc_include_dirs includes; /* where a .cpp's own headers are */
+  ldsan_cc_find_include_dirs(argc, argv, &includes);
   const char *clang = getenv("LDSAN_CLANG");
   if (!clang || !*clang) clang = LDSAN_DEFAULT_CLANG;
   if (!clangxx || !*clangxx) clangxx = LDSAN_DEFAULT_CLANGXX;
@@ -488,7 +490,7 @@ int main(int argc, char **argv) {
     } else {
       if (!lang_hip && is_real_hip_runtime(a)) continue;
       inputs[ninputs].path = a;
-      inputs[ninputs].hip = lang_hip || ldsan_cc_is_hip_source(a) || (!lang_set && ldsan_cc_is_cxx_using_hip(a));
+      inputs[ninputs].hip = lang_hip || ldsan_cc_is_hip_source(a) || (!lang_set && ldsan_cc_is_cxx_using_hip(a, &includes));
       ninputs++;
     }
   }

@@ -13,12 +13,24 @@ int ldsan_cc_is_hip_source(const char *path);
 /* A linker input by name: .o, .obj, .a, .so, .lo, and versioned shared
  * libraries .so.N[.M...] (libamdhip64.so.5.2.21153). */
 int ldsan_cc_is_object(const char *path);
-/* A C++ source (.cpp, .cc, .cxx, .C) that uses HIP: it includes the HIP runtime
- * header, defines a kernel or launches one. hipcc compiles every .cpp as HIP;
- * the drivers do so for these and compile the others as plain C++ (the host code
- * is the same), so a host-only file costs no device compile. A file that gets
- * HIP only through its own headers needs -x hip. Reads at most 1 MiB. */
-int ldsan_cc_is_cxx_using_hip(const char *path);
+/* The directories a command line's -I and -iquote options name (both
+ * spellings: -I dir, -Idir), in order; at most LDSAN_CC_MAX_INCLUDE_DIRS. */
+#define LDSAN_CC_MAX_INCLUDE_DIRS 256
+typedef struct {
+  const char *dir[LDSAN_CC_MAX_INCLUDE_DIRS];
+  int n;
+} ldsan_cc_include_dirs;
+void ldsan_cc_find_include_dirs(int argc, char **argv, ldsan_cc_include_dirs *dirs);
+
+/* A C++ source (.cpp, .cc, .cxx, .C) that uses HIP: it, or a project header it
+ * includes, includes the HIP runtime header, defines a kernel or launches one.
+ * hipcc compiles every .cpp as HIP; the drivers do so for these and compile
+ * the others as plain C++ (the host code is the same), so a host-only file
+ * costs no device compile. Headers are followed as the preprocessor finds
+ * them (quoted: beside the includer, then `dirs`; angled: `dirs` only; system
+ * headers are not read), whatever #if says, at most 256 files of 1 MiB each;
+ * dirs may be NULL. A file that gets HIP some other way needs -x hip. */
+int ldsan_cc_is_cxx_using_hip(const char *path, const ldsan_cc_include_dirs *dirs);
 
 /* ldsan's own -fsanitize-lds=<list> and -fno-sanitize-lds (both drivers take
  * them off clang's command line and set LDSAN_LDS_CHECKS): the list ("none"

@@ -29,6 +29,7 @@
 #define HIP_HEADER "/include/hip/hip_runtime.h"
 
 struct options {
+  ldsan_cc_include_dirs includes; /* -I and -iquote: where a .cpp's own headers are */
   const char *clang;          /* compiler to exec */
   const char *rocm_path;      /* --rocm-path given to clang */
   char build_root[PATH_MAX];  /* .../build: holds bin/, lib/, libexec/ */
@@ -171,6 +172,7 @@ static int is_debug_option(const char *a) {
 static void scan_args(struct options *o, int argc, char **argv) {
   const char *lang = "none";
   char rest[PATH_MAX];
+  ldsan_cc_find_include_dirs(argc, argv, &o->includes);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int lds = ldsan_cc_sanitize_lds_option(a, rest, sizeof rest);
@@ -203,7 +205,7 @@ static void scan_args(struct options *o, int argc, char **argv) {
       if (strcmp(lang, "none") != 0) {  /* -x <lang> names the language of what follows */
         if (!strcmp(lang, "hip") || !strcmp(lang, "cuda")) o->has_hip_input = 1;
         else o->has_source_input = 1;
-      } else if (ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a)) o->has_hip_input = 1;
+      } else if (ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a, &o->includes)) o->has_hip_input = 1;
       else if (ldsan_cc_is_object(a)) o->has_object_input = 1;
       else o->has_source_input = 1;
     }
@@ -420,7 +422,7 @@ int main(int argc, char **argv) {
     else if (strncmp(a, "-x", 2) == 0 && a[2] && !(i > 1 && takes_value(argv[i - 1]))) lang = a + 2;
     const char *as = NULL;
     if (is_input(argv, i) && strcmp(lang, "none") == 0)
-      as = ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a) ? "hip" : ldsan_cc_ends_with(a, ".c") ? "c" : NULL;
+      as = ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a, &o.includes) ? "hip" : ldsan_cc_ends_with(a, ".c") ? "c" : NULL;
     if (as) {
       push(&b, "-x"); push(&b, as); push(&b, a);
       if (i < last_input) { push(&b, "-x"); push(&b, "none"); }

@@ -14,7 +14,8 @@
 # `queries`: --version, -dumpversion, -print-*, -E, -M, -MM, -MD -MF answer as clang++ does.
 # `inputs`: a versioned libamdhip64.so.N.N.N on the link line, a host-only .cpp given
 # --offload-arch (no warning), a C file, -x hip on a .cpp,
-# a .cpp with kernels (HIP, as hipcc takes it), LDSAN_CLANG=clang-22 (means clang++-22).
+# a .cpp with kernels (HIP, as hipcc takes it), a .cpp that includes the HIP
+# runtime through its project's headers (HIP), LDSAN_CLANG=clang-22 (means clang++-22).
 # `emulate-targets`: --emulate with two --offload-arch values, gfx942, a processor
 # without xnack (gfx1100) and --cuda-host-only.
 # Usage: programs.sh gpu one|objects|static|shared [arch] ; programs.sh emulate|emulate-bug one|objects|static|shared ;
@@ -129,9 +130,29 @@ case "$1" in
     "$cc" --emulate -O2 -I"$src" -c reverse_kernels.cpp -o reverse_kernels.o
     "$cc" --emulate -O2 "$src/main.cpp" reverse_kernels.o -o app-cpp-emu
     ./app-cpp-emu | has 'programs: PASSED' || fail "--emulate: a .cpp with kernels"
+    # A .cpp that gets HIP only through its project's headers (-I, then a quoted
+    # include beside the header) is HIP too; as plain C++ it would not compile.
+    mkdir -p inc/proj
+    printf '#pragma once\n#include "detail.h"\n' >inc/proj/util.h
+    printf '#pragma once\n#include <hip/hip_runtime.h>\n' >inc/proj/detail.h
+    cat >roundtrip.cpp <<'CPP'
+#include <cstdio>
+#include <proj/util.h>
+int main() {
+  int h = 42, back = 0, *d = nullptr;
+  if (hipMalloc(&d, sizeof h) != hipSuccess || hipMemcpy(d, &h, sizeof h, hipMemcpyHostToDevice) != hipSuccess ||
+      hipMemcpy(&back, d, sizeof h, hipMemcpyDeviceToHost) != hipSuccess || back != h) return 1;
+  hipFree(d);
+  std::puts("roundtrip: PASSED");
+}
+CPP
+    "$cc" -O2 -Iinc -c roundtrip.cpp -o roundtrip.o -v 2>cmd || { cat cmd; fail "a .cpp with HIP through its headers"; }
+    grep -q -- '-x hip [^ ]*roundtrip.cpp' cmd || fail "roundtrip.cpp (HIP through -I headers) not compiled as HIP"
+    "$cc" --emulate -O2 -I inc roundtrip.cpp -o roundtrip-emu || fail "--emulate: a .cpp with HIP through its headers"
+    ./roundtrip-emu | has 'roundtrip: PASSED' || fail "--emulate: roundtrip.cpp"
     LDSAN_CLANG=clang-$v "$cc" -O2 -I"$src" -x hip reverse_as.cpp -x none "$src/main.cpp" -o app-env -v 2>cmd
     grep -q "^ldsan-cc: running clang++-$v " cmd || fail "LDSAN_CLANG=clang-$v does not run clang++-$v"
-    echo "ok: versioned $so, a C file, -x hip on a .cpp, a .cpp with kernels"
+    echo "ok: versioned $so, a C file, -x hip on a .cpp, a .cpp with kernels, a .cpp with HIP through its headers"
     ;;
   emulate-targets)
     # Targets as CMake and multi-target builds give them: the emulator runs one (the first).
