@@ -11,10 +11,11 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 7u  /* 7: ldsan_emu_kernel.group_checked_barrier_pcs */
+#define LDSAN_EMU_IMAGE_VERSION 8u  /* 8: ldsan_emu_kernel.group_wave_regions, group_checked_wave_regions */
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
+#define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
 
 /* One kernel of a retargeted device image. */
 typedef struct ldsan_emu_kernel {
@@ -30,7 +31,7 @@ typedef struct ldsan_emu_kernel {
    * ids[i] (ldsan_emu_item_ids) and its per-work-item state at
    * frames + i * group_frame_size. Each such work-item's state becomes
    * where it stopped: j * 2 + (parity ^ 1) at barrier j, j * 2 at a
-   * kernel-exit barrier (group_exit_regions bit j), 0xffffffff at the end.
+   * kernel-exit barrier (group_exit_regions bit j), LDSAN_EMU_GROUP_STATE_DONE at the end.
    * Returns the set of regions work-items stopped at (bit j), plus
    * LDSAN_EMU_GROUP_DONE if some work-item reached the end. parity may carry
    * LDSAN_EMU_GROUP_ALL_WAITING: all n work-items wait at this region with
@@ -39,10 +40,16 @@ typedef struct ldsan_emu_kernel {
                     uint32_t parity);
   uint32_t group_frame_size;     /* bytes, a multiple of 16, alignment up to 64 */
   uint64_t group_exit_regions;
-  /* 1: the lanes of each wave run in lockstep, as on the hardware: the kernel
-   * runs as fibers (group is NULL), and a lane stops at every cross-lane
-   * operation and every non-private memory access of the kernel's own code
-   * until the wave's lanes execute it together (emulator/core/README.md). */
+  /* Lockstep kernels' loops: bit j, region j follows a cross-lane stop (an
+   * operation or a lockstep point). A work-item stops there as at a barrier,
+   * after __ldsan_emu_wave_park(op, val, arg, rank, j); once the lanes of its
+   * wave that stopped at the first such site executed it together, region j
+   * runs for them and takes each one's result from __ldsan_emu_wave_result(). */
+  uint64_t group_wave_regions;
+  /* 1: the lanes of each wave run in lockstep, as on the hardware: a lane
+   * stops at every cross-lane operation and every shared memory access of the
+   * kernel's own code until the wave's lanes execute it together, in work-item
+   * loops (group_wave_regions) or as fibers (emulator/core/README.md). */
   uint32_t lockstep;
   /* The kernel with a call before each shared-memory access for the LDS
    * checks (options detect_races, detect_uninit, report_wave_sync), run when
@@ -53,6 +60,7 @@ typedef struct ldsan_emu_kernel {
                             uint32_t region, uint32_t parity);
   uint32_t group_checked_frame_size;
   uint64_t group_checked_exit_regions;
+  uint64_t group_checked_wave_regions;
   /* Per region of group_checked: where the pc of the barrier it follows is
    * noted (by its first work-item to pass it), NULL for region 0; the array
    * NULL if no barrier has one. */

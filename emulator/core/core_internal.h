@@ -38,13 +38,18 @@ typedef struct emu_fiber {
   uint8_t *stack_lo, *stack_hi;
   uint8_t *stack_top;       /* where its stack starts (tops are staggered, see core_sched.c) */
   uint32_t state;           /* emu_fiber_state */
-  /* While WAVE_WAIT: the operation (core_wave_ops.h), its operands, and
-   * where it stopped: the call site, how deep in its stack, and the retarget
-   * tool's rank of the site (higher ranks go first, see core_sched.c). */
-  uint32_t wave_op, wave_arg;
-  uint64_t wave_val, wave_res, wave_rank;
-  uintptr_t wave_site, wave_depth;
 } emu_fiber;
+
+/* A work-item stopped at a cross-lane operation (fibers: WAVE_WAIT; loops: in
+ * a wave region): the operation (core_wave_ops.h), its operands, and where it
+ * stopped: the site (fibers: the call's return address; loops: the region),
+ * how deep in its stack (fibers), and the retarget tool's rank of the site
+ * (higher ranks go first, see core_sched.c); then its result. */
+typedef struct emu_parked {
+  uint32_t op, arg;
+  uint64_t val, res, rank;
+  uintptr_t site, depth;
+} emu_parked;
 
 /* The options of core_lds_check.c (ldsan_emu_options). */
 typedef struct emu_check_options {
@@ -86,6 +91,7 @@ typedef struct emu_worker {
                     uint32_t parity); /* the kernel's group function, or its checked copy's */
   uint32_t group_frame_size;
   uint64_t group_exit_regions;
+  uint64_t group_wave_regions;      /* lockstep kernels' regions after cross-lane stops (emu.h) */
   const uint64_t *const *region_pcs; /* the checked loops' barrier pcs per region (emu.h), or NULL */
   ldsan_emu_item_ids *ids;          /* per work-item ids, filled once per dispatch */
   uint32_t *states;                 /* where each work-item stopped */
@@ -111,7 +117,8 @@ typedef struct emu_worker {
   uint32_t nwaves;                  /* waves of the running workgroup */
   uint32_t wave_shift;              /* the dispatch's (emu_dispatch.wave_shift) */
   uint64_t ready[EMU_MAX_WAVES];    /* per wave: lanes that are READY */
-  uint64_t synced[EMU_MAX_WAVES];   /* per wave: lanes in WAVE_WAIT */
+  uint64_t synced[EMU_MAX_WAVES];   /* per wave: lanes stopped at a cross-lane operation */
+  emu_parked parked[EMU_MAX_BLOCK]; /* per work-item: the operation it stopped at */
   uint32_t n, live, arrived, cur;
   /* LDS checks (core_lds_check.c): the options, records of the
    * running workgroup's LDS block, its barrier count and each wave's

@@ -269,7 +269,7 @@ static uint64_t emu_region_pc(const emu_worker *w, uint32_t st) {
 /* Whether a work-item in state st left the body: returned, or at the
  * kernel-exit barrier. */
 static int emu_state_gone(uint32_t st, uint64_t exit_regions) {
-  return st == 0xffffffffu || (st / 2 < 64 && ((exit_regions >> (st / 2)) & 1));
+  return st == LDSAN_EMU_GROUP_STATE_DONE || (st / 2 < 64 && ((exit_regions >> (st / 2)) & 1));
 }
 
 void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions) {

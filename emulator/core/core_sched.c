@@ -8,6 +8,9 @@
  * runs every region some work-item waits at; the next pass the regions they
  * stopped at; work-items at the kernel-exit barrier wait until no pass is
  * left (the semantics below). A trap longjmps out of the group function.
+ * Lockstep kernels' loops stop at cross-lane operations too: after each pass
+ * every wave executes the first operation its lanes stopped at, and only when
+ * none waits at one are barriers released (emu_run_group_lockstep_loops).
  * LDSAN_EMU_FIBERS=1 runs every kernel as fibers.
  * Fibers (every other kernel): every work-item is a fiber; the next to run is
  * a READY lane of the current wave, else of the next waves (emu_pick_next);
@@ -191,36 +194,42 @@ static void emu_release(emu_worker *w, uint32_t state) {
  * deeper in its stack (inside a call the other has returned from), else the
  * one whose site the retarget tool ranked higher (deeper in the post-dominator
  * tree: the other waits where the branches reconverge). */
-static int emu_wave_before(const emu_fiber *a, const emu_fiber *b) {
-  return a->wave_depth != b->wave_depth ? a->wave_depth > b->wave_depth : a->wave_rank > b->wave_rank;
+static int emu_wave_before(const emu_parked *a, const emu_parked *b) {
+  return a->depth != b->depth ? a->depth > b->depth : a->rank > b->rank;
 }
 
-/* Every lane of wave wv stopped, some at cross-lane operations: the lanes at
- * the first site (emu_wave_before) execute it together, as the exec mask of
- * the hardware would have them; returns the first of them. */
-static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
-  emu_fiber *fs = &w->fibers[wv << w->wave_shift];
+/* Every lane of wave wv stopped, those in w->synced[wv] at cross-lane
+ * operations: the lanes at the first site (emu_wave_before) execute it
+ * together, as the exec mask of the hardware would have them; their results
+ * go to their parked records. Returns them (the exec mask), taken out of
+ * w->synced[wv]. Fibers and work-item loops alike. */
+static uint64_t emu_wave_execute(emu_worker *w, uint32_t wv) {
+  emu_parked *ps = &w->parked[wv << w->wave_shift];
   uint64_t s = w->synced[wv], exec = 0, m;
   uint64_t val[LDSAN_EMU_WAVE_LANES], res[LDSAN_EMU_WAVE_LANES];
   uint32_t arg[LDSAN_EMU_WAVE_LANES];
   unsigned best = (unsigned)__builtin_ctzll(s);
   for (m = s & (s - 1); m; m &= m - 1)
-    if (emu_wave_before(&fs[__builtin_ctzll(m)], &fs[best])) best = (unsigned)__builtin_ctzll(m);
+    if (emu_wave_before(&ps[__builtin_ctzll(m)], &ps[best])) best = (unsigned)__builtin_ctzll(m);
   for (m = s; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
-    if (fs[i].wave_site != fs[best].wave_site || fs[i].wave_depth != fs[best].wave_depth) continue;
+    if (ps[i].site != ps[best].site || ps[i].depth != ps[best].depth) continue;
     exec |= 1ull << i;
-    val[i] = fs[i].wave_val;
-    arg[i] = fs[i].wave_arg;
+    val[i] = ps[i].val;
+    arg[i] = ps[i].arg;
   }
-  ldsan_emu_wave_apply(fs[best].wave_op, 1u << w->wave_shift, exec, val, arg, res);
-  if (fs[best].wave_op == LDSAN_EMU_WAVE_SYNC && arg[best] == LDSAN_EMU_WAVE_SYNC_BARRIER) w->wave_epoch[wv]++;
-  for (m = exec; m; m &= m - 1) {
-    unsigned i = (unsigned)__builtin_ctzll(m);
-    fs[i].wave_res = res[i];
-    emu_set_ready(w, (wv << w->wave_shift) + i);
-  }
+  ldsan_emu_wave_apply(ps[best].op, 1u << w->wave_shift, exec, val, arg, res);
+  if (ps[best].op == LDSAN_EMU_WAVE_SYNC && arg[best] == LDSAN_EMU_WAVE_SYNC_BARRIER) w->wave_epoch[wv]++;
+  for (m = exec; m; m &= m - 1) ps[__builtin_ctzll(m)].res = res[__builtin_ctzll(m)];
   w->synced[wv] &= ~exec;
+  return exec;
+}
+
+/* Fibers: wave wv executes its first waiting operation (emu_wave_execute);
+ * its lanes may run again. Returns the first of them. */
+static uint32_t emu_wave_fire(emu_worker *w, uint32_t wv) {
+  uint64_t exec = emu_wave_execute(w, wv);
+  for (uint64_t m = exec; m; m &= m - 1) emu_set_ready(w, (wv << w->wave_shift) + (uint32_t)__builtin_ctzll(m));
   return (wv << w->wave_shift) + (uint32_t)__builtin_ctzll(exec);
 }
 
@@ -251,17 +260,14 @@ uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t
   if (!w->lockstep) return ldsan_emu_wave_alone(op, 1u << w->wave_shift, __ldsan_emu_tls.item->lane, val, arg);
   uint32_t me = w->cur;
   emu_fiber *f = &w->fibers[me];
-  f->wave_op = op;
-  f->wave_val = val;
-  f->wave_arg = arg;
-  f->wave_rank = rank;
-  f->wave_site = site;
-  f->wave_depth = (uintptr_t)f->stack_top - (uintptr_t)frame;
+  emu_parked *p = &w->parked[me];
+  *p = (emu_parked){.op = op, .arg = arg, .val = val, .rank = rank, .site = site,
+                    .depth = (uintptr_t)f->stack_top - (uintptr_t)frame};
   emu_block(w, me, EMU_WAVE_WAIT);
   w->synced[me >> w->wave_shift] |= 1ull << (me & ((1u << w->wave_shift) - 1));
   int j = emu_pick_next(w, 0); /* exists: this wave has a waiting lane */
   if ((uint32_t)j != me) emu_switch_to(w, &f->sp, (uint32_t)j);
-  return f->wave_res;
+  return p->res;
 }
 
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
@@ -432,6 +438,101 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
   }
 }
 
+/* A work-item of lockstep loops stopped at a cross-lane operation that its
+ * wave has not executed yet: no pass runs it (its state matches no region). */
+#define EMU_STATE_HELD 0x40000000u
+
+/* Sets the state of the work-items of n whose region (state / 2, without
+ * EMU_STATE_HELD) is in `regions` to region * 2 + parity; returns how many. */
+static uint32_t emu_release_regions(uint32_t *states, uint32_t n, uint64_t regions, uint32_t parity) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t st = states[i];
+    if (st == LDSAN_EMU_GROUP_STATE_DONE) continue;
+    uint32_t r = (st & ~EMU_STATE_HELD) >> 1;
+    if (regions >> r & 1) {
+      states[i] = r << 1 | parity;
+      k++;
+    }
+  }
+  return k;
+}
+
+/* One workgroup of a lockstep kernel with work-item loops: as
+ * emu_run_group_loops, but a work-item also stops after parking at a
+ * cross-lane stop (a region of group_wave_regions). After each pass, every
+ * wave with lanes stopped there executes its first site (emu_wave_execute, as
+ * fibers do) and those lanes run on in the next pass; the others stay held.
+ * Only when no lane waits at a cross-lane stop are barriers released, then
+ * the kernel-exit barrier. */
+static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
+  uint32_t n = d->items, *states = w->states, shift = w->wave_shift;
+  uint32_t nwaves = (n + (1u << shift) - 1) >> shift;
+  uint64_t wave_regions = w->group_wave_regions, exit_regions = w->group_exit_regions;
+  memset(states, 0, n * sizeof *states);
+  if (setjmp(w->trap_jmp)) return; /* trapped: the workgroup is abandoned */
+  uint64_t run = 1;
+  uint32_t parity = 0, runnable = n;
+  int gone = 0;
+  for (;;) {
+    uint32_t p = parity | (runnable == n && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
+    for (uint64_t m = run; m; m &= m - 1) w->group(d->args, w->ids, n, w->frames, states, (uint32_t)__builtin_ctzll(m), p);
+    parity ^= 1;
+    /* Where everybody stopped. */
+    uint64_t normal = 0, exits = 0;
+    int waves = 0;
+    memset(w->synced, 0, nwaves * sizeof *w->synced);
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t st = states[i];
+      if (st == LDSAN_EMU_GROUP_STATE_DONE) {
+        gone = 1;
+        continue;
+      }
+      uint32_t r = (st & ~EMU_STATE_HELD) >> 1;
+      if (wave_regions >> r & 1) {
+        w->synced[i >> shift] |= 1ull << (i & ((1u << shift) - 1));
+        waves = 1;
+      } else if (exit_regions >> r & 1) {
+        exits |= 1ull << r;
+      } else {
+        normal |= 1ull << r;
+      }
+    }
+    if (waves) { /* each wave executes its first cross-lane stop; the rest stay */
+      run = 0;
+      runnable = 0;
+      for (uint32_t v = 0; v < nwaves; v++) {
+        if (!w->synced[v]) continue;
+        uint64_t held = w->synced[v], exec = emu_wave_execute(w, v);
+        for (uint64_t m = held; m; m &= m - 1) {
+          uint32_t i = (v << shift) + (uint32_t)__builtin_ctzll(m), r = (states[i] & ~EMU_STATE_HELD) >> 1;
+          if (exec >> (i & ((1u << shift) - 1)) & 1) {
+            states[i] = r << 1 | parity;
+            run |= 1ull << r;
+            runnable++;
+          } else {
+            states[i] |= EMU_STATE_HELD;
+          }
+        }
+      }
+      continue;
+    }
+    if (normal) { /* every live work-item waits at a barrier: release them */
+      runnable = emu_release_regions(states, n, normal, parity);
+      gone |= exits != 0;
+      if (w->checks.detect_races && ((normal & (normal - 1)) || gone))
+        ldsan_emu_check_pass(w, states, n, normal, exit_regions);
+      w->barrier_epoch++;
+      run = normal;
+    } else if (exits) { /* everybody left the body: release the kernel-exit barrier */
+      runnable = emu_release_regions(states, n, exits, parity);
+      run = exits;
+    } else {
+      return; /* everybody returned */
+    }
+  }
+}
+
 static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
   for (uint32_t i = 0; i < d->items; i++) {
     emu_fiber *f = &w->fibers[i];
@@ -470,7 +571,8 @@ static void emu_run_group(emu_worker *w, emu_dispatch *d, uint64_t g) {
   __ldsan_emu_tls.group_id[2] = (uint32_t)(g / ((uint64_t)d->grid[0] * d->grid[1]));
   memset(w->lds, 0, d->lds_size);
   ldsan_emu_lds_checks_new_group(w);
-  if (w->loops) emu_run_group_loops(w, d);
+  if (w->loops && w->group_wave_regions) emu_run_group_lockstep_loops(w, d);
+  else if (w->loops) emu_run_group_loops(w, d);
   else emu_run_group_fibers(w, d);
 }
 
@@ -487,6 +589,7 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   w->group = o->fibers ? NULL : checked ? k->group_checked : k->group;
   w->group_frame_size = checked ? k->group_checked_frame_size : k->group_frame_size;
   w->group_exit_regions = checked ? k->group_checked_exit_regions : k->group_exit_regions;
+  w->group_wave_regions = checked ? k->group_checked_wave_regions : k->group_wave_regions;
   w->region_pcs = checked ? k->group_checked_barrier_pcs : NULL;
   w->loops = w->group != NULL;
   w->lockstep = k->lockstep && !w->loops;

@@ -213,9 +213,15 @@ void ldsan_emu_wave_apply(uint32_t op, uint32_t lanes, uint64_t exec, const uint
 }
 
 uint64_t ldsan_emu_wave_alone(uint32_t op, uint32_t lanes, uint32_t lane, uint64_t val, uint32_t arg) {
+  lane %= lanes;
+  switch (op) { /* what ldsan's runtime code asks for in every kernel, without the arrays */
+  case LDSAN_EMU_WAVE_SYNC: return 0;
+  case LDSAN_EMU_WAVE_FIRSTLANE: return val;
+  case LDSAN_EMU_WAVE_BALLOT: return (val & 1) << lane;
+  default: break;
+  }
   uint64_t v[LDSAN_EMU_WAVE_LANES], r[LDSAN_EMU_WAVE_LANES];
   uint32_t a[LDSAN_EMU_WAVE_LANES];
-  lane %= lanes;
   v[lane] = val;
   a[lane] = arg;
   r[lane] = 0;

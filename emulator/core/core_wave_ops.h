@@ -27,6 +27,9 @@ enum ldsan_emu_wave_op {
 /* LDSAN_EMU_WAVE_SYNC's arg for a wave barrier (others: 0): it ends the
  * wave's synchronization epoch (option report_wave_sync). */
 #define LDSAN_EMU_WAVE_SYNC_BARRIER 1u
+/* ... and for the lockstep point before a call (0: where branches
+ * reconverge): work-item loops, with the call inlined, do not stop there. */
+#define LDSAN_EMU_WAVE_SYNC_CALL 2u
 
 /* LDSAN_EMU_WAVE_DPP operands, for update.dpp(old, src, dpp_ctrl, row_mask,
  * bank_mask, bound_ctrl) on 32-bit values (mov.dpp: the same with old = 0):

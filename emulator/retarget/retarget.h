@@ -29,9 +29,11 @@ typedef struct rt_kernel {
   LLVMValueRef group;       /* __ldsan_emu_group.<name>: work-item loops, or NULL */
   uint32_t frame_size;
   uint64_t exit_regions;
+  uint64_t wave_regions;    /* rt_wiloop.wave_regions of group */
   LLVMValueRef group_checked; /* __ldsan_emu_group_checked.<name>: the same for entry_checked */
   uint32_t frame_size_checked;
   uint64_t exit_regions_checked;
+  uint64_t wave_regions_checked;
   LLVMValueRef barrier_pcs_checked; /* rt_wiloop.barrier_pcs of group_checked */
   LLVMValueRef name_str;    /* the kernel table's copy of name */
   int lockstep;             /* its waves run in lockstep (retarget_wave.cpp) */
@@ -118,14 +120,18 @@ unsigned rt_form_groups(rt_ctx *c, int verbose);
 
 /* retarget_wiloop.cpp: work-item loops (see there). */
 typedef struct rt_wiloop {
+  int lockstep;             /* in: the kernel's waves run in lockstep: its cross-lane operations
+                               and lockstep points end regions too */
   uint32_t frame_size;      /* per-work-item bytes the group function needs */
-  uint32_t regions;         /* barriers + 1 */
+  uint32_t regions;         /* barriers (and, in lockstep, cross-lane stops) + 1 */
   uint64_t exit_regions;    /* bit k: region k follows the kernel-exit barrier */
+  uint64_t wave_regions;    /* bit k: region k follows a cross-lane stop (lockstep) */
   LLVMValueRef barrier_pcs; /* ptr [regions]: region k's barrier pc slot (the LDS checks' note), or NULL */
   char why[192];            /* when not formed: why the kernel stays on fibers */
 } rt_wiloop;
-/* Before optimizing: functions that reach a barrier become always-inline (so
- * kernels can be formed); ldsan runtime functions that spin with s_sleep
+/* Before optimizing: functions that reach a barrier or (outside ldsan's and
+ * ASan's runtime) a cross-lane operation become always-inline (so kernels can
+ * be formed); ldsan runtime functions that spin with s_sleep
  * become noinline (so their back-off stays out of kernel bodies). */
 void rt_wiloop_prepare(LLVMModuleRef m);
 /* Builds the group function of one fiber entry, or returns NULL and fills why. */
@@ -140,6 +146,9 @@ void rt_wave_classify(rt_ctx *c);
 /* Before lowering: a lockstep point before every access to shared memory of
  * the lockstep kernels' own code. */
 void rt_wave_points(rt_ctx *c);
+/* Gives each __ldsan_emu_wave_op / __ldsan_emu_wave_mem call of function fn
+ * its rank (its block's post-dominator depth; see retarget_wave.cpp). */
+void rt_wave_rank_function(LLVMValueRef fn);
 /* Whether ballot call ci is ASan's check of one access (per lane it needs no
  * other lane). */
 int rt_wave_is_asan_check(LLVMValueRef ci);

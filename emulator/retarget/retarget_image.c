@@ -246,8 +246,9 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
 
 /* The kernel table's element type: ldsan_emu_kernel (emu.h). */
 static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
-  LLVMTypeRef f[13] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32, c->ptr, c->ptr, c->i32, c->i64, c->ptr};
-  return LLVMStructTypeInContext(c->ctx, f, 13, 0);
+  LLVMTypeRef f[15] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i64,
+                       c->i32, c->ptr, c->ptr, c->i32, c->i64, c->i64, c->ptr};
+  return LLVMStructTypeInContext(c->ctx, f, 15, 0);
 }
 
 static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
@@ -256,20 +257,22 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
     if (!k->name_str) k->name_str = rt_cstr(c, k->name);
-    LLVMValueRef f[13] = {k->name_str,
+    LLVMValueRef f[15] = {k->name_str,
                          k->entry,
                          LLVMConstInt(c->i32, k->arg_count, 0), /* k->fn may be inlined away by now */
                          LLVMConstInt(c->i32, lds, 0),
                          k->group ? k->group : LLVMConstPointerNull(c->ptr),
                          LLVMConstInt(c->i32, k->frame_size, 0),
                          LLVMConstInt(c->i64, k->exit_regions, 0),
+                         LLVMConstInt(c->i64, k->wave_regions, 0),
                          LLVMConstInt(c->i32, (unsigned)k->lockstep, 0),
                          k->entry_checked ? k->entry_checked : LLVMConstPointerNull(c->ptr),
                          k->group_checked ? k->group_checked : LLVMConstPointerNull(c->ptr),
                          LLVMConstInt(c->i32, k->frame_size_checked, 0),
                          LLVMConstInt(c->i64, k->exit_regions_checked, 0),
+                         LLVMConstInt(c->i64, k->wave_regions_checked, 0),
                          k->barrier_pcs_checked ? k->barrier_pcs_checked : LLVMConstPointerNull(c->ptr)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 13, 0);
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 15, 0);
   }
   LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
   free(ks);
@@ -341,29 +344,28 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     rt_kernel *k = &c->kernels[i];
     char name[512];
     snprintf(name, sizeof name, "__ldsan_emu_group.%s", k->name);
-    rt_wiloop w = {0};
-    if (k->lockstep) {
-      if (verbose)
-        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers, waves in lockstep, because of %s\n", k->name,
-                k->lockstep_why);
-      continue;
-    }
+    rt_wiloop w = {.lockstep = k->lockstep};
     k->group = rt_wiloop_form(k->entry, name, &w);
     k->frame_size = w.frame_size;
     k->exit_regions = w.exit_regions;
+    k->wave_regions = w.wave_regions;
     if (k->group) formed++;
+    const char *mode = k->lockstep ? ", waves in lockstep" : "";
     if (verbose && k->group)
-      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': work-item loops (%u regions, %u bytes per work-item)\n",
-              k->name, w.regions, k->frame_size);
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': work-item loops%s (%u regions, %u bytes per work-item)%s%s\n",
+              k->name, mode, w.regions, k->frame_size, k->lockstep ? ", because of " : "",
+              k->lockstep ? k->lockstep_why : "");
     else if (verbose)
-      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers, because %s\n", k->name, w.why);
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers%s, because %s%s%s\n", k->name, mode, w.why,
+              k->lockstep ? "; lockstep because of " : "", k->lockstep ? k->lockstep_why : "");
     /* The LDS checks' copy gets its own loops when the kernel has them. */
     if (k->group && k->entry_checked) {
-      rt_wiloop wc = {0};
+      rt_wiloop wc = {.lockstep = k->lockstep};
       snprintf(name, sizeof name, "__ldsan_emu_group_checked.%s", k->name);
       k->group_checked = rt_wiloop_form(k->entry_checked, name, &wc);
       k->frame_size_checked = wc.frame_size;
       k->exit_regions_checked = wc.exit_regions;
+      k->wave_regions_checked = wc.wave_regions;
       k->barrier_pcs_checked = k->group_checked ? wc.barrier_pcs : NULL;
       if (verbose && !k->group_checked)
         fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run as fibers, because %s\n", k->name, wc.why);

@@ -210,7 +210,12 @@ static LLVMValueRef rt_wave_call(rt_ctx *c, uint32_t op, LLVMValueRef val, LLVMV
   }
   LLVMValueRef a[4] = {LLVMConstInt(c->i32, op, 0), val ? val : LLVMConstInt(c->i64, 0, 0),
                        arg ? arg : LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i64, ++placeholder, 0)};
-  return LLVMBuildCall2(c->b, fty, f, a, 4, "emu.wave");
+  LLVMValueRef call = LLVMBuildCall2(c->b, fty, f, a, 4, "emu.wave");
+  /* ldsan's own code (LDSAN_RUNTIME_MD) stays so: work-item loops let its
+   * lanes run alone, as its algorithms allow (retarget_wiloop.cpp). */
+  unsigned rt = LLVMGetMDKindIDInContext(c->ctx, LDSAN_RUNTIME_MD, (unsigned)strlen(LDSAN_RUNTIME_MD));
+  if (c->site && LLVMGetMetadata(c->site, rt)) LLVMSetMetadata(call, rt, LLVMGetMetadata(c->site, rt));
+  return call;
 }
 
 /* Returns the replacement value for call `ci` of intrinsic `in` (NULL: none). */

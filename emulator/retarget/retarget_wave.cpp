@@ -18,9 +18,11 @@
 //   Accesses to a function's own allocas, ASan's shadow and constant globals
 //   are not points.
 //   Calls of the kernel's own functions (and the device libraries') are
-//   points too, so the wave enters them together, and so is the start of
-//   every block where a divergent branch reconverges (its immediate
-//   post-dominator), so lanes that got there first wait for the others.
+//   points too, so the wave enters them together (LDSAN_EMU_WAVE_SYNC_CALL),
+//   and so is the start of every block where a divergent branch reconverges
+//   (its immediate post-dominator), so lanes that got there first wait for
+//   the others -- where a lane can stop between the branch and the join
+//   (mayStopBefore): else both sides meet at the next stop anyway.
 // - Ranks (after the last optimization): each call of __ldsan_emu_wave_op or
 //   __ldsan_emu_wave_mem gets as its last argument the depth of its block in
 //   the post-dominator tree (times 2^20, plus how many instructions follow it
@@ -36,6 +38,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
@@ -394,6 +397,32 @@ SmallVector<std::pair<Instruction *, Value *>, 64> memoryPoints(Function &F, con
   return Points;
 }
 
+// Whether a lane of the kernel's own code may stop (a cross-lane operation,
+// a call it enters with its wave, a shared-memory access that may be a
+// point) in a block reachable from BB's successors before Join (null: the
+// function's end).
+bool mayStopBefore(BasicBlock &BB, BasicBlock *Join) {
+  auto Stops = [](Instruction &I) {
+    if (isRuntimeCode(I))
+      return false;
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (isCrossLane(*II) && II->getIntrinsicID() != Intrinsic::amdgcn_s_barrier)
+        return true;
+    return isWaveEntry(I) || accessedPointer(I) != nullptr;
+  };
+  SmallVector<BasicBlock *, 16> Work(succ_begin(&BB), succ_end(&BB));
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    if (B == Join || !Seen.insert(B).second)
+      continue;
+    if (any_of(*B, Stops))
+      return true;
+    Work.append(succ_begin(B), succ_end(B));
+  }
+  return false;
+}
+
 } // namespace
 
 extern "C" void rt_wave_prepare(rt_ctx *C) {
@@ -494,6 +523,10 @@ extern "C" void rt_wave_points(rt_ctx *C) {
       // post-dominator), the lanes that get there first wait for the
       // others, as the exec mask makes them on the GPU: without it they
       // would run ahead into the next cross-lane operation alone.
+      // Only where a lane can stop between the branch and the join: else
+      // the lanes of both sides run through to the next stop after the join
+      // and meet there anyway (the branches of ldsan's own prologue and
+      // epilogue, which call only the runtime, get no point).
       PostDominatorTree PDT(*F);
       SmallPtrSet<BasicBlock *, 16> Joins;
       for (BasicBlock &BB : *F) {
@@ -501,23 +534,43 @@ extern "C" void rt_wave_points(rt_ctx *C) {
         if (!T || T->getNumSuccessors() < 2 || isAsanCheckBranch(T))
           continue;
         DomTreeNode *N = PDT.getNode(&BB);
-        if (BasicBlock *Join = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr)
+        BasicBlock *Join = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+        if (Join && !Joins.contains(Join) && mayStopBefore(BB, Join))
           Joins.insert(Join);
       }
-      SmallVector<Instruction *, 16> Calls;
+      SmallVector<std::pair<Instruction *, uint32_t>, 16> Calls;
       for (BasicBlock *Join : Joins)
-        Calls.push_back(&*Join->getFirstInsertionPt());
+        Calls.push_back({&*Join->getFirstInsertionPt(), 0});
       for (Instruction &I : instructions(*F))
         if (isWaveEntry(I))
-          Calls.push_back(&I);
+          Calls.push_back({&I, LDSAN_EMU_WAVE_SYNC_CALL});
       for (auto [I, P] : memoryPoints(*F, Joins)) {
         Value *Fp = P;
         if (P->getType()->getPointerAddressSpace() != kAsFlat)
           Fp = new AddrSpaceCastInst(P, Flat, "", I->getIterator());
         Point(I, {Fp}, Mem);
       }
-      for (Instruction *I : Calls)
-        Point(I, {ConstantInt::get(I32, LDSAN_EMU_WAVE_SYNC), ConstantInt::get(I64, 0), ConstantInt::get(I32, 0)}, Op);
+      for (auto [I, Arg] : Calls)
+        Point(I, {ConstantInt::get(I32, LDSAN_EMU_WAVE_SYNC), ConstantInt::get(I64, 0), ConstantInt::get(I32, Arg)}, Op);
+    }
+  }
+}
+
+extern "C" void rt_wave_rank_function(LLVMValueRef FnRef) {
+  Function &F = *unwrap<Function>(FnRef);
+  Module &M = *F.getParent();
+  Function *Op = M.getFunction("__ldsan_emu_wave_op"), *Mem = M.getFunction("__ldsan_emu_wave_mem");
+  PostDominatorTree PDT(F);
+  for (BasicBlock &BB : F) {
+    DomTreeNode *N = PDT.getNode(&BB);
+    uint64_t Depth = N ? N->getLevel() : 0, After = 0;
+    for (auto It = BB.rbegin(); It != BB.rend(); ++It, ++After) {
+      auto *CB = dyn_cast<CallBase>(&*It);
+      if (!CB || !CB->getCalledFunction() || (CB->getCalledFunction() != Op && CB->getCalledFunction() != Mem))
+        continue;
+      uint64_t Rank = Depth * kRankStep + (After < kRankStep ? After : kRankStep - 1);
+      unsigned Last = CB->arg_size() - 1;
+      CB->setArgOperand(Last, ConstantInt::get(CB->getArgOperand(Last)->getType(), Rank));
     }
   }
 }
@@ -531,21 +584,8 @@ extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
       for (User *U : Callee->users())
         if (auto *CB = dyn_cast<CallBase>(U))
           Users.insert(CB->getFunction());
-  for (Function *F : Users) {
-    PostDominatorTree PDT(*F);
-    for (BasicBlock &BB : *F) {
-      DomTreeNode *N = PDT.getNode(&BB);
-      uint64_t Depth = N ? N->getLevel() : 0, After = 0;
-      for (auto It = BB.rbegin(); It != BB.rend(); ++It, ++After) {
-        auto *CB = dyn_cast<CallBase>(&*It);
-        if (!CB || !CB->getCalledFunction() || (CB->getCalledFunction() != Op && CB->getCalledFunction() != Mem))
-          continue;
-        uint64_t Rank = Depth * kRankStep + (After < kRankStep ? After : kRankStep - 1);
-        unsigned Last = CB->arg_size() - 1;
-        CB->setArgOperand(Last, ConstantInt::get(CB->getArgOperand(Last)->getType(), Rank));
-      }
-    }
-  }
+  for (Function *F : Users)
+    rt_wave_rank_function(wrap(F));
 }
 
 // The LDS checks of the core (core_lds_check.c: report_wave_sync,

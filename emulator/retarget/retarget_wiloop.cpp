@@ -25,6 +25,17 @@
 // that are the same for every work-item of a workgroup (kernel arguments,
 // group ids, the LDS window, implicit arguments) are hoisted out of the loops.
 //
+// Lockstep kernels (retarget_wave.cpp) get the same loops with one more kind
+// of stop: each cross-lane operation and lockstep point of the kernel's own
+// code (not the point before a call: calls are inlined) ends a region like a
+// barrier. The work-item first parks its operands
+// (__ldsan_emu_wave_park(op, val, arg, rank, j), rank as rt_wave_rank gives
+// it on this function); once its wave executed the operation (core_sched.c,
+// emu_run_group_lockstep_loops) region j runs for it and starts with
+// __ldsan_emu_wave_result(). So a wave's lanes meet with a loop exit each,
+// not a fiber switch each. ldsan's own code (LDSAN_RUNTIME_MD) keeps its
+// cross-lane calls, whose lanes then run alone as in any kernel's loops.
+//
 // Kernels that cannot be formed keep running as fibers; the reason is
 // returned (barrier reached from a function that stayed out of line, s_sleep
 // in kernel code, dynamic allocas, indirect calls that may reach a barrier,
@@ -63,6 +74,8 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 extern "C" {
+#include "../../include/ldsan/entry_points.def"
+#include "../core/core_wave_ops.h"
 #include "../core/emu_tls.h"
 #include "../emu.h"
 #include "retarget.h"
@@ -73,7 +86,7 @@ using namespace llvm;
 namespace {
 
 constexpr unsigned kMaxRegions = 62;       // region ids index the core's 64-bit masks
-constexpr uint32_t kStateDone = 0xffffffffu;
+constexpr uint32_t kStateDone = LDSAN_EMU_GROUP_STATE_DONE;
 constexpr uint64_t kMaxFrameAlign = 64;    // the core's frame buffer alignment
 
 enum class Sync { None, Barrier, ExitBarrier, Sleep };
@@ -126,6 +139,55 @@ private:
   DenseMap<Function *, State> memo_;
 };
 
+// A lockstep kernel's cross-lane stop: a cross-lane operation or lockstep
+// point of its own code (retarget_wave.cpp; ldsan's runtime code, marked
+// LDSAN_RUNTIME_MD, lets its lanes run alone, as in any kernel's loops).
+bool isWaveCallee(const Function *callee) {
+  if (!callee) return false;
+  StringRef n = callee->getName();
+  return n == "__ldsan_emu_wave_op" || n == "__ldsan_emu_wave_mem";
+}
+
+// The lockstep point before a call is not a stop: loops inline the call,
+// whose stops are the kernel's (a join point is: lanes that skipped a branch
+// wait there for the others, which stop inside it).
+bool isWaveStop(const Instruction &i) {
+  auto *ci = dyn_cast<CallInst>(&i);
+  if (!ci || !isWaveCallee(ci->getCalledFunction()) || i.getMetadata(LDSAN_RUNTIME_MD)) return false;
+  if (ci->getCalledFunction()->getName() != "__ldsan_emu_wave_op") return true;
+  auto *op = dyn_cast<ConstantInt>(ci->getArgOperand(0));
+  auto *arg = dyn_cast<ConstantInt>(ci->getArgOperand(2));
+  return !(op && arg && op->getZExtValue() == LDSAN_EMU_WAVE_SYNC && arg->getZExtValue() == LDSAN_EMU_WAVE_SYNC_CALL);
+}
+
+// Whether a call to f may reach a cross-lane stop (ldsan's and ASan's runtime
+// functions never do: their lanes run alone).
+class WaveReach {
+public:
+  bool reaches(Function *f) {
+    auto it = memo_.find(f);
+    if (it != memo_.end()) return it->second == kYes;
+    memo_[f] = kVisiting;
+    bool yes = false;
+    StringRef n = f->getName();
+    if (!f->isDeclaration() && !isLdsanRuntime(*f) && !n.starts_with("__asan_"))
+      for (Instruction &i : instructions(*f)) {
+        auto *cb = dyn_cast<CallBase>(&i);
+        Function *callee = cb && !cb->isInlineAsm() ? cb->getCalledFunction() : nullptr;
+        if (callee && (isWaveStop(i) || (!isWaveCallee(callee) && reaches(callee)))) {
+          yes = true;
+          break;
+        }
+      }
+    memo_[f] = yes ? kYes : kNo;
+    return yes;
+  }
+
+private:
+  enum State { kVisiting, kYes, kNo };
+  DenseMap<Function *, State> memo_;
+};
+
 // The per-worker TLS block the core fills (emu_tls.h).
 GlobalVariable *tlsGlobal(Module &m) {
   if (GlobalVariable *g = m.getNamedGlobal(LDSAN_EMU_TLS_SYMBOL)) return g;
@@ -165,7 +227,8 @@ bool isUniformTlsField(int64_t off) {
 
 class Former {
 public:
-  Former(Function &entry, rt_wiloop &out) : f_(entry), m_(*entry.getParent()), dl_(m_.getDataLayout()), out_(out) {}
+  Former(Function &entry, rt_wiloop &out)
+      : f_(entry), m_(*entry.getParent()), dl_(m_.getDataLayout()), out_(out), lockstep_(out.lockstep != 0) {}
 
   Function *run(StringRef groupName) {
     if (!eligible()) return nullptr;
@@ -173,6 +236,7 @@ public:
     w_ = CloneFunction(&f_, vm);
     w_->setName(f_.getName() + ".wiloop.scratch");
     hoistAllocas();
+    if (lockstep_) rt_wave_rank_function(wrap(w_)); // before splitting: the ranks of this code's blocks
     splitAtBarriers();
     findRegions();
     findUniform();
@@ -194,8 +258,11 @@ public:
     out_.regions = (uint32_t)entries_.size();
     out_.barrier_pcs = wrap(barrierSlotTable(Twine(groupName) + ".barrier_pcs"));
     out_.exit_regions = 0;
-    for (unsigned k = 0; k < entries_.size(); ++k)
+    out_.wave_regions = 0;
+    for (unsigned k = 0; k < entries_.size(); ++k) {
       if (isExit_[k]) out_.exit_regions |= uint64_t(1) << k;
+      if (isWave_[k]) out_.wave_regions |= uint64_t(1) << k;
+    }
     return g;
   }
 
@@ -213,7 +280,8 @@ private:
   // ---- eligibility ----------------------------------------------------------
   bool eligible() {
     SyncReach reach;
-    unsigned barriers = 0;
+    WaveReach waveReach;
+    unsigned barriers = 0, waveStops = 0;
     for (Instruction &i : instructions(f_)) {
       if (isa<IndirectBrInst>(i) || isa<CallBrInst>(i) || isa<InvokeInst>(i))
         return reject("it uses " + Twine(i.getOpcodeName()));
@@ -227,10 +295,18 @@ private:
       Function *callee = cb->getCalledFunction();
       if (!callee) {
         if (reachesAnyAddressTaken(reach)) return reject("it makes an indirect call that may reach a barrier");
+        if (lockstep_ && anyAddressTakenReachesWave(waveReach))
+          return reject("it makes an indirect call that may reach a cross-lane operation");
         continue;
       }
       if (callee->getIntrinsicID() == Intrinsic::stacksave || callee->getIntrinsicID() == Intrinsic::stackrestore)
         return reject("it saves and restores the stack pointer");
+      if (lockstep_ && isWaveStop(i)) {
+        ++waveStops;
+        continue;
+      }
+      if (lockstep_ && !callee->isDeclaration() && waveReach.reaches(callee))
+        return reject("it calls '" + callee->getName() + "', which reaches a cross-lane operation and was not inlined");
       switch (syncOf(callee)) {
       case Sync::Barrier:
       case Sync::ExitBarrier:
@@ -244,9 +320,14 @@ private:
         break;
       }
     }
-    if (barriers + 1 > kMaxRegions)
+    if (barriers + waveStops + 1 > kMaxRegions) {
+      if (waveStops)
+        return reject("it has " + Twine(barriers) + " barriers and " + Twine(waveStops) +
+                      " cross-lane operations and lockstep points (work-item loops handle up to " +
+                      Twine(kMaxRegions - 1) + " in all)");
       return reject("it has " + Twine(barriers) + " barriers (work-item loops handle up to " + Twine(kMaxRegions - 1) +
                   ")");
+    }
     return true;
   }
 
@@ -258,6 +339,13 @@ private:
         continue;
       if (g.hasAddressTaken(nullptr, false, true, /*IgnoreLLVMUsed=*/true) && reach.reaches(&g)) return true;
     }
+    return false;
+  }
+
+  bool anyAddressTakenReachesWave(WaveReach &reach) {
+    for (Function &g : m_)
+      if (!g.isDeclaration() && g.hasAddressTaken(nullptr, false, true, /*IgnoreLLVMUsed=*/true) && reach.reaches(&g))
+        return true;
     return false;
   }
 
@@ -278,12 +366,19 @@ private:
     for (Instruction &i : instructions(*w_))
       if (auto *ci = dyn_cast<CallInst>(&i)) {
         Sync s = syncOf(ci->getCalledFunction());
-        if (s == Sync::Barrier || s == Sync::ExitBarrier) calls.push_back({ci, s == Sync::ExitBarrier});
+        if (s == Sync::Barrier || s == Sync::ExitBarrier || (lockstep_ && isWaveStop(i)))
+          calls.push_back({ci, s == Sync::ExitBarrier});
       }
     entries_.push_back(&w_->getEntryBlock());
     isExit_.push_back(false);
+    isWave_.push_back(false);
     barrierSlots_.push_back(nullptr);
     for (auto [ci, exit] : calls) {
+      if (isWaveCallee(ci->getCalledFunction())) {
+        splitAtWaveStop(ci);
+        continue;
+      }
+      isWave_.push_back(false);
       CallInst *note = barrierNote(ci);
       BasicBlock *nb = ci->getParent()->splitBasicBlock(ci->getIterator(), "barrier");
       ci->eraseFromParent();
@@ -292,6 +387,35 @@ private:
       isExit_.push_back(exit);
       barrierSlots_.push_back(note ? noteOnce(note) : nullptr);
     }
+  }
+
+  // A cross-lane stop starts region j: the work-item parks its operands
+  // (__ldsan_emu_wave_park(op, val, arg, rank, j)) and stops; its wave
+  // executes the operation (core_sched.c) and region j starts with its result.
+  void splitAtWaveStop(CallInst *ci) {
+    LLVMContext &ctx = m_.getContext();
+    Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+    FunctionCallee park = m_.getOrInsertFunction("__ldsan_emu_wave_park", Type::getVoidTy(ctx), i32, i64, i32, i64, i32);
+    FunctionCallee result = m_.getOrInsertFunction("__ldsan_emu_wave_result", i64);
+    unsigned j = (unsigned)entries_.size();
+    bool op = ci->getCalledFunction()->getName() == "__ldsan_emu_wave_op";
+    Value *args[5] = {op ? ci->getArgOperand(0) : ConstantInt::get(i32, LDSAN_EMU_WAVE_SYNC),
+                      op ? ci->getArgOperand(1) : ConstantInt::get(i64, 0),
+                      op ? ci->getArgOperand(2) : ConstantInt::get(i32, 0), ci->getArgOperand(ci->arg_size() - 1),
+                      ConstantInt::get(i32, j)};
+    CallInst::Create(park, args, "", ci->getIterator())->setDebugLoc(ci->getDebugLoc());
+    BasicBlock *nb = ci->getParent()->splitBasicBlock(ci->getIterator(), "wave");
+    if (!ci->use_empty()) {
+      CallInst *r = CallInst::Create(result, {}, "wave.result", ci->getIterator());
+      r->setDebugLoc(ci->getDebugLoc());
+      ci->replaceAllUsesWith(r);
+    }
+    ci->eraseFromParent();
+    regionOf_[nb] = j;
+    entries_.push_back(nb);
+    isExit_.push_back(false);
+    isWave_.push_back(true);
+    barrierSlots_.push_back(nullptr);
   }
 
   // The LDS checks' note of barrier ci's pc (rt_lds_checks: a call of
@@ -823,9 +947,11 @@ private:
   Module &m_;
   const DataLayout &dl_;
   rt_wiloop &out_;
+  bool lockstep_;                               // cross-lane stops end regions too
   Function *w_ = nullptr;                       // scratch copy of f_
   SmallVector<BasicBlock *, 16> entries_;       // region k starts at entries_[k]
   SmallVector<bool, 16> isExit_;                // region k follows the kernel-exit barrier
+  SmallVector<bool, 16> isWave_;                // region k follows a cross-lane stop (lockstep)
   SmallVector<Value *, 16> barrierSlots_;       // region k's barrier pc slot (the LDS checks'), or null
   DenseMap<BasicBlock *, unsigned> regionOf_;   // barrier block -> region
   std::vector<SmallVector<BasicBlock *, 32>> regionBlocks_;
@@ -854,6 +980,7 @@ private:
 extern "C" void rt_wiloop_prepare(LLVMModuleRef mref) {
   Module &m = *unwrap(mref);
   SyncReach reach;
+  WaveReach waveReach;
   for (Function &f : m) {
     if (f.isDeclaration()) continue;
     bool sleeps = false;
@@ -862,7 +989,7 @@ extern "C" void rt_wiloop_prepare(LLVMModuleRef mref) {
     if (isLdsanRuntime(f) && sleeps) { // keep the runtime's back-off out of kernel bodies
       f.removeFnAttr(Attribute::AlwaysInline);
       f.addFnAttr(Attribute::NoInline);
-    } else if (!f.getName().starts_with("__ldsan_emu_entry.") && reach.reaches(&f)) {
+    } else if (!f.getName().starts_with("__ldsan_emu_entry.") && (reach.reaches(&f) || waveReach.reaches(&f))) {
       // (The runtime's too: the LDS checks' barrier hook, device/lds_checks.c.)
       f.removeFnAttr(Attribute::NoInline);
       f.removeFnAttr(Attribute::OptimizeNone);
@@ -875,6 +1002,7 @@ extern "C" LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_nam
   out->frame_size = 0;
   out->regions = 0;
   out->exit_regions = 0;
+  out->wave_regions = 0;
   out->barrier_pcs = NULL;
   out->why[0] = '\0';
   Former former(*unwrap<Function>(entry), *out);

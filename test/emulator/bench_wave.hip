@@ -2,7 +2,8 @@
 // emulator. The same 1M-element reduction (4096 workgroups x 256 work-items)
 // two ways: an LDS tree with a barrier per step (work-item loops), and
 // shuffles within each wave then one LDS slot per wave (lanes in lockstep:
-// every shuffle and shared access is a meeting point of the wave's fibers).
+// every shuffle and shared access is a meeting point of the wave's lanes,
+// in work-item loops; as fibers with LDSAN_EMU_FIBERS=1).
 // Prints "tree_ms" and "shuffle_ms" (best of runs) after checking both sums.
 #include "common.h"
 #include <time.h>

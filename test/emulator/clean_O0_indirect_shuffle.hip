@@ -2,8 +2,10 @@
 // through a function pointer: a __device__ table (a global initializer)
 // holds the function's address. The emulator must still see that the
 // kernel's lanes talk to each other and run its waves in lockstep, so every
-// lane gets its neighbour's value.
+// lane gets its neighbour's value. Work-item loops cannot stop inside a call
+// they cannot inline, so the kernel runs as fibers.
 // EXPECT: no-report
+// EXPECT-FIBERS: _Z8indirectPii
 // CFLAGS: -O0
 #include "common.h"
 

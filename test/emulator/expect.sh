@@ -102,9 +102,9 @@ check() {  # check <what> <got> <want> <mode: eq|prefix|substr>
 # Which kernels got work-item loops: exactly those not named by EXPECT-FIBERS.
 label=""
 want_fibers=$(sed -n 's|^[[:space:]]*// EXPECT-FIBERS:[[:space:]]*||p' "$prog" | sort | tr '\n' ' ')
-got_fibers=$(sed -nE "s/^ldsan-emu-retarget: kernel '([^']*)': fibers, because .*/\1/p" "$tmp/cc.err" | sort | tr '\n' ' ')
+got_fibers=$(sed -nE "s/^ldsan-emu-retarget: kernel '([^']*)': fibers(, waves in lockstep)?, because .*/\1/p" "$tmp/cc.err" | sort | tr '\n' ' ')
 check "kernels on fibers" "${got_fibers:-none}" "${want_fibers:-none}" eq
-if [[ -n "$got_fibers" ]]; then grep "': fibers, because" "$tmp/cc.err"; fi
+if [[ -n "$got_fibers" ]]; then grep -E "': fibers(, waves in lockstep)?, because" "$tmp/cc.err"; fi
 
 want_frames=()
 while IFS= read -r f; do want_frames+=("$f"); done < <(sed -nE 's|^[[:space:]]*// EXPECT-FRAME:[[:space:]]*(.*[^[:space:]])[[:space:]]*$|\1|p' "$prog")

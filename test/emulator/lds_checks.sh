@@ -43,10 +43,13 @@ run_cases() {
     [[ $ok -eq 1 ]] || { fail=1; sed 's/^/    | /' "$tmp/err" | head -30; }
   done
 }
+# The hazard's kind is the order the emulator ran the pair in: reduce and transpose
+# (lockstep, work-item loops) make every wave's stores in one pass and the loads in
+# the next, so the second access is a read.
 run_cases "$tmp/hz" color=never:detect_races=1:detect_uninit=1 "" <<CASES
-reduce|ERROR: AddressSanitizer: lds-data-race: write-after-read|1
+reduce|ERROR: AddressSanitizer: lds-data-race: read-after-write|1
 reduce-fixed|none|0
-transpose|ERROR: AddressSanitizer: lds-data-race: write-after-read|1
+transpose|ERROR: AddressSanitizer: lds-data-race: read-after-write|1
 transpose-fixed|none|0
 histogram|ERROR: AddressSanitizer: lds-data-race: read-after-write|1
 histogram-fixed|none|0
