@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 8u  /* 8: ldsan_emu_kernel.group_wave_regions, group_checked_wave_regions */
+#define LDSAN_EMU_IMAGE_VERSION 8u  /* 8: ldsan_emu_kernel.group_wave_regions, group_park_offset and their checked copies' */
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
@@ -42,10 +42,12 @@ typedef struct ldsan_emu_kernel {
   uint64_t group_exit_regions;
   /* Lockstep kernels' loops: bit j, region j follows a cross-lane stop (an
    * operation or a lockstep point). A work-item stops there as at a barrier,
-   * after __ldsan_emu_wave_park(op, val, arg, rank, j); once the lanes of its
-   * wave that stopped at the first such site executed it together, region j
-   * runs for them and takes each one's result from __ldsan_emu_wave_result(). */
+   * after writing the operation, its operands, rank and site j into the record
+   * at group_park_offset in its frame (laid out as the core's emu_parked);
+   * once the lanes of its wave that stopped at the first such site executed
+   * it together, region j runs for them and reads each one's result there. */
   uint64_t group_wave_regions;
+  uint32_t group_park_offset;
   /* 1: the lanes of each wave run in lockstep, as on the hardware: a lane
    * stops at every cross-lane operation and every shared memory access of the
    * kernel's own code until the wave's lanes execute it together, in work-item
@@ -61,6 +63,7 @@ typedef struct ldsan_emu_kernel {
   uint32_t group_checked_frame_size;
   uint64_t group_checked_exit_regions;
   uint64_t group_checked_wave_regions;
+  uint32_t group_checked_park_offset;
   /* Per region of group_checked: where the pc of the barrier it follows is
    * noted (by its first work-item to pass it), NULL for region 0; the array
    * NULL if no barrier has one. */

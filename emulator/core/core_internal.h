@@ -40,16 +40,22 @@ typedef struct emu_fiber {
   uint32_t state;           /* emu_fiber_state */
 } emu_fiber;
 
-/* A work-item stopped at a cross-lane operation (fibers: WAVE_WAIT; loops: in
- * a wave region): the operation (core_wave_ops.h), its operands, and where it
- * stopped: the site (fibers: the call's return address; loops: the region),
- * how deep in its stack (fibers), and the retarget tool's rank of the site
- * (higher ranks go first, see core_sched.c); then its result. */
+/* A work-item stopped at a cross-lane operation (fibers: WAVE_WAIT, in
+ * emu_worker.parked; loops: in a wave region, in its frame, written by the
+ * group function: emu.h, group_park_offset): the operation (core_wave_ops.h),
+ * its operands, and where it stopped: the site (fibers: the call's return
+ * address; loops: the region), how deep in its stack (fibers; loops: 0), and
+ * the retarget tool's rank of the site (higher ranks go first, see
+ * core_sched.c); then its result. */
 typedef struct emu_parked {
   uint32_t op, arg;
   uint64_t val, res, rank;
-  uintptr_t site, depth;
+  uint64_t site, depth;
 } emu_parked;
+/* The layout retarget_wiloop.cpp writes. */
+_Static_assert(offsetof(emu_parked, arg) == 4 && offsetof(emu_parked, val) == 8 && offsetof(emu_parked, res) == 16 &&
+               offsetof(emu_parked, rank) == 24 && offsetof(emu_parked, site) == 32 &&
+               offsetof(emu_parked, depth) == 40 && sizeof(emu_parked) == 48, "emu_parked");
 
 /* The options of core_lds_check.c (ldsan_emu_options). */
 typedef struct emu_check_options {
@@ -92,6 +98,7 @@ typedef struct emu_worker {
   uint32_t group_frame_size;
   uint64_t group_exit_regions;
   uint64_t group_wave_regions;      /* lockstep kernels' regions after cross-lane stops (emu.h) */
+  uint32_t group_park_offset;       /* ... and where in a frame a work-item parks (emu.h) */
   const uint64_t *const *region_pcs; /* the checked loops' barrier pcs per region (emu.h), or NULL */
   ldsan_emu_item_ids *ids;          /* per work-item ids, filled once per dispatch */
   uint32_t *states;                 /* where each work-item stopped */

@@ -28,20 +28,6 @@ EMU_API uint64_t __ldsan_emu_wave_op(uint32_t op, uint64_t val, uint32_t arg, ui
   return ldsan_emu_wave_arrive(op, val, arg, rank, (uintptr_t)__builtin_return_address(0), __builtin_frame_address(0));
 }
 
-/* Work-item loops of a lockstep kernel: the running work-item stops at
- * cross-lane operation op (operands val, arg; a lockstep point: SYNC) that
- * starts region `region`, ranked `rank` (emu.h, group_wave_regions). */
-EMU_API void __ldsan_emu_wave_park(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank, uint32_t region) {
-  emu_worker *w = ldsan_emu_self; /* loops: the TLS work-item is one of w->ids */
-  w->parked[(const ldsan_emu_item_ids *)__ldsan_emu_tls.item - w->ids] = (emu_parked){.op = op, .arg = arg, .val = val, .rank = rank, .site = region};
-}
-
-/* ... and, once its wave executed it, takes its result. */
-EMU_API uint64_t __ldsan_emu_wave_result(void) {
-  emu_worker *w = ldsan_emu_self;
-  return w->parked[(const ldsan_emu_item_ids *)__ldsan_emu_tls.item - w->ids].res;
-}
-
 /* A memory access of a lockstep kernel's own code: the wave's lanes make it
  * together (each lane's own stack is not shared and needs no wait). */
 EMU_API void __ldsan_emu_wave_mem(const void *p, uint64_t rank) {

@@ -204,23 +204,31 @@ static int emu_wave_before(const emu_parked *a, const emu_parked *b) {
  * go to their parked records. Returns them (the exec mask), taken out of
  * w->synced[wv]. Fibers and work-item loops alike. */
 static uint64_t emu_wave_execute(emu_worker *w, uint32_t wv) {
-  emu_parked *ps = &w->parked[wv << w->wave_shift];
+  uint32_t first = wv << w->wave_shift;
+  /* Lane i's record: fibers keep them in w->parked, loops in the frames. */
+  uint8_t *base = w->loops ? w->frames + (size_t)first * w->group_frame_size + w->group_park_offset
+                           : (uint8_t *)&w->parked[first];
+  size_t stride = w->loops ? w->group_frame_size : sizeof(emu_parked);
+#define EMU_PARKED(i) ((emu_parked *)(base + (size_t)(i) * stride))
   uint64_t s = w->synced[wv], exec = 0, m;
   uint64_t val[LDSAN_EMU_WAVE_LANES], res[LDSAN_EMU_WAVE_LANES];
   uint32_t arg[LDSAN_EMU_WAVE_LANES];
   unsigned best = (unsigned)__builtin_ctzll(s);
   for (m = s & (s - 1); m; m &= m - 1)
-    if (emu_wave_before(&ps[__builtin_ctzll(m)], &ps[best])) best = (unsigned)__builtin_ctzll(m);
+    if (emu_wave_before(EMU_PARKED(__builtin_ctzll(m)), EMU_PARKED(best))) best = (unsigned)__builtin_ctzll(m);
+  const emu_parked *b = EMU_PARKED(best);
   for (m = s; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
-    if (ps[i].site != ps[best].site || ps[i].depth != ps[best].depth) continue;
+    const emu_parked *p = EMU_PARKED(i);
+    if (p->site != b->site || p->depth != b->depth) continue;
     exec |= 1ull << i;
-    val[i] = ps[i].val;
-    arg[i] = ps[i].arg;
+    val[i] = p->val;
+    arg[i] = p->arg;
   }
-  ldsan_emu_wave_apply(ps[best].op, 1u << w->wave_shift, exec, val, arg, res);
-  if (ps[best].op == LDSAN_EMU_WAVE_SYNC && arg[best] == LDSAN_EMU_WAVE_SYNC_BARRIER) w->wave_epoch[wv]++;
-  for (m = exec; m; m &= m - 1) ps[__builtin_ctzll(m)].res = res[__builtin_ctzll(m)];
+  ldsan_emu_wave_apply(b->op, 1u << w->wave_shift, exec, val, arg, res);
+  if (b->op == LDSAN_EMU_WAVE_SYNC && arg[best] == LDSAN_EMU_WAVE_SYNC_BARRIER) w->wave_epoch[wv]++;
+  for (m = exec; m; m &= m - 1) EMU_PARKED(__builtin_ctzll(m))->res = res[__builtin_ctzll(m)];
+#undef EMU_PARKED
   w->synced[wv] &= ~exec;
   return exec;
 }
@@ -459,8 +467,8 @@ static uint32_t emu_release_regions(uint32_t *states, uint32_t n, uint64_t regio
 }
 
 /* One workgroup of a lockstep kernel with work-item loops: as
- * emu_run_group_loops, but a work-item also stops after parking at a
- * cross-lane stop (a region of group_wave_regions). After each pass, every
+ * emu_run_group_loops, but a work-item also stops after parking (a record
+ * in its frame) at a cross-lane stop (a region of group_wave_regions). After each pass, every
  * wave with lanes stopped there executes its first site (emu_wave_execute, as
  * fibers do) and those lanes run on in the next pass; the others stay held.
  * Only when no lane waits at a cross-lane stop are barriers released, then
@@ -590,6 +598,7 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   w->group_frame_size = checked ? k->group_checked_frame_size : k->group_frame_size;
   w->group_exit_regions = checked ? k->group_checked_exit_regions : k->group_exit_regions;
   w->group_wave_regions = checked ? k->group_checked_wave_regions : k->group_wave_regions;
+  w->group_park_offset = checked ? k->group_checked_park_offset : k->group_park_offset;
   w->region_pcs = checked ? k->group_checked_barrier_pcs : NULL;
   w->loops = w->group != NULL;
   w->lockstep = k->lockstep && !w->loops;

@@ -30,10 +30,12 @@ typedef struct rt_kernel {
   uint32_t frame_size;
   uint64_t exit_regions;
   uint64_t wave_regions;    /* rt_wiloop.wave_regions of group */
+  uint32_t park_offset;     /* rt_wiloop.park_offset of group */
   LLVMValueRef group_checked; /* __ldsan_emu_group_checked.<name>: the same for entry_checked */
   uint32_t frame_size_checked;
   uint64_t exit_regions_checked;
   uint64_t wave_regions_checked;
+  uint32_t park_offset_checked;
   LLVMValueRef barrier_pcs_checked; /* rt_wiloop.barrier_pcs of group_checked */
   LLVMValueRef name_str;    /* the kernel table's copy of name */
   int lockstep;             /* its waves run in lockstep (retarget_wave.cpp) */
@@ -126,6 +128,7 @@ typedef struct rt_wiloop {
   uint32_t regions;         /* barriers (and, in lockstep, cross-lane stops) + 1 */
   uint64_t exit_regions;    /* bit k: region k follows the kernel-exit barrier */
   uint64_t wave_regions;    /* bit k: region k follows a cross-lane stop (lockstep) */
+  uint32_t park_offset;     /* where in a work-item's frame its parked record is (wave_regions) */
   LLVMValueRef barrier_pcs; /* ptr [regions]: region k's barrier pc slot (the LDS checks' note), or NULL */
   char why[192];            /* when not formed: why the kernel stays on fibers */
 } rt_wiloop;

@@ -246,9 +246,9 @@ static LLVMValueRef rt_table(rt_ctx *c, LLVMTypeRef ty, LLVMValueRef *elems, uns
 
 /* The kernel table's element type: ldsan_emu_kernel (emu.h). */
 static LLVMTypeRef rt_kernel_type(rt_ctx *c) {
-  LLVMTypeRef f[15] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i64,
-                       c->i32, c->ptr, c->ptr, c->i32, c->i64, c->i64, c->ptr};
-  return LLVMStructTypeInContext(c->ctx, f, 15, 0);
+  LLVMTypeRef f[17] = {c->ptr, c->ptr, c->i32, c->i32, c->ptr, c->i32, c->i64, c->i64, c->i32,
+                       c->i32, c->ptr, c->ptr, c->i32, c->i64, c->i64, c->i32, c->ptr};
+  return LLVMStructTypeInContext(c->ctx, f, 17, 0);
 }
 
 static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
@@ -257,7 +257,7 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
     rt_kernel *k = &c->kernels[i];
     uint32_t lds = k->static_lds > c->lds_extent ? k->static_lds : c->lds_extent;
     if (!k->name_str) k->name_str = rt_cstr(c, k->name);
-    LLVMValueRef f[15] = {k->name_str,
+    LLVMValueRef f[17] = {k->name_str,
                          k->entry,
                          LLVMConstInt(c->i32, k->arg_count, 0), /* k->fn may be inlined away by now */
                          LLVMConstInt(c->i32, lds, 0),
@@ -265,14 +265,16 @@ static LLVMValueRef rt_kernel_table_init(rt_ctx *c) {
                          LLVMConstInt(c->i32, k->frame_size, 0),
                          LLVMConstInt(c->i64, k->exit_regions, 0),
                          LLVMConstInt(c->i64, k->wave_regions, 0),
+                         LLVMConstInt(c->i32, k->park_offset, 0),
                          LLVMConstInt(c->i32, (unsigned)k->lockstep, 0),
                          k->entry_checked ? k->entry_checked : LLVMConstPointerNull(c->ptr),
                          k->group_checked ? k->group_checked : LLVMConstPointerNull(c->ptr),
                          LLVMConstInt(c->i32, k->frame_size_checked, 0),
                          LLVMConstInt(c->i64, k->exit_regions_checked, 0),
                          LLVMConstInt(c->i64, k->wave_regions_checked, 0),
+                         LLVMConstInt(c->i32, k->park_offset_checked, 0),
                          k->barrier_pcs_checked ? k->barrier_pcs_checked : LLVMConstPointerNull(c->ptr)};
-    ks[i] = LLVMConstStructInContext(c->ctx, f, 15, 0);
+    ks[i] = LLVMConstStructInContext(c->ctx, f, 17, 0);
   }
   LLVMValueRef init = LLVMConstArray2(rt_kernel_type(c), ks, c->kernel_count);
   free(ks);
@@ -349,6 +351,7 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     k->frame_size = w.frame_size;
     k->exit_regions = w.exit_regions;
     k->wave_regions = w.wave_regions;
+    k->park_offset = w.park_offset;
     if (k->group) formed++;
     const char *mode = k->lockstep ? ", waves in lockstep" : "";
     if (verbose && k->group)
@@ -366,6 +369,7 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
       k->frame_size_checked = wc.frame_size;
       k->exit_regions_checked = wc.exit_regions;
       k->wave_regions_checked = wc.wave_regions;
+      k->park_offset_checked = wc.park_offset;
       k->barrier_pcs_checked = k->group_checked ? wc.barrier_pcs : NULL;
       if (verbose && !k->group_checked)
         fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run as fibers, because %s\n", k->name, wc.why);

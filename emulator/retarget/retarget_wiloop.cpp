@@ -29,10 +29,10 @@
 // of stop: each cross-lane operation and lockstep point of the kernel's own
 // code (not the point before a call: calls are inlined) ends a region like a
 // barrier. The work-item first parks its operands
-// (__ldsan_emu_wave_park(op, val, arg, rank, j), rank as rt_wave_rank gives
-// it on this function); once its wave executed the operation (core_sched.c,
-// emu_run_group_lockstep_loops) region j runs for it and starts with
-// __ldsan_emu_wave_result(). So a wave's lanes meet with a loop exit each,
+// in a record of its frame (at rt_wiloop.park_offset; rank as rt_wave_rank
+// gives it on this function); once its wave executed the operation
+// (core_sched.c, emu_run_group_lockstep_loops) region j runs for it and starts
+// by loading its result from there. So a wave's lanes meet with a loop exit each,
 // not a fiber switch each. ldsan's own code (LDSAN_RUNTIME_MD) keeps its
 // cross-lane calls, whose lanes then run alone as in any kernel's loops.
 //
@@ -88,6 +88,7 @@ namespace {
 constexpr unsigned kMaxRegions = 62;       // region ids index the core's 64-bit masks
 constexpr uint32_t kStateDone = LDSAN_EMU_GROUP_STATE_DONE;
 constexpr uint64_t kMaxFrameAlign = 64;    // the core's frame buffer alignment
+constexpr unsigned kParkWords = 6;         // a parked record: the core's emu_parked, 48 bytes
 
 enum class Sync { None, Barrier, ExitBarrier, Sleep };
 
@@ -255,6 +256,7 @@ public:
     w_->eraseFromParent();
     if (broken) return fail("internal error: the work-item loops did not verify: " + os.str());
     out_.frame_size = frameSize_;
+    out_.park_offset = park_ ? (uint32_t)frameOffset_.lookup(park_) : 0;
     out_.regions = (uint32_t)entries_.size();
     out_.barrier_pcs = wrap(barrierSlotTable(Twine(groupName) + ".barrier_pcs"));
     out_.exit_regions = 0;
@@ -389,25 +391,32 @@ private:
     }
   }
 
-  // A cross-lane stop starts region j: the work-item parks its operands
-  // (__ldsan_emu_wave_park(op, val, arg, rank, j)) and stops; its wave
-  // executes the operation (core_sched.c) and region j starts with its result.
+  // A cross-lane stop starts region j: the work-item parks its operands in
+  // its frame (a record laid out as the core's emu_parked: op, arg, val, res,
+  // rank, site = j, depth = 0) and stops; its wave executes the operation
+  // (core_sched.c) and region j starts by loading its result from the record.
   void splitAtWaveStop(CallInst *ci) {
     LLVMContext &ctx = m_.getContext();
     Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
-    FunctionCallee park = m_.getOrInsertFunction("__ldsan_emu_wave_park", Type::getVoidTy(ctx), i32, i64, i32, i64, i32);
-    FunctionCallee result = m_.getOrInsertFunction("__ldsan_emu_wave_result", i64);
+    if (!park_) {
+      park_ = new AllocaInst(ArrayType::get(i64, kParkWords), dl_.getAllocaAddrSpace(), nullptr, Align(8), "wave.park",
+                             w_->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    }
     unsigned j = (unsigned)entries_.size();
     bool op = ci->getCalledFunction()->getName() == "__ldsan_emu_wave_op";
-    Value *args[5] = {op ? ci->getArgOperand(0) : ConstantInt::get(i32, LDSAN_EMU_WAVE_SYNC),
-                      op ? ci->getArgOperand(1) : ConstantInt::get(i64, 0),
-                      op ? ci->getArgOperand(2) : ConstantInt::get(i32, 0), ci->getArgOperand(ci->arg_size() - 1),
-                      ConstantInt::get(i32, j)};
-    CallInst::Create(park, args, "", ci->getIterator())->setDebugLoc(ci->getDebugLoc());
+    IRBuilder<> b(ci);
+    auto field = [&](unsigned byte) { return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), park_, byte); };
+    b.CreateAlignedStore(op ? ci->getArgOperand(0) : ConstantInt::get(i32, LDSAN_EMU_WAVE_SYNC), field(0), Align(8));
+    b.CreateAlignedStore(op ? ci->getArgOperand(2) : ConstantInt::get(i32, 0), field(4), Align(4));
+    b.CreateAlignedStore(op ? ci->getArgOperand(1) : ConstantInt::get(i64, 0), field(8), Align(8));
+    b.CreateAlignedStore(ci->getArgOperand(ci->arg_size() - 1), field(24), Align(8));
+    b.CreateAlignedStore(ConstantInt::get(i64, j), field(32), Align(8));
+    b.CreateAlignedStore(ConstantInt::get(i64, 0), field(40), Align(8));
     BasicBlock *nb = ci->getParent()->splitBasicBlock(ci->getIterator(), "wave");
     if (!ci->use_empty()) {
-      CallInst *r = CallInst::Create(result, {}, "wave.result", ci->getIterator());
-      r->setDebugLoc(ci->getDebugLoc());
+      IRBuilder<> rb(ci);
+      LoadInst *r = rb.CreateAlignedLoad(i64, rb.CreateConstInBoundsGEP1_64(rb.getInt8Ty(), park_, 16), Align(8),
+                                         "wave.result");
       ci->replaceAllUsesWith(r);
     }
     ci->eraseFromParent();
@@ -735,7 +744,7 @@ private:
       if (!a) continue;
       AllocaUse u;
       collectUses(a, u);
-      bool priv = u.escapes || popcount(u.regions) > 1;
+      bool priv = u.escapes || popcount(u.regions) > 1 || a == park_; // the core reads the parked record
       if (!priv && popcount(u.regions) == 1) {
         unsigned k = countr_zero(u.regions);
         if (reexec_[k]) priv = !(demoted_.count(a) && storedBeforeLoaded(a, k));
@@ -948,7 +957,8 @@ private:
   const DataLayout &dl_;
   rt_wiloop &out_;
   bool lockstep_;                               // cross-lane stops end regions too
-  Function *w_ = nullptr;                       // scratch copy of f_
+  Function *w_ = nullptr;
+  AllocaInst *park_ = nullptr;                  // the parked record of cross-lane stops (lockstep)                       // scratch copy of f_
   SmallVector<BasicBlock *, 16> entries_;       // region k starts at entries_[k]
   SmallVector<bool, 16> isExit_;                // region k follows the kernel-exit barrier
   SmallVector<bool, 16> isWave_;                // region k follows a cross-lane stop (lockstep)
@@ -1003,6 +1013,7 @@ extern "C" LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_nam
   out->regions = 0;
   out->exit_regions = 0;
   out->wave_regions = 0;
+  out->park_offset = 0;
   out->barrier_pcs = NULL;
   out->why[0] = '\0';
   Former former(*unwrap<Function>(entry), *out);
