@@ -99,7 +99,9 @@ static int file_uses_hip(struct include_search *s, const char *path, int depth) 
   if (depth > INCLUDE_MAX_DEPTH || s->nseen == INCLUDE_MAX_FILES) return 0;
   for (int i = 0; i < s->nseen; i++)
     if (!strcmp(s->seen[i], path)) return 0;  /* read already (or being read) */
-  s->seen[s->nseen++] = strdup(path);
+  char *copy = strdup(path);
+  if (!copy) return 0;
+  s->seen[s->nseen++] = copy;
   char *text = read_text(path);
   if (!text) return 0;
   int yes = text_uses_hip(text);

@@ -27,9 +27,10 @@ void ldsan_cc_find_include_dirs(int argc, char **argv, ldsan_cc_include_dirs *di
  * hipcc compiles every .cpp as HIP; the drivers do so for these and compile
  * the others as plain C++ (the host code is the same), so a host-only file
  * costs no device compile. Headers are followed as the preprocessor finds
- * them (quoted: beside the includer, then `dirs`; angled: `dirs` only; system
- * headers are not read), whatever #if says, at most 256 files of 1 MiB each;
- * dirs may be NULL. A file that gets HIP some other way needs -x hip. */
+ * them (quoted: beside the includer, then `dirs`; angled: `dirs` only, so the
+ * compiler's own system directories are not read, but headers found through
+ * -I are, whoever wrote them), whatever #if says, at most 256 files of 1 MiB
+ * each; dirs may be NULL. A file that gets HIP some other way needs -x hip. */
 int ldsan_cc_is_cxx_using_hip(const char *path, const ldsan_cc_include_dirs *dirs);
 
 /* ldsan's own -fsanitize-lds=<list> and -fno-sanitize-lds (both drivers take

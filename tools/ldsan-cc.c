@@ -142,7 +142,7 @@ static void note_arch(struct options *o, const char *arch) {
 /* Whether option `a` takes the next argument as its value. */
 static int takes_value(const char *a) {
   static const char *const opts[] = {"-o", "-MF", "-MT", "-MQ", "-I", "-L", "-D", "-U", "-x", "-include",
-                                     "-isystem", "-Xclang", "-mllvm", "-Xlinker", "-Xoffload-linker",
+                                     "-isystem", "-iquote", "-Xclang", "-mllvm", "-Xlinker", "-Xoffload-linker",
                                      "-Xarch_device", "-Xarch_host", "-target", "--offload-arch",
                                      "--cuda-gpu-arch"};
   for (size_t k = 0; k < sizeof opts / sizeof *opts; k++)

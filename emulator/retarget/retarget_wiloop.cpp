@@ -957,8 +957,8 @@ private:
   const DataLayout &dl_;
   rt_wiloop &out_;
   bool lockstep_;                               // cross-lane stops end regions too
-  Function *w_ = nullptr;
-  AllocaInst *park_ = nullptr;                  // the parked record of cross-lane stops (lockstep)                       // scratch copy of f_
+  Function *w_ = nullptr;                       // scratch copy of f_
+  AllocaInst *park_ = nullptr;                  // the parked record of cross-lane stops (lockstep)
   SmallVector<BasicBlock *, 16> entries_;       // region k starts at entries_[k]
   SmallVector<bool, 16> isExit_;                // region k follows the kernel-exit barrier
   SmallVector<bool, 16> isWave_;                // region k follows a cross-lane stop (lockstep)
