@@ -30,6 +30,7 @@
 
 struct options {
   ldsan_cc_include_dirs includes; /* -I and -iquote: where a .cpp's own headers are */
+  signed char *input_is_hip;  /* per argv index: whether that input is HIP by name or text; -1: not asked yet */
   const char *clang;          /* compiler to exec */
   const char *rocm_path;      /* --rocm-path given to clang */
   char build_root[PATH_MAX];  /* .../build: holds bin/, lib/, libexec/ */
@@ -168,6 +169,14 @@ static int is_debug_option(const char *a) {
   return 1;
 }
 
+/* Whether input argv[i] is HIP by its name or its text. The text check reads
+ * the file and its project's headers, so each input is asked once. */
+static int input_is_hip(struct options *o, char **argv, int i) {
+  if (o->input_is_hip[i] < 0)
+    o->input_is_hip[i] = (signed char)(ldsan_cc_is_hip_source(argv[i]) || ldsan_cc_is_cxx_using_hip(argv[i], &o->includes));
+  return o->input_is_hip[i];
+}
+
 /* First pass over the user's arguments: records what they ask for. */
 static void scan_args(struct options *o, int argc, char **argv) {
   const char *lang = "none";
@@ -205,7 +214,7 @@ static void scan_args(struct options *o, int argc, char **argv) {
       if (strcmp(lang, "none") != 0) {  /* -x <lang> names the language of what follows */
         if (!strcmp(lang, "hip") || !strcmp(lang, "cuda")) o->has_hip_input = 1;
         else o->has_source_input = 1;
-      } else if (ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a, &o->includes)) o->has_hip_input = 1;
+      } else if (input_is_hip(o, argv, i)) o->has_hip_input = 1;
       else if (ldsan_cc_is_object(a)) o->has_object_input = 1;
       else o->has_source_input = 1;
     }
@@ -312,6 +321,9 @@ int main(int argc, char **argv) {
   struct options o = {0};
   o.clang = getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG") ? cxx_driver(getenv("LDSAN_CLANG")) : DEFAULT_CLANG;
   o.rocm_path = DEFAULT_ROCM_PATH;
+  o.input_is_hip = malloc((size_t)argc);
+  if (!o.input_is_hip) die("out of memory%s%s", "", "");
+  memset(o.input_is_hip, -1, (size_t)argc);
 
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
@@ -422,7 +434,7 @@ int main(int argc, char **argv) {
     else if (strncmp(a, "-x", 2) == 0 && a[2] && !(i > 1 && takes_value(argv[i - 1]))) lang = a + 2;
     const char *as = NULL;
     if (is_input(argv, i) && strcmp(lang, "none") == 0)
-      as = ldsan_cc_is_hip_source(a) || ldsan_cc_is_cxx_using_hip(a, &o.includes) ? "hip" : ldsan_cc_ends_with(a, ".c") ? "c" : NULL;
+      as = input_is_hip(&o, argv, i) ? "hip" : ldsan_cc_ends_with(a, ".c") ? "c" : NULL;
     if (as) {
       push(&b, "-x"); push(&b, as); push(&b, a);
       if (i < last_input) { push(&b, "-x"); push(&b, "none"); }
