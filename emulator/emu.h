@@ -16,6 +16,16 @@ extern "C" {
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
 #define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
+/* The parked record of a lockstep work-item (group_park_offset below; the
+ * core's emu_parked asserts the same layout): byte offsets of its fields. */
+#define LDSAN_EMU_PARK_OP 0      /* u32: the operation (core_wave_ops.h) */
+#define LDSAN_EMU_PARK_ARG 4     /* u32 */
+#define LDSAN_EMU_PARK_VAL 8     /* u64 */
+#define LDSAN_EMU_PARK_RES 16    /* u64: the result, written by the core */
+#define LDSAN_EMU_PARK_RANK 24   /* u64 */
+#define LDSAN_EMU_PARK_SITE 32   /* u64: the region the work-item stopped before */
+#define LDSAN_EMU_PARK_DEPTH 40  /* u64: 0 in loops */
+#define LDSAN_EMU_PARK_SIZE 48
 
 /* One kernel of a retargeted device image. */
 typedef struct ldsan_emu_kernel {

@@ -52,10 +52,12 @@ typedef struct emu_parked {
   uint64_t val, res, rank;
   uint64_t site, depth;
 } emu_parked;
-/* The layout retarget_wiloop.cpp writes. */
-_Static_assert(offsetof(emu_parked, arg) == 4 && offsetof(emu_parked, val) == 8 && offsetof(emu_parked, res) == 16 &&
-               offsetof(emu_parked, rank) == 24 && offsetof(emu_parked, site) == 32 &&
-               offsetof(emu_parked, depth) == 40 && sizeof(emu_parked) == 48, "emu_parked");
+/* The layout retarget_wiloop.cpp writes (emu.h). */
+_Static_assert(offsetof(emu_parked, op) == LDSAN_EMU_PARK_OP && offsetof(emu_parked, arg) == LDSAN_EMU_PARK_ARG &&
+               offsetof(emu_parked, val) == LDSAN_EMU_PARK_VAL && offsetof(emu_parked, res) == LDSAN_EMU_PARK_RES &&
+               offsetof(emu_parked, rank) == LDSAN_EMU_PARK_RANK && offsetof(emu_parked, site) == LDSAN_EMU_PARK_SITE &&
+               offsetof(emu_parked, depth) == LDSAN_EMU_PARK_DEPTH && sizeof(emu_parked) == LDSAN_EMU_PARK_SIZE,
+               "emu_parked");
 
 /* The options of core_lds_check.c (ldsan_emu_options). */
 typedef struct emu_check_options {

@@ -88,7 +88,6 @@ namespace {
 constexpr unsigned kMaxRegions = 62;       // region ids index the core's 64-bit masks
 constexpr uint32_t kStateDone = LDSAN_EMU_GROUP_STATE_DONE;
 constexpr uint64_t kMaxFrameAlign = 64;    // the core's frame buffer alignment
-constexpr unsigned kParkWords = 6;         // a parked record: the core's emu_parked, 48 bytes
 
 enum class Sync { None, Barrier, ExitBarrier, Sleep };
 
@@ -392,30 +391,31 @@ private:
   }
 
   // A cross-lane stop starts region j: the work-item parks its operands in
-  // its frame (a record laid out as the core's emu_parked: op, arg, val, res,
-  // rank, site = j, depth = 0) and stops; its wave executes the operation
+  // its frame (the record of emu.h, LDSAN_EMU_PARK_*: site = j, depth = 0)
+  // and stops; its wave executes the operation
   // (core_sched.c) and region j starts by loading its result from the record.
   void splitAtWaveStop(CallInst *ci) {
     LLVMContext &ctx = m_.getContext();
     Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
     if (!park_) {
-      park_ = new AllocaInst(ArrayType::get(i64, kParkWords), dl_.getAllocaAddrSpace(), nullptr, Align(8), "wave.park",
+      park_ = new AllocaInst(ArrayType::get(i64, LDSAN_EMU_PARK_SIZE / 8), dl_.getAllocaAddrSpace(), nullptr, Align(8), "wave.park",
                              w_->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
     }
     unsigned j = (unsigned)entries_.size();
     bool op = ci->getCalledFunction()->getName() == "__ldsan_emu_wave_op";
     IRBuilder<> b(ci);
     auto field = [&](unsigned byte) { return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), park_, byte); };
-    b.CreateAlignedStore(op ? ci->getArgOperand(0) : ConstantInt::get(i32, LDSAN_EMU_WAVE_SYNC), field(0), Align(8));
-    b.CreateAlignedStore(op ? ci->getArgOperand(2) : ConstantInt::get(i32, 0), field(4), Align(4));
-    b.CreateAlignedStore(op ? ci->getArgOperand(1) : ConstantInt::get(i64, 0), field(8), Align(8));
-    b.CreateAlignedStore(ci->getArgOperand(ci->arg_size() - 1), field(24), Align(8));
-    b.CreateAlignedStore(ConstantInt::get(i64, j), field(32), Align(8));
-    b.CreateAlignedStore(ConstantInt::get(i64, 0), field(40), Align(8));
+    b.CreateAlignedStore(op ? ci->getArgOperand(0) : ConstantInt::get(i32, LDSAN_EMU_WAVE_SYNC),
+                         field(LDSAN_EMU_PARK_OP), Align(8));
+    b.CreateAlignedStore(op ? ci->getArgOperand(2) : ConstantInt::get(i32, 0), field(LDSAN_EMU_PARK_ARG), Align(4));
+    b.CreateAlignedStore(op ? ci->getArgOperand(1) : ConstantInt::get(i64, 0), field(LDSAN_EMU_PARK_VAL), Align(8));
+    b.CreateAlignedStore(ci->getArgOperand(ci->arg_size() - 1), field(LDSAN_EMU_PARK_RANK), Align(8));
+    b.CreateAlignedStore(ConstantInt::get(i64, j), field(LDSAN_EMU_PARK_SITE), Align(8));
+    b.CreateAlignedStore(ConstantInt::get(i64, 0), field(LDSAN_EMU_PARK_DEPTH), Align(8));
     BasicBlock *nb = ci->getParent()->splitBasicBlock(ci->getIterator(), "wave");
     if (!ci->use_empty()) {
       IRBuilder<> rb(ci);
-      LoadInst *r = rb.CreateAlignedLoad(i64, rb.CreateConstInBoundsGEP1_64(rb.getInt8Ty(), park_, 16), Align(8),
+      LoadInst *r = rb.CreateAlignedLoad(i64, rb.CreateConstInBoundsGEP1_64(rb.getInt8Ty(), park_, LDSAN_EMU_PARK_RES), Align(8),
                                          "wave.result");
       ci->replaceAllUsesWith(r);
     }
