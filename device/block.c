@@ -55,11 +55,13 @@ LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
 }
 
 /* The live block of the caller's own workgroup (enter returned it), or null:
- * only the header's own checks, within the store's memory (no pool view). */
+ * only the header's own checks, within the store's memory (no pool view).
+ * Every block the pool hands out is LDSAN_POOL_MIN_CHUNK-aligned (pool.c),
+ * which exit_block's whole shadow units count on. */
 static inline LDSAN_GLOBAL ldsan_block_header *own_block(uint64_t block) {
   uint64_t base, size;
   __ldsan_pool_store(&base, &size);
-  if (block % LDSAN_BLOCK_HEADER_SIZE || block < base + LDSAN_BLOCK_HEADER_SIZE || block - base >= size) return 0;
+  if (block % LDSAN_POOL_MIN_CHUNK || block < base + LDSAN_BLOCK_HEADER_SIZE || block - base >= size) return 0;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
   if (__ldsan_uniform_u32(__ldsan_load_relaxed_u32(&h->magic, LDSAN_SCOPE_DEVICE)) != LDSAN_BLOCK_MAGIC ||
       __ldsan_uniform_u64(h->self) != block)
@@ -99,15 +101,36 @@ static inline uint64_t chunk_bytes(block_request r) {
 /* prev_size of a chunk that holds no block shadow yet (from the pool). */
 #define FRESH_CHUNK UINT64_MAX
 
+/* Where a kernel's exit ends the e4 (LDS_FREED) of a block of block_size in a
+ * chunk of payload bytes after its header: whole shadow units (128 bytes of
+ * block each), which fit in the chunk (its size is a multiple of 256 and
+ * holds header, block and a tail of at least 64 bytes: block_size <=
+ * chunk - 128, a multiple of 128, so the end stays below payload and below
+ * the LDS checks' hazard area, lds_checks.c); a larger block_size (a header
+ * overwritten) stops at the payload's last whole unit. */
+static inline uint64_t freed_end(uint64_t block_size, uint64_t payload) {
+  uint64_t end = (block_size + 127u) & ~127ull;
+  return end <= payload ? end : payload & ~127ull;
+}
+
 /* Copies a descriptor's shadow image (abi.h) of [block, block + static_size)
  * into place, in whole 8-byte words (its padding is the tail's value, which
  * fill_block_shadow then puts right where the block goes on), shared by the
- * calling lanes: word i to rank i mod count. */
-static void copy_shadow_image(uint64_t block, const LDSAN_GLOBAL uint64_t *image, uint32_t static_size) {
+ * calling lanes: word i to rank i mod count. An odd count of words gets one
+ * more of the tail's value, so the copy ends a shadow unit as a kernel's exit
+ * does (freed_end: the chunk holds it). Returns the bytes of block whose
+ * shadow it wrote (64 per word). */
+static uint64_t copy_shadow_image(uint64_t block, const LDSAN_GLOBAL uint64_t *image, uint32_t static_size) {
   uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
   LDSAN_GLOBAL uint64_t *to = (LDSAN_GLOBAL uint64_t *)__ldsan_shadow_of(block); /* 8-aligned: blocks are 64-aligned */
   uint32_t words = (static_size / LDSAN_SHADOW_GRANULE + 7u) / 8u;
-  for (uint32_t i = rank; i < words; i += count) to[i] = image[i];
+  if (words <= count) { /* a word for each of the first lanes (up to 32 KiB of statics on wave64): no loop */
+    if (rank < words) to[rank] = image[rank];
+  } else {
+    for (uint32_t i = rank; i < words; i += count) to[i] = image[i];
+  }
+  if ((words & 1u) && rank == count - 1u) to[words] = 0x0101010101010101ull * LDSAN_SHADOW_LDS_DYNAMIC_TAIL;
+  return (uint64_t)((words + 1u) & ~1u) * 64u;
 }
 
 /* Writes a new block's shadow: [block, block + used) addressable but for the
@@ -118,8 +141,15 @@ static void copy_shadow_image(uint64_t block, const LDSAN_GLOBAL uint64_t *image
 static void fill_block_shadow(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_desc *desc, uint64_t used, uint64_t end) {
   uint32_t image = desc ? __ldsan_uniform_u32(desc->shadow) : 0;
   uint32_t static_size = desc ? __ldsan_uniform_u32(desc->static_size) : 0;
+  /* end is whole granules; a partial granule at used is the unpoisoning's. */
+  uint64_t tail = (used + LDSAN_SHADOW_GRANULE - 1) & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1);
   if (image && static_size <= used) {
-    copy_shadow_image(block, (const LDSAN_GLOBAL uint64_t *)((const LDSAN_GLOBAL uint8_t *)desc + image), static_size);
+    /* The image's padding past static_size is the tail's value: what it
+     * wrote past used is right (a block of the same size as the chunk's last
+     * one has no tail left to write). */
+    uint64_t imaged = copy_shadow_image(block, (const LDSAN_GLOBAL uint64_t *)((const LDSAN_GLOBAL uint8_t *)desc + image),
+                                        static_size);
+    if (imaged > tail) tail = imaged;
     if (used > static_size)
       __ldsan_unpoison(block + static_size, used - static_size); /* dynamic LDS */
   } else {
@@ -127,8 +157,6 @@ static void fill_block_shadow(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_de
     if (desc)
       poison_compiler_slot(block, desc, used);
   }
-  /* end is whole granules; a partial granule at used is the unpoisoning's. */
-  uint64_t tail = (used + LDSAN_SHADOW_GRANULE - 1) & ~(uint64_t)(LDSAN_SHADOW_GRANULE - 1);
   if (end > tail)
     __ldsan_fill_shadow(__ldsan_shadow_of(block + tail), __ldsan_shadow_of(block + end), LDSAN_SHADOW_LDS_DYNAMIC_TAIL);
 }
@@ -136,7 +164,7 @@ static void fill_block_shadow(uint64_t block, const LDSAN_GLOBAL ldsan_kernel_de
 /* Makes chunk (of size_class/chunk_size) the block r asks for: header, shadow
  * (header, addressable part, tail, the compiler's slot), then the magic that
  * publishes it. A chunk from the block cache keeps its last block's shadow:
- * header e2, [block, block + prev_size rounded up to 64) e4 (kernel exit),
+ * header e2, [block, freed_end(prev_size, payload)) e4 (kernel exit),
  * the rest e3; only what differs is written (the addressable part, and e3
  * over the old block's excess), so a workgroup's shadow work is its own
  * block's size, not its chunk's. A workgroup's block leaves that work in its header for the wave
@@ -147,8 +175,7 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   uint64_t block = chunk + LDSAN_BLOCK_HEADER_SIZE;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk;
   uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
-  /* The old block's e4 covers whole shadow words: up to prev_size rounded up to 64. */
-  uint64_t stale_end = prev_size < payload ? (prev_size + 63u) & ~63ull : payload;
+  uint64_t stale_end = prev_size == FRESH_CHUNK ? payload : freed_end(prev_size, payload);
   if (stale_end < r.used) stale_end = r.used;
   if (prev_size == FRESH_CHUNK) { /* a chunk from the cache keeps these */
     h->size_class = size_class;
@@ -300,9 +327,10 @@ LDSAN_ENTRY_FN void __ldsan_kernel_enter_wave(uint64_t block, uint64_t kernel_de
                     __ldsan_uniform_u32(h->shadow_end));
 }
 
-/* Poisons `words` shadow words of block (64 bytes of block each) as freed. */
-static inline __attribute__((always_inline)) void poison_freed(uint64_t block, uint64_t words) {
-  __ldsan_fill_shadow_words((LDSAN_GLOBAL uint64_t *)__ldsan_shadow_of(block), words, LDSAN_SHADOW_LDS_FREED);
+/* Poisons [block, block + bytes) as freed (bytes: a multiple of 128, block
+ * LDSAN_POOL_MIN_CHUNK-aligned: whole shadow units). */
+static inline __attribute__((always_inline)) void poison_freed(uint64_t block, uint64_t bytes) {
+  __ldsan_fill_shadow_units((LDSAN_GLOBAL ldsan_u64x2 *)__ldsan_shadow_of(block), bytes / 128u, LDSAN_SHADOW_LDS_FREED);
 }
 
 /* A workgroup's block at the end of its kernel, on every lane of the wave of
@@ -320,17 +348,13 @@ static void exit_block(uint64_t block, uint64_t static_size) {
     if (__ldsan_first_active_lane()) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
     return;
   }
-  /* Whole shadow words (64 bytes of block each): the chunk's tail redzone
-   * (>= 64 bytes, still e3) takes the rest of the last one, which init_block
-   * counts on. payload is a multiple of 64; a block's chunk holds its size
-   * and the tail. */
+  /* Whole shadow units (freed_end): the chunk's tail redzone (>= 64 bytes,
+   * still e3) takes the rest of the last one, which init_block counts on. */
   uint64_t block_size = __ldsan_uniform_u64(h->block_size);
-  if (static_size && block_size == static_size) {
-    poison_freed(block, (static_size + 63u) / 64u);
-  } else {
-    uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
-    poison_freed(block, (block_size < payload ? (block_size + 63u) & ~63ull : payload) / 64u);
-  }
+  if (static_size && block_size == static_size)
+    poison_freed(block, (static_size + 127u) & ~127ull); /* a constant: the block's own chunk holds it */
+  else
+    poison_freed(block, freed_end(block_size, __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE));
   if (__ldsan_first_active_lane()) {
     __ldsan_store_relaxed_u32(&h->magic, 0, LDSAN_SCOPE_DEVICE);
     release_chunk(block, h, 1, 0);

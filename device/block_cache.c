@@ -4,7 +4,7 @@
  * giving one back is one CAS, where the pool's path probes regions and
  * bitmaps. A workgroup thus pays two global atomics for its block, an acquire
  * where it takes the chunk and a release where it gives it back, both on the
- * ring its id hashes to (so the many workgroups of a kernel spread their
+ * ring of its ids' sum (so the many workgroups of a kernel spread their
  * atomics over several counters instead of contending for two). Chunks stay
  * in their class until the pool runs dry; then __ldsan_block_cache_drain
  * gives them all back.
@@ -45,12 +45,16 @@ typedef LDSAN_GLOBAL uint64_t *heads_t; /* the pool's heads (ldsan_pool.heads) *
 static uint64_t name_of(heads_t heads, uint64_t chunk) { return (chunk - (uint64_t)(uintptr_t)heads) >> 6; }
 static uint64_t chunk_named(heads_t heads, uint64_t name) { return (uint64_t)(uintptr_t)heads + (name << 6); }
 
-#define SHARD_BITS 3u
-_Static_assert(LDSAN_POOL_SHARDS == 1u << SHARD_BITS, "a shard is SHARD_BITS of the workgroup hash");
+_Static_assert((LDSAN_POOL_SHARDS & (LDSAN_POOL_SHARDS - 1u)) == 0, "a shard is the low bits of a sum of ids");
 _Static_assert(8u * LDSAN_POOL_CLASSES * LDSAN_POOL_SHARDS * 8u <= LDSAN_POOL_HEADS_SIZE, "the rings' counters fit");
 
-/* The ring of class c that the calling workgroup uses. */
-static uint32_t ring_of(uint32_t c) { return c * LDSAN_POOL_SHARDS + (__ldsan_workgroup_hash() >> (32u - SHARD_BITS)); }
+/* The ring of class c that the calling workgroup uses: workgroups next to
+ * each other in any dimension (those a GPU runs at the same time) use
+ * different rings. */
+static uint32_t ring_of(uint32_t c) {
+  uint32_t shard = (__ldsan_workgroup_id_x() + __ldsan_workgroup_id_y() + __ldsan_workgroup_id_z()) & (LDSAN_POOL_SHARDS - 1u);
+  return c * LDSAN_POOL_SHARDS + shard;
+}
 
 static LDSAN_GLOBAL uint64_t *head_of(heads_t heads, uint32_t r) { return heads + 8u * r; }
 static LDSAN_GLOBAL uint64_t *tail_of(heads_t heads, uint32_t r) { return heads + 8u * r + 1u; }
@@ -63,28 +67,34 @@ static uint32_t empty_stamp(uint64_t pos) { return (uint32_t)(pos >> LDSAN_POOL_
 static uint32_t full_stamp(uint64_t pos) { return empty_stamp(pos) + 1u; }
 
 /* Takes the oldest chunk of ring c that waited behind more than `quarantine`
- * others, or returns 0. */
+ * others, or returns 0. One exit from the loop (and from push's): the
+ * compiler then lays the first attempt out straight, with no state to
+ * dispatch on after it. Positions seen here differ by less than 2^31 (the
+ * tail is read after the head, and a ring holds CELLS chunks): their
+ * difference is taken in 32 bits. */
 static uint64_t take(heads_t heads, uint32_t c, uint64_t quarantine) {
   LDSAN_GLOBAL uint64_t *head = head_of(heads, c);
-  uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
-  for (;;) {
+  uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE)), chunk = 0;
+  for (int again = 1; again;) {
     uint64_t tail = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail_of(heads, c), LDSAN_SCOPE_DEVICE));
-    if (tail - pos <= quarantine || tail < pos) return 0;
-    LDSAN_GLOBAL uint64_t *cell = cell_of(heads, c, pos);
-    uint64_t word = __ldsan_uniform_u64(__ldsan_load_acquire_u64(cell, LDSAN_SCOPE_DEVICE));
-    if ((uint32_t)(word >> 32) != full_stamp(pos)) {
-      uint64_t now = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
-      if (now == pos) return 0; /* its giver is not done: use the pool */
-      pos = now;
-      continue;
+    again = 0;
+    if ((int32_t)(uint32_t)(tail - pos) > (int32_t)quarantine) {
+      LDSAN_GLOBAL uint64_t *cell = cell_of(heads, c, pos);
+      uint64_t word = __ldsan_uniform_u64(__ldsan_load_acquire_u64(cell, LDSAN_SCOPE_DEVICE)), next;
+      if ((uint32_t)(word >> 32) == full_stamp(pos)) {
+        next = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(head, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
+        if (next == pos) {
+          __ldsan_store_relaxed_u64(cell, (uint64_t)empty_stamp(pos + CELLS) << 32, LDSAN_SCOPE_DEVICE);
+          chunk = chunk_named(heads, word & NAME_MASK);
+        }
+      } else { /* its giver is not done (the head did not move: use the pool), or a stale head */
+        next = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(head, LDSAN_SCOPE_DEVICE));
+      }
+      again = next != pos;
+      pos = next;
     }
-    uint64_t seen = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(head, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
-    if (seen == pos) {
-      __ldsan_store_relaxed_u64(cell, (uint64_t)empty_stamp(pos + CELLS) << 32, LDSAN_SCOPE_DEVICE);
-      return chunk_named(heads, word & NAME_MASK);
-    }
-    pos = seen;
   }
+  return chunk;
 }
 
 uint64_t __ldsan_block_cache_pop(heads_t heads, uint32_t c) { return take(heads, ring_of(c), LDSAN_POOL_QUARANTINE); }
@@ -93,22 +103,23 @@ int __ldsan_block_cache_push(heads_t heads, uint32_t size_class, uint64_t chunk)
   uint32_t c = ring_of(size_class);
   LDSAN_GLOBAL uint64_t *tail = tail_of(heads, c);
   uint64_t pos = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
-  for (;;) {
+  int given = 0;
+  for (int again = 1; again;) {
     LDSAN_GLOBAL uint64_t *cell = cell_of(heads, c, pos);
-    uint64_t word = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(cell, LDSAN_SCOPE_DEVICE));
-    if ((uint32_t)(word >> 32) != empty_stamp(pos)) {
-      uint64_t now = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
-      if (now == pos) return 0; /* full, or its last taker is not done */
-      pos = now;
-      continue;
+    uint64_t word = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(cell, LDSAN_SCOPE_DEVICE)), next;
+    if ((uint32_t)(word >> 32) == empty_stamp(pos)) {
+      next = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(tail, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
+      if (next == pos) {
+        __ldsan_store_release_u64(cell, (uint64_t)full_stamp(pos) << 32 | name_of(heads, chunk), LDSAN_SCOPE_DEVICE);
+        given = 1;
+      }
+    } else { /* full, or its last taker is not done (the tail did not move), or a stale tail */
+      next = __ldsan_uniform_u64(__ldsan_load_relaxed_u64(tail, LDSAN_SCOPE_DEVICE));
     }
-    uint64_t seen = __ldsan_uniform_u64(__ldsan_atomic_cas_relaxed_u64(tail, pos, pos + 1u, LDSAN_SCOPE_DEVICE));
-    if (seen == pos) {
-      __ldsan_store_release_u64(cell, (uint64_t)full_stamp(pos) << 32 | name_of(heads, chunk), LDSAN_SCOPE_DEVICE);
-      return 1;
-    }
-    pos = seen;
+    again = next != pos;
+    pos = next;
   }
+  return given;
 }
 
 void __ldsan_block_cache_drain(const ldsan_pool *p) {

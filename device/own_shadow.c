@@ -10,7 +10,8 @@
 #include "entry_points.h"
 #include "runtime.h"
 
-/* One shadow byte per 8 bytes of the built-in pool (which is 64-aligned). */
+/* One shadow byte per 8 bytes of the built-in pool (which is page-aligned,
+ * so its shadow offset below is a multiple of 16 as abi.h asks). */
 LDSAN_EXPORT __attribute__((aligned(64))) LDSAN_GLOBAL uint8_t
     __ldsan_builtin_pool_shadow[LDSAN_BUILTIN_POOL_SIZE >> LDSAN_SHADOW_SCALE];
 
@@ -29,7 +30,8 @@ LDSAN_EXPORT uint64_t __ldsan_own_shadow_offset(void) {
 LDSAN_ENTRY_FN void __ldsan_flat_lds_access(uint64_t addr, uint32_t size_kind) {
   uint64_t base, size;
   __ldsan_pool_store(&base, &size);
-  uint64_t guard = __ldsan_state()->pool_base ? LDSAN_OWN_SHADOW_GUARD : 0; /* the built-in pool has none */
+  /* The built-in pool has no guards. */
+  uint64_t guard = base != (uint64_t)(uintptr_t)__ldsan_builtin_pool ? LDSAN_OWN_SHADOW_GUARD : 0;
   if (addr - (base - guard) >= size + 2 * guard) return;
   uint32_t flags = (size_kind & LDSAN_LDS_CHECK_STORE) ? (uint32_t)LDSAN_ACCESS_WRITE : 0u;
   __ldsan_check_access(addr, size_kind & LDSAN_LDS_CHECK_SIZE_MASK, flags, __ldsan_return_address());

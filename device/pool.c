@@ -102,12 +102,8 @@ void __ldsan_pool_view(uint64_t base, uint64_t size, ldsan_pool *out) {
 
 void __ldsan_pool_store(uint64_t *base, uint64_t *size) {
   const LDSAN_CONSTANT ldsan_device_state *state = __ldsan_state();
-  *base = state->pool_base;
+  *base = state->pool_base; /* the built-in pool unless the host gave a store (state.c) */
   *size = state->pool_size;
-  if (*base == 0) {
-    *base = (uint64_t)(uintptr_t)__ldsan_builtin_pool;
-    *size = LDSAN_BUILTIN_POOL_SIZE;
-  }
 }
 
 void __ldsan_pool_current(ldsan_pool *out) {

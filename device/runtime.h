@@ -77,30 +77,20 @@ static inline void __ldsan_fill_shadow(LDSAN_GLOBAL uint8_t *s, LDSAN_GLOBAL uin
   ldsan_u64x2 wide = {word, word};
   for (uint64_t i = rank; i < n; i += count) *(LDSAN_GLOBAL ldsan_u64x2 *)(units + i * 16u) = wide;
 }
-/* Fills `words` 8-byte shadow words from s (8-aligned) with v, shared by the
- * active lanes of the wave: a first word that is not 16-aligned and a last
- * that ends a unit early go to one lane each, the 16-byte units between go
- * round the lanes. A kernel's exit poisons its block's shadow with it in whole
- * words (the block is 64-aligned), with no byte loops at either end. */
-static inline void __ldsan_fill_shadow_words(LDSAN_GLOBAL uint64_t *s, uint64_t words, uint8_t v) {
+/* Fills `units` 16-byte shadow units from s (16-aligned) with v, shared by
+ * the active lanes of the wave: unit i to rank i mod count, with no loop when
+ * there are no more units than lanes. A kernel's exit poisons its block's
+ * shadow with it: a block is 256-aligned (LDSAN_POOL_MIN_CHUNK, pool.c), so
+ * its shadow starts a unit, and a unit is 128 bytes of block. */
+static inline void __ldsan_fill_shadow_units(LDSAN_GLOBAL ldsan_u64x2 *s, uint64_t units, uint8_t v) {
   uint32_t rank = __ldsan_lane_rank(), count = __ldsan_lane_count();
   uint64_t word = 0x0101010101010101ull * v;
-  if (words && ((uintptr_t)s & 8u)) {
-    if (rank == 0) *s = word;
-    s++;
-    words--;
-  }
-  if (words & 1u) {
-    if (rank == count - 1u) s[words - 1u] = word;
-    words--;
-  }
   ldsan_u64x2 wide = {word, word};
-  uint64_t units = words / 2u;
   if (units <= count) { /* a unit for each of the first lanes: no loop */
-    if (rank < units) *(LDSAN_GLOBAL ldsan_u64x2 *)(s + 2u * rank) = wide;
+    if (rank < units) s[rank] = wide;
     return;
   }
-  for (uint64_t i = rank; i < units; i += count) *(LDSAN_GLOBAL ldsan_u64x2 *)(s + 2u * i) = wide;
+  for (uint64_t i = rank; i < units; i += count) s[i] = wide;
 }
 /* Returns 1 and the first poisoned byte and its shadow byte if [beg, beg+size)
  * has one, else 0. bad/shadow_byte may be null. */
@@ -182,8 +172,8 @@ uint32_t __ldsan_workgroup_hash(void);
 
 /* ---- block_cache.c: the LDS block fast path ---------------------------------- */
 /* Per size class, LDSAN_POOL_SHARDS rings of kernel-block chunks released by
- * their workgroups, in front of the pool; a workgroup uses the ring its id
- * hashes to, so workgroups finishing together spread their atomics over
+ * their workgroups, in front of the pool; a workgroup uses the ring of its
+ * ids' sum, so workgroups finishing together spread their atomics over
  * several counters. A workgroup's block is one CAS to take and one to give
  * back once chunks of its class have been used. The ring is the quarantine:
  * a released chunk is taken again only after LDSAN_POOL_QUARANTINE later

@@ -101,8 +101,8 @@ static lds_store *lds_store_of(const ldsan_backend *b, const char *name, int own
   }
   if (handle && own_shadow) {
     /* Allocations are at least 16-aligned, so granules map whole. The
-     * offset is a multiple of 16, as ASan's is: the shadow of a 64-aligned
-     * block is a whole 8-byte word, which the runtime writes in words
+     * offset is a multiple of 16, as ASan's is: the shadow of a 256-aligned
+     * block starts a 16-byte unit, which the runtime writes whole
      * (device/runtime.h); shadow(at) lies at most 15 bytes past the guard. */
     s->shadow_offset = (at + size + 2 * guard - (at >> LDSAN_SHADOW_SCALE) + OWN_SHADOW_ALIGN - 1) &
                        ~(uint64_t)(OWN_SHADOW_ALIGN - 1);

@@ -266,15 +266,19 @@ typedef struct ldsan_device_state {
   uint32_t abi_version;      /* LDSAN_ABI_VERSION, set by the device image */
   uint32_t flags;            /* ldsan_state_flags */
   uint64_t channel;          /* address of an ldsan_report_channel; 0: the built-in one */
-  uint64_t pool_base;        /* LDS backing pool the host provides, zero-filled (the pool keeps
-                                its bookkeeping in itself); 0: the built-in one */
-  uint64_t pool_size;        /* its size in bytes */
+  uint64_t pool_base;        /* the LDS backing pool the device uses, zero-filled (the pool keeps
+                                its bookkeeping in itself): the image's initializer holds its
+                                built-in pool (__ldsan_builtin_pool, a relocation the loader
+                                applies), which the host replaces with the store it provides;
+                                never 0 (before ldsan 2026-11-26, 0 meant the built-in pool:
+                                a host must not write 0) */
+  uint64_t pool_size;        /* its size in bytes (initially LDSAN_BUILTIN_POOL_SIZE) */
   uint64_t shadow_offset;    /* LDSAN_STATE_OWN_SHADOW images: shadow(addr) = (addr >> 3) +
                                 shadow_offset for every address of the pool (the host allocates
                                 that shadow with the pool, LDSAN_OWN_SHADOW_GUARD bytes of poisoned
                                 store on each side); a multiple of 16, as ASan's offset is (the
-                                runtime writes a 64-aligned block's shadow in whole 8-byte
-                                words); 0: the shadow of the built-in pool. Unused by full-ASan
+                                runtime writes a 256-aligned block's shadow in whole 16-byte
+                                units); 0: the shadow of the built-in pool. Unused by full-ASan
                                 images (ASan's mapping, LDSAN_SHADOW_OFFSET) */
 } ldsan_device_state;
 LDSAN_STATIC_ASSERT(sizeof(ldsan_device_state) == 40, "device state size");

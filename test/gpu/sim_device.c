@@ -193,8 +193,12 @@ static hsa_double_outcome sim_run(void *ctx, hsa_agent_t agent, const hsa_kernel
    * the code object's built-in pool. The store must be memory the agent may
    * reach, zeroed as the pool requires: on hardware anything else faults or
    * corrupts the allocator. */
-  uint64_t pool = state->pool_base ? state->pool_base : co->pool;
-  uint64_t pool_size = state->pool_base ? state->pool_size : LDSAN_BUILTIN_POOL_SIZE;
+  uint64_t pool = state->pool_base, pool_size = state->pool_size; /* the built-in pool: the loader's relocation */
+  if (pool == 0) {
+    fprintf(stderr, "test: __ldsan_device_state.pool_base is 0 in %s: the loader did not apply its relocation\n",
+            plan.kernel);
+    return HSA_DOUBLE_MEMFAULT;
+  }
   const unsigned char *head = hsa_double_device_view(pool, 4096);
   if (!hsa_double_access_allowed(agent, pool, pool_size) || !head ||
       !hsa_double_device_view(pool, pool_size)) {
@@ -202,7 +206,7 @@ static hsa_double_outcome sim_run(void *ctx, hsa_agent_t agent, const hsa_kernel
             (unsigned long long)pool, (unsigned long long)pool_size, (unsigned long long)agent.handle);
     return HSA_DOUBLE_MEMFAULT;
   }
-  if (state->pool_base && !sim_store_seen(state->pool_base)) {
+  if (pool != co->pool && !sim_store_seen(pool)) {
     for (int i = 0; i < 4096; i++)
       if (head[i]) {
         fprintf(stderr, "test: the LDS backing store is not zeroed (byte %d)\n", i);

@@ -250,7 +250,7 @@ static void test_own_shadow_store(void) {
 #define SHADOW_OF(a) (*(const uint8_t *)(uintptr_t)(((a) >> 3) + off))
   /* The shadow lies after guard, pool, guard, in the same allocation, at an
    * offset that is a multiple of 16 (abi.h), however the allocation is
-   * aligned: a 64-aligned block's shadow is a whole 8-byte word. */
+   * aligned: a 256-aligned block's shadow starts a whole 16-byte unit. */
   CHECK_EQ(off % 16, 0);
   CHECK((alloc >> 3) + off >= alloc + size + 2 * guard);
   CHECK((alloc >> 3) + off < alloc + size + 2 * guard + 16);

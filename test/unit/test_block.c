@@ -60,7 +60,7 @@ static void test_enter_exit_without_desc(void) {
   CHECK_EQ(__ldsan_block_lookup(block + 64), 0);
   unit_kernel_exit(block, 0);
   CHECK_EQ(h->magic, 0);
-  /* The block's 100 bytes become e4 in whole shadow words (up to 128); the
+  /* The block's 100 bytes become e4 in whole shadow units (up to 128); the
    * tail redzone past that stays e3. */
   CHECK(shadow_is(block, block + 128, LDSAN_SHADOW_LDS_FREED));
   CHECK(shadow_is(block + 128, block - 64 + 256, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
@@ -292,7 +292,7 @@ static void test_exhaustion_and_too_large(void) {
 }
 
 /* A chunk back from the block cache keeps its last block's shadow (header e2,
- * block e4 in whole shadow words, tail e3); the next block's enter rewrites
+ * block e4 in whole 16-byte shadow units, 128 bytes of block each; tail e3); the next block's enter rewrites
  * only what differs, and the result is exact whether the new block is smaller
  * or larger. */
 static void test_recycled_chunk_shadow(void) {
@@ -309,8 +309,8 @@ static void test_recycled_chunk_shadow(void) {
   CHECK_EQ(unit_shadow(c + 16), 4);
   CHECK(shadow_is(c + 24, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL)); /* was e4 up to 128 */
   unit_kernel_exit(c, 0); /* b is next */
-  CHECK(shadow_is(c, c + 64, LDSAN_SHADOW_LDS_FREED));
-  CHECK(shadow_is(c + 64, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
+  CHECK(shadow_is(c, c + 128, LDSAN_SHADOW_LDS_FREED)); /* 20 bytes: one unit */
+  CHECK(shadow_is(c + 128, c + 192, LDSAN_SHADOW_LDS_DYNAMIC_TAIL));
   uint64_t d = unit_kernel_enter(124, 0); /* larger than b's 100 */
   CHECK_EQ(d, b);
   CHECK(shadow_is(d - 64, d, LDSAN_SHADOW_LDS_BLOCK_HEADER));

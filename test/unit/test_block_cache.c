@@ -84,9 +84,7 @@ static void test_ring_full_and_laps(void) {
  * chunks: each one's released blocks wait in its own ring, and come back to
  * it (the rings spread the atomics of a kernel's workgroups). */
 static void test_workgroups_spread_over_rings(void) {
-  uint32_t a = 0, b = 1; /* ids 0 and 1: hashes with different top bits */
-  CHECK((__ldsan_host_workgroup_id[0] = a, __ldsan_workgroup_hash() >> 29) !=
-        (__ldsan_host_workgroup_id[0] = b, __ldsan_workgroup_hash() >> 29));
+  uint32_t a = 0, b = 1; /* neighbours: different rings (sharing one, b would get a's oldest chunk) */
   uint64_t first[2];
   for (int w = 0; w < 2; ++w) {
     __ldsan_host_workgroup_id[0] = w ? b : a;

@@ -141,13 +141,15 @@ static void test_large(void) {
 
 static void test_builtin_pool_selected(void) {
   ldsan_pool p;
-  uint64_t base = __ldsan_device_state.pool_base;
-  __ldsan_device_state.pool_base = 0;
+  uint64_t base = __ldsan_device_state.pool_base, size = __ldsan_device_state.pool_size;
+  __ldsan_device_state.pool_base = (uint64_t)(uintptr_t)__ldsan_builtin_pool; /* what the image starts with */
+  __ldsan_device_state.pool_size = LDSAN_BUILTIN_POOL_SIZE;
   __ldsan_pool_current(&p);
   CHECK_EQ((uint64_t)(uintptr_t)p.heads, (uint64_t)(uintptr_t)__ldsan_builtin_pool);
   CHECK_EQ((uint64_t)(uintptr_t)p.meta, (uint64_t)(uintptr_t)__ldsan_builtin_pool + LDSAN_POOL_FIXED_BYTES);
   CHECK_EQ(p.nregions, 7); /* 8 MiB less 424 KiB of heads and cells and 7 x 576 B of records */
   __ldsan_device_state.pool_base = base;
+  __ldsan_device_state.pool_size = size;
   __ldsan_pool_current(&p);
   CHECK_EQ(p.regions, pool.regions);
 }

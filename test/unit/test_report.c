@@ -147,8 +147,8 @@ static void test_state_initializer(void) {
   CHECK_EQ(__ldsan_device_state.abi_version, LDSAN_ABI_VERSION);
   CHECK_EQ(__ldsan_device_state.flags, LDSAN_STATE_HALT_ON_ERROR);
   CHECK_EQ(__ldsan_device_state.channel, 0);
-  CHECK_EQ(__ldsan_device_state.pool_base, 0);
-  CHECK_EQ(__ldsan_device_state.pool_size, 0);
+  CHECK_EQ(__ldsan_device_state.pool_base, (uint64_t)(uintptr_t)__ldsan_builtin_pool); /* the built-in pool */
+  CHECK_EQ(__ldsan_device_state.pool_size, LDSAN_BUILTIN_POOL_SIZE);
 }
 
 int main(void) {

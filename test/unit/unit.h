@@ -97,8 +97,8 @@ static inline void unit_device_fini(unit_device *d) {
   free(d->shadow);
   free(d->channel);
   __ldsan_device_state.channel = 0;
-  __ldsan_device_state.pool_base = 0;
-  __ldsan_device_state.pool_size = 0;
+  __ldsan_device_state.pool_base = (uint64_t)(uintptr_t)__ldsan_builtin_pool; /* as the image starts */
+  __ldsan_device_state.pool_size = LDSAN_BUILTIN_POOL_SIZE;
 }
 
 /* The shadow byte of an arena address. */
