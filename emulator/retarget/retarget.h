@@ -77,6 +77,8 @@ int rt_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef mod, const char *path,
 
 /* retarget_util.c: helpers shared by the passes (retarget_main.c drives them) */
 void rt_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The user's source file the module came from (clang's source_filename), else the input's path. */
+const char *rt_source_name(rt_ctx *c);
 /* Returns the function `name`, declaring it with type fty if absent. */
 LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty);
 /* Builds (at the builder position) a pointer to byte `offset` of the TLS state. */

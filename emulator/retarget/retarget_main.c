@@ -147,7 +147,9 @@ int main(int argc, char **argv) {
   rt_lower_lds(&c);
   rt_fix_symbols(&c);
   if (c.errors) {
-    fprintf(stderr, "ldsan-emu-retarget: %d error(s); %s cannot run on the CPU emulator\n", c.errors, in);
+    fprintf(stderr, "ldsan-emu-retarget: %d error(s): the device code of %s cannot run on the CPU emulator; change "
+            "what is named above, or build for a GPU (ldsan-cc --offload-arch=gfx90a:xnack+)\n", c.errors,
+            rt_source_name(&c));
     return 1;
   }
   rt_wiloop_prepare(c.mod);

@@ -10,19 +10,34 @@
 #include "../core/emu_tls.h"
 #include "retarget.h"
 
+/* The C++ runtime's demangler (the tool links it: its passes are C++). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+const char *rt_source_name(rt_ctx *c) {
+  size_t len = 0;
+  const char *src = LLVMGetSourceFileName(c->mod, &len);
+  /* The name clang gave the module is the user's source; the input is ldsan-cc's temporary file. */
+  return src && len && strlen(src) == len ? src : c->input;
+}
+
+/* "file:line: message (in function 'name')": the user's source line where the
+ * site has one (the module's source file otherwise), the function demangled. */
 void rt_error(rt_ctx *c, const char *fmt, ...) {
   if (c->in_checked_copy) return; /* the kernel's own copy has it too */
+  unsigned len = 0, line = c->site ? LLVMGetDebugLocLine(c->site) : 0;
+  const char *file = c->site ? LLVMGetDebugLocFilename(c->site, &len) : NULL;
+  if (file && len && line) fprintf(stderr, "ldsan-emu-retarget: error: %.*s:%u: ", (int)len, file, line);
+  else fprintf(stderr, "ldsan-emu-retarget: error: %s: ", rt_source_name(c));
   va_list ap;
-  fprintf(stderr, "ldsan-emu-retarget: error: %s: ", c->input);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   if (c->site) {
-    unsigned len = 0, line = LLVMGetDebugLocLine(c->site);
-    const char *file = LLVMGetDebugLocFilename(c->site, &len);
-    fprintf(stderr, " (in function '%s'", rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(c->site))));
-    if (file && len && line) fprintf(stderr, " at %.*s:%u", (int)len, file, line);
-    fputc(')', stderr);
+    const char *name = rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(c->site)));
+    int status = -1;
+    char *plain = strncmp(name, "_Z", 2) == 0 ? __cxa_demangle(name, NULL, NULL, &status) : NULL;
+    fprintf(stderr, " (in function '%s')", plain && status == 0 ? plain : name);
+    free(plain);
   }
   fputc('\n', stderr);
   c->errors++;

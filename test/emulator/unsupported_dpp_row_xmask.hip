@@ -5,7 +5,8 @@
 // at 0x150-0x15f, clean_dpp_row_share.hip).
 // EXPECT: build-error
 // EXPECT-STDERR: llvm.amdgcn.update.dpp.i32 with dpp_ctrl 0x165 on a 32-bit value is not supported by the CPU emulator for gfx90a:xnack+
-// EXPECT-STDERR: (in function '_Z5xmaskPi' at test/emulator/unsupported_dpp_row_xmask.hip:14)
+// EXPECT-STDERR: error: test/emulator/unsupported_dpp_row_xmask.hip:15: llvm.amdgcn.update.dpp.i32
+// EXPECT-STDERR: (in function 'xmask(int*)')
 // CFLAGS: -O2
 #include "common.h"
 
