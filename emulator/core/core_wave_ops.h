@@ -11,6 +11,13 @@
 
 #define LDSAN_EMU_WAVE_LANES 64u /* the most lanes a wave has */
 
+/* The core's entry points a retargeted lane calls at a cross-lane operation
+ * (core_intrin.c: __ldsan_emu_wave_op(op, val, arg, rank) -> result) and
+ * before a memory access that lanes of its wave may share
+ * (__ldsan_emu_wave_mem(ptr, rank)); the retarget passes name them so. */
+#define LDSAN_EMU_WAVE_OP_FN "__ldsan_emu_wave_op"
+#define LDSAN_EMU_WAVE_MEM_FN "__ldsan_emu_wave_mem"
+
 /* The operation a lane stopped at (the retarget tool passes it). */
 enum ldsan_emu_wave_op {
   LDSAN_EMU_WAVE_SYNC = 0,       /* no data: wave.barrier, a memory access */

@@ -202,9 +202,9 @@ static LLVMValueRef rt_wave_call(rt_ctx *c, uint32_t op, LLVMValueRef val, LLVMV
   static uint64_t placeholder;
   LLVMTypeRef pt[4] = {c->i32, c->i64, c->i32, c->i64};
   LLVMTypeRef fty = LLVMFunctionType(c->i64, pt, 4, 0);
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "__ldsan_emu_wave_op");
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, LDSAN_EMU_WAVE_OP_FN);
   if (!f) {
-    f = rt_get_fn(c, "__ldsan_emu_wave_op", fty);
+    f = rt_get_fn(c, LDSAN_EMU_WAVE_OP_FN, fty);
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("convergent", 10), 0));
   }

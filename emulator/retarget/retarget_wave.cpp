@@ -500,8 +500,8 @@ extern "C" void rt_wave_points(rt_ctx *C) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
-  FunctionCallee Mem = M.getOrInsertFunction("__ldsan_emu_wave_mem", Type::getVoidTy(Ctx), Flat, I64);
-  FunctionCallee Op = M.getOrInsertFunction("__ldsan_emu_wave_op", I64, I32, I64, I32, I64);
+  FunctionCallee Mem = M.getOrInsertFunction(LDSAN_EMU_WAVE_MEM_FN, Type::getVoidTy(Ctx), Flat, I64);
+  FunctionCallee Op = M.getOrInsertFunction(LDSAN_EMU_WAVE_OP_FN, I64, I32, I64, I32, I64);
   for (FunctionCallee Fn : {Mem, Op})
     if (auto *F = dyn_cast<Function>(Fn.getCallee()))
       F->addFnAttr(Attribute::Convergent);
@@ -559,7 +559,7 @@ extern "C" void rt_wave_points(rt_ctx *C) {
 extern "C" void rt_wave_rank_function(LLVMValueRef FnRef) {
   Function &F = *unwrap<Function>(FnRef);
   Module &M = *F.getParent();
-  Function *Op = M.getFunction("__ldsan_emu_wave_op"), *Mem = M.getFunction("__ldsan_emu_wave_mem");
+  Function *Op = M.getFunction(LDSAN_EMU_WAVE_OP_FN), *Mem = M.getFunction(LDSAN_EMU_WAVE_MEM_FN);
   PostDominatorTree PDT(F);
   for (BasicBlock &BB : F) {
     DomTreeNode *N = PDT.getNode(&BB);
@@ -577,7 +577,7 @@ extern "C" void rt_wave_rank_function(LLVMValueRef FnRef) {
 
 extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
   Module &M = *unwrap(MRef);
-  Function *Op = M.getFunction("__ldsan_emu_wave_op"), *Mem = M.getFunction("__ldsan_emu_wave_mem");
+  Function *Op = M.getFunction(LDSAN_EMU_WAVE_OP_FN), *Mem = M.getFunction(LDSAN_EMU_WAVE_MEM_FN);
   SmallPtrSet<Function *, 32> Users;
   for (Function *Callee : {Op, Mem})
     if (Callee)

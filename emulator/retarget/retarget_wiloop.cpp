@@ -145,7 +145,7 @@ private:
 bool isWaveCallee(const Function *callee) {
   if (!callee) return false;
   StringRef n = callee->getName();
-  return n == "__ldsan_emu_wave_op" || n == "__ldsan_emu_wave_mem";
+  return n == LDSAN_EMU_WAVE_OP_FN || n == LDSAN_EMU_WAVE_MEM_FN;
 }
 
 // The lockstep point before a call is not a stop: loops inline the call,
@@ -154,7 +154,7 @@ bool isWaveCallee(const Function *callee) {
 bool isWaveStop(const Instruction &i) {
   auto *ci = dyn_cast<CallInst>(&i);
   if (!ci || !isWaveCallee(ci->getCalledFunction()) || i.getMetadata(LDSAN_RUNTIME_MD)) return false;
-  if (ci->getCalledFunction()->getName() != "__ldsan_emu_wave_op") return true;
+  if (ci->getCalledFunction()->getName() != LDSAN_EMU_WAVE_OP_FN) return true;
   auto *op = dyn_cast<ConstantInt>(ci->getArgOperand(0));
   auto *arg = dyn_cast<ConstantInt>(ci->getArgOperand(2));
   return !(op && arg && op->getZExtValue() == LDSAN_EMU_WAVE_SYNC && arg->getZExtValue() == LDSAN_EMU_WAVE_SYNC_CALL);
@@ -402,7 +402,7 @@ private:
                              w_->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
     }
     unsigned j = (unsigned)entries_.size();
-    bool op = ci->getCalledFunction()->getName() == "__ldsan_emu_wave_op";
+    bool op = ci->getCalledFunction()->getName() == LDSAN_EMU_WAVE_OP_FN;
     IRBuilder<> b(ci);
     auto field = [&](unsigned byte) { return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), park_, byte); };
     b.CreateAlignedStore(op ? ci->getArgOperand(0) : ConstantInt::get(i32, LDSAN_EMU_WAVE_SYNC),
