@@ -43,10 +43,11 @@
  * warning: its work-items' part of the barrier's work is missing). Within a
  * wave: a wave that notes a barrier of an epoch it already noted at another
  * pc split at a branch with a barrier in each arm (an error, found at the
- * second), and a lane whose epoch is below its wave's last barrier at the
- * kernel's exit returned before it (the warning). Not found: lanes of one
- * wave that pass one barrier a different number of times (a barrier in a
- * loop whose trip count differs between the lanes).
+ * second), a lane whose previous epoch is older than its wave's note of that
+ * parity skipped a barrier the wave passed (a barrier in a loop whose trip
+ * count differs between the wave's lanes by two or more; by one, the lane is
+ * at the split check's epoch), and a lane whose epoch is below its wave's
+ * last barrier at the kernel's exit returned before it (the warning).
  *
  * Concurrency: lanes of all waves update an entry with a 64-bit CAS; the pcs
  * are plain stores beside it, so when three or more work-items race on one
@@ -365,6 +366,24 @@ static __attribute__((noinline, cold)) void report_divergence(LDSAN_GLOBAL ldsan
   report_once(h, &r);
 }
 
+/* Barrier divergence within a wave: the caller (at `mine`) skipped a barrier
+ * its wave passed, as `theirs` (a later epoch) says. */
+static __attribute__((noinline, cold)) void report_skipped(LDSAN_GLOBAL ldsan_hz_header *h, ldsan_hz_barrier mine,
+                                                          ldsan_hz_barrier theirs) {
+  ldsan_hz_report r;
+  r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
+  r.hazard = LDSAN_HAZARD_BARRIER_SKIPPED;
+  r.address = 0;
+  r.size = 0;
+  r.pc = mine.pc;
+  r.flags = LDSAN_ACCESS_SAME_WAVE;
+  r.other_item = theirs.item - 1u;
+  r.other_pc = theirs.pc;
+  r.other_size = 0;
+  r.other_flags = 0;
+  report_once(h, &r);
+}
+
 /* Barrier divergence at the barrier of `epoch`, which every wave of the
  * workgroup that reached it has noted (see above), by the first active lane
  * of the caller's wave. */
@@ -414,12 +433,27 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
   if (!(size_kind & LDSAN_LDS_CHECK_RACES)) return;
   /* Every wave noted the barrier before this one, none this one yet. */
   check_divergence(h, me, items, next - 1u);
+  /* The wave's note of the caller's previous epoch's parity (written before
+   * this barrier; its first active lane notes this one in the other parity)
+   * is of a later barrier of this run (not one before a rebase: above
+   * max_epoch): the caller skipped it. */
+  uint32_t wave = me / __ldsan_wave_size();
+  int skipped = 0;
+  if (wave < LDSAN_HZ_MAX_WAVES) {
+    ldsan_hz_barrier last = hz_barriers(h)[((next - 1u) & 1u) * LDSAN_HZ_MAX_WAVES + wave];
+    if (last.epoch > next - 1u && last.item &&
+        last.epoch <= __ldsan_load_relaxed_u32(&h->max_epoch, LDSAN_SCOPE_WORKGROUP)) {
+      ldsan_hz_barrier mine = {next, me + 1u, pc};
+      report_skipped(h, mine, last);
+      skipped = 1; /* the split check below may see the same skip at this epoch: one report */
+    }
+  }
   if (__ldsan_first_active_lane()) {
     LDSAN_GLOBAL ldsan_hz_barrier *noted = hz_barriers(h) + (next & 1u) * LDSAN_HZ_MAX_WAVES + me / __ldsan_wave_size();
     ldsan_hz_barrier before = *noted;
     /* Lanes of this wave passed another barrier at this epoch (the two arms
      * of a branch that splits the wave, each with a __syncthreads()). */
-    if (before.epoch == next && before.pc != pc && before.item) {
+    if (!skipped && before.epoch == next && before.pc != pc && before.item) {
       ldsan_hz_barrier mine = {next, me + 1u, pc};
       report_divergence(h, before.item - 1u, mine, before, 1);
     }

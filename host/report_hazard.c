@@ -20,6 +20,7 @@ const char *ldsan_hazard_name(uint32_t hazard) {
   case LDSAN_HAZARD_RAW: return "read-after-write";
   case LDSAN_HAZARD_WAR: return "write-after-read";
   case LDSAN_HAZARD_WAW: return "write-after-write";
+  case LDSAN_HAZARD_BARRIER_SKIPPED: return "skipped-barrier";
   default: return NULL;
   }
 }
@@ -61,7 +62,11 @@ static void print_what(FILE *out, const ldsan_report_record *r) {
   case LDSAN_REPORT_BARRIER_DIVERGENCE:
     fputs("work-item ", out);
     print_ids(out, r->workitem_id);
-    if (r->other_pc) {
+    if (r->hazard == LDSAN_HAZARD_BARRIER_SKIPPED) {
+      fputs(" reaches a barrier after its wave passed another one without it: work-item ", out);
+      print_ids(out, r->other_workitem_id);
+      fputs(" of its wave passed that one more times", out);
+    } else if (r->other_pc) {
       fputs(" waits at a barrier while work-item ", out);
       print_ids(out, r->other_workitem_id);
       fputs(same_wave ? " of its wave waits at another one" : " waits at another one", out);
@@ -127,6 +132,11 @@ static const char *hazard_hint(const ldsan_report_record *r) {
            "whatever the previous workgroup left. Write them first (check the halo and partial-tile cases), and "
            "put __syncthreads() between the writes and the reads.";
   case LDSAN_REPORT_BARRIER_DIVERGENCE:
+    if (r->hazard == LDSAN_HAZARD_BARRIER_SKIPPED)
+      return "HINT: every work-item of a workgroup must pass each __syncthreads() the same number of times: a "
+             "barrier in a loop whose trip count differs between work-items (or in an if some skip) makes "
+             "their wave pass it without them, and the barrier then releases the wrong work-items. Give the "
+             "loop the same trip count for every work-item (let the extra iterations skip only the work).";
     return "HINT: every work-item of a workgroup must reach the same __syncthreads(): a work-item that returns "
            "early or takes another branch leaves the others waiting for it (on the GPU: a hang, or a barrier "
            "that releases the wrong work-items). Move the barrier out of the condition, or let every work-item "

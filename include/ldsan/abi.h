@@ -188,11 +188,16 @@ enum ldsan_access_flags {
 };
 
 /* Which two accesses of an LDS_DATA_RACE conflict (the record's access is the
- * later one, other_* the earlier). */
+ * later one, other_* the earlier); for a BARRIER_DIVERGENCE, 0 or
+ * LDSAN_HAZARD_BARRIER_SKIPPED. */
 enum ldsan_hazard {
   LDSAN_HAZARD_RAW = 1,                 /* read-after-write */
   LDSAN_HAZARD_WAR = 2,                 /* write-after-read */
   LDSAN_HAZARD_WAW = 3,                 /* write-after-write */
+  LDSAN_HAZARD_BARRIER_SKIPPED = 4,     /* barrier divergence: the record's work-item (at pc) skipped a
+                                           barrier its wave passed, which work-item other_* passed (at
+                                           other_pc): a barrier in a loop (or an if) the lanes of one wave
+                                           passed a different number of times */
 };
 
 typedef struct ldsan_report_record {

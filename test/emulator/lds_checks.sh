@@ -69,6 +69,8 @@ split-barrier|ERROR: AddressSanitizer: barrier-divergence: work-item|1
 split-barrier-fixed|none|0
 split-lanes|ERROR: AddressSanitizer: barrier-divergence: work-item|1
 split-lanes-fixed|none|0
+loop-lanes|ERROR: AddressSanitizer: barrier-divergence: work-item|1
+loop-lanes-fixed|none|0
 early-exit|WARNING: ldsan: barrier-divergence: work-item|0
 early-exit-lanes|WARNING: ldsan: barrier-divergence: work-item|0
 early-exit-fixed|none|0
@@ -144,6 +146,8 @@ split-barrier|ERROR: AddressSanitizer: barrier-divergence: work-item|1
 split-barrier-fixed|none|0
 split-lanes|ERROR: AddressSanitizer: barrier-divergence: work-item|1
 split-lanes-fixed|none|0
+loop-lanes|ERROR: AddressSanitizer: barrier-divergence: work-item|1
+loop-lanes-fixed|none|0
 early-exit|WARNING: ldsan: barrier-divergence: work-item|0
 early-exit-lanes|WARNING: ldsan: barrier-divergence: work-item|0
 early-exit-fixed|none|0

@@ -153,6 +153,23 @@ __global__ void split_lanes(const int *in, int *out) {
   out[blockIdx.x * WG + t] = s[WG - 1 - t];
 }
 
+// A barrier in a loop whose trip count differs between the lanes of one wave
+// (1 to 4): the wave passes it four times, lanes that left the loop masked
+// off, so the barrier releases the wrong work-items. Fixed: every lane makes
+// the same four trips and only the work is skipped.
+template <bool fixed>
+__global__ void loop_lanes(const int *in, int *out) {
+  __shared__ int s[WG];
+  int t = threadIdx.x, trips = 1 + t % 4;
+  s[t] = in[blockIdx.x * WG + t];
+  for (int i = 0; i < (fixed ? 4 : trips); i++) {
+    __syncthreads();  // BUG (not fixed): lanes of one wave pass it 1 to 4 times
+    if (i < trips) out[blockIdx.x * WG + t] += s[(t + i) % WG];
+  }
+  __syncthreads();
+  out[blockIdx.x * WG + t] += s[WG - 1 - t];
+}
+
 // Work-items past n return before the barrier: the ones that go on do not
 // wait for them (a warning: this works on AMD GPUs, but their LDS writes are missing).
 template <bool fixed>
@@ -201,6 +218,8 @@ int main(int argc, char **argv) {
   CASE("split-barrier-fixed", (split_barrier<true><<<groups, WG>>>(in, out)))
   CASE("split-lanes", (split_lanes<false><<<groups, WG>>>(in, out)))
   CASE("split-lanes-fixed", (split_lanes<true><<<groups, WG>>>(in, out)))
+  CASE("loop-lanes", (loop_lanes<false><<<groups, WG>>>(in, out)))
+  CASE("loop-lanes-fixed", (loop_lanes<true><<<groups, WG>>>(in, out)))
   // n - 20: the last wave of the last workgroup keeps only some of its lanes.
   CASE("early-exit-lanes", (early_exit<false><<<groups, WG>>>(in, out, groups * WG - 20)))
   CASE("early-exit", (early_exit<false><<<groups, WG>>>(in, out, groups * WG - 100)))

@@ -525,6 +525,24 @@ static void test_hazards(void) {
   CHECK_HAS(out, "\nbarrier by thread (work-item) (64,0,0)");
   CHECK_HAS(out, "\nthread (work-item) (3,0,0) lane 3 of workgroup (3,1,0) returned from the kernel without reaching it\n");
   free(out);
+  /* From the GPU checks: a work-item skipped a barrier its wave passed (a
+   * barrier in a loop whose trip count differs within the wave). */
+  r = mini_race();
+  r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
+  r.hazard = LDSAN_HAZARD_BARRIER_SKIPPED;
+  r.flags = LDSAN_ACCESS_SAME_WAVE;
+  out = report(&r, &di);
+  CHECK_HAS(out, "==ERROR: AddressSanitizer: barrier-divergence in kernel k1(int*, int): work-item (64,0,0) reaches "
+                 "a barrier after its wave passed another one without it: work-item (3,0,0) of its wave passed "
+                 "that one more times\n");
+  CHECK_HAS(out, "\nother barrier by thread (work-item) (3,0,0)");
+  CHECK_HAS(out, "HINT: every work-item of a workgroup must pass each __syncthreads() the same number of times");
+  free(out);
+  ldsan_flags_parse("report_format=json", stderr);
+  out = report(&r, &di);
+  CHECK_HAS(out, "\"hazard\":\"skipped-barrier\",\"same_wave\":true,");
+  free(out);
+  ldsan_flags_parse("report_format=text", stderr);
   /* From the GPU checks: the other access's size is not kept, and a write may
    * race with a read of another wave the device did not record. */
   r = mini_race();
