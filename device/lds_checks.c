@@ -347,40 +347,23 @@ static __attribute__((noinline, cold)) void rebase(LDSAN_GLOBAL ldsan_hz_header 
 /* A report of barrier divergence: the caller noted `mine` at the barrier of
  * that epoch, work-item `other` (of another wave, or of the caller's:
  * same_wave) noted `theirs` (another barrier of the same epoch, or an older
- * epoch: it returned before). */
+ * epoch: it returned before). hazard LDSAN_HAZARD_BARRIER_SKIPPED: `theirs`
+ * is a later barrier of the caller's wave, which the caller skipped. */
 static __attribute__((noinline, cold)) void report_divergence(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t other,
                                                               ldsan_hz_barrier mine, ldsan_hz_barrier theirs,
-                                                              int same_wave) {
+                                                              int same_wave, uint32_t hazard) {
   ldsan_hz_report r;
   r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
-  r.hazard = 0;
+  r.hazard = hazard;
   r.address = 0;
   r.size = 0;
   r.pc = mine.pc;
   r.flags = same_wave ? LDSAN_ACCESS_SAME_WAVE : 0;
   r.other_item = other;
-  r.other_pc = theirs.epoch == mine.epoch ? theirs.pc : 0; /* 0: it returned */
+  r.other_pc = hazard || theirs.epoch == mine.epoch ? theirs.pc : 0; /* 0: it returned */
   r.other_size = 0;
   r.other_flags = 0;
   if (!r.other_pc && !(__ldsan_device_state.flags & LDSAN_STATE_SAME_WAVE_ERRORS)) r.flags |= LDSAN_REPORT_WARNING;
-  report_once(h, &r);
-}
-
-/* Barrier divergence within a wave: the caller (at `mine`) skipped a barrier
- * its wave passed, as `theirs` (a later epoch) says. */
-static __attribute__((noinline, cold)) void report_skipped(LDSAN_GLOBAL ldsan_hz_header *h, ldsan_hz_barrier mine,
-                                                          ldsan_hz_barrier theirs) {
-  ldsan_hz_report r;
-  r.kind = LDSAN_REPORT_BARRIER_DIVERGENCE;
-  r.hazard = LDSAN_HAZARD_BARRIER_SKIPPED;
-  r.address = 0;
-  r.size = 0;
-  r.pc = mine.pc;
-  r.flags = LDSAN_ACCESS_SAME_WAVE;
-  r.other_item = theirs.item - 1u;
-  r.other_pc = theirs.pc;
-  r.other_size = 0;
-  r.other_flags = 0;
   report_once(h, &r);
 }
 
@@ -398,7 +381,7 @@ static void check_divergence(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, uint3
   for (uint32_t v = 0; v < waves; v++) {
     ldsan_hz_barrier theirs = noted[v];
     if (v != wave && (theirs.epoch < epoch || (theirs.epoch == epoch && theirs.pc > mine.pc))) {
-      report_divergence(h, v * wave_size, mine, theirs, 0);
+      report_divergence(h, v * wave_size, mine, theirs, 0, 0);
       return;
     }
   }
@@ -444,18 +427,18 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
     if (last.epoch > next - 1u && last.item &&
         last.epoch <= __ldsan_load_relaxed_u32(&h->max_epoch, LDSAN_SCOPE_WORKGROUP)) {
       ldsan_hz_barrier mine = {next, me + 1u, pc};
-      report_skipped(h, mine, last);
+      report_divergence(h, last.item - 1u, mine, last, 1, LDSAN_HAZARD_BARRIER_SKIPPED);
       skipped = 1; /* the split check below may see the same skip at this epoch: one report */
     }
   }
   if (__ldsan_first_active_lane()) {
-    LDSAN_GLOBAL ldsan_hz_barrier *noted = hz_barriers(h) + (next & 1u) * LDSAN_HZ_MAX_WAVES + me / __ldsan_wave_size();
+    LDSAN_GLOBAL ldsan_hz_barrier *noted = hz_barriers(h) + (next & 1u) * LDSAN_HZ_MAX_WAVES + wave;
     ldsan_hz_barrier before = *noted;
     /* Lanes of this wave passed another barrier at this epoch (the two arms
      * of a branch that splits the wave, each with a __syncthreads()). */
     if (!skipped && before.epoch == next && before.pc != pc && before.item) {
       ldsan_hz_barrier mine = {next, me + 1u, pc};
-      report_divergence(h, before.item - 1u, mine, before, 1);
+      report_divergence(h, before.item - 1u, mine, before, 1, 0);
     }
     noted->pc = pc;
     noted->item = me + 1u;
@@ -477,7 +460,7 @@ static void check_returned_lanes(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me, u
   uint32_t next_epoch = hz_epoch_of(h, next), prev_epoch = hz_epoch_of(h, prev);
   if (next_epoch < epoch || prev_epoch < epoch) {
     ldsan_hz_barrier returned = {next_epoch < epoch ? next_epoch : prev_epoch, 0, 0};
-    report_divergence(h, next_epoch < epoch ? next : prev, mine, returned, 1);
+    report_divergence(h, next_epoch < epoch ? next : prev, mine, returned, 1, 0);
   }
 }
 
