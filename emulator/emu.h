@@ -15,6 +15,7 @@ extern "C" {
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
+#define LDSAN_EMU_GROUP_ONE_D 4u        /* parity flag: the workgroup is one-dimensional */
 #define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
 /* The parked record of a lockstep work-item (group_park_offset below; the
  * core's emu_parked asserts the same layout): byte offsets of its fields. */
@@ -45,7 +46,10 @@ typedef struct ldsan_emu_kernel {
    * Returns the set of regions work-items stopped at (bit j), plus
    * LDSAN_EMU_GROUP_DONE if some work-item reached the end. parity may carry
    * LDSAN_EMU_GROUP_ALL_WAITING: all n work-items wait at this region with
-   * this parity, so their states need not be read. */
+   * this parity, so their states need not be read; and LDSAN_EMU_GROUP_ONE_D:
+   * the workgroup's y and z sizes are 1, so ids[i] is {i, 0, 0} (the loops
+   * then take work-item ids from their index, which lets the optimizer split
+   * a loop at a condition on threadIdx.x). */
   uint64_t (*group)(void **args, const void *ids, uint32_t n, void *frames, uint32_t *states, uint32_t region,
                     uint32_t parity);
   uint32_t group_frame_size;     /* bytes, a multiple of 16, alignment up to 64 */

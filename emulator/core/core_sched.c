@@ -404,26 +404,32 @@ void ldsan_emu_trap_current(void) {
   __builtin_unreachable();
 }
 
+/* The group function's shape flag for workgroups of d (emu.h). */
+static uint32_t emu_group_shape(const emu_dispatch *d) {
+  return d->block[1] == 1 && d->block[2] == 1 ? LDSAN_EMU_GROUP_ONE_D : 0;
+}
+
 /* One workgroup with work-item loops: passes over the regions work-items wait at. */
 static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
   uint32_t n = d->items;
   memset(w->states, 0, n * sizeof *w->states); /* everybody at region 0, parity 0 */
   if (setjmp(w->trap_jmp)) return;            /* trapped: the workgroup is abandoned */
   uint64_t normal = 1, exits = 0;
-  int gone = 0; /* some work-item returned or waits at the kernel-exit barrier */
-  uint32_t parity = 0;
+  int gone = 0;     /* some work-item returned or waits at the kernel-exit barrier */
+  int returned = 0; /* some work-item returned */
+  uint32_t parity = 0, shape = emu_group_shape(d);
   int everyone = 1; /* all n work-items wait at the one region in `normal` */
   while (normal | exits) {
     uint64_t run, seen = 0;
     uint32_t p;
     if (normal) { /* a pass over the body's barriers */
       run = normal;
-      p = parity | (everyone && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
+      p = parity | shape | (everyone && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
       parity ^= 1;
     } else { /* everybody left the body: release the kernel-exit barrier */
       run = exits;
+      p = shape | (!returned && !(exits & (exits - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
       exits = 0;
-      p = 0;
       parity = 1;
     }
     while (run) {
@@ -433,7 +439,8 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
     }
     normal = seen & ~w->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
     exits |= seen & w->group_exit_regions;
-    gone |= (seen & LDSAN_EMU_GROUP_DONE) || exits;
+    returned |= (seen & LDSAN_EMU_GROUP_DONE) != 0;
+    gone |= returned || exits;
     if (normal) { /* the barrier the waiting work-items are released from next */
       /* Divergence needs two barriers waited at (a region follows one barrier)
        * or a work-item gone; else there is nothing to look at. */
@@ -480,10 +487,10 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
   memset(states, 0, n * sizeof *states);
   if (setjmp(w->trap_jmp)) return; /* trapped: the workgroup is abandoned */
   uint64_t run = 1;
-  uint32_t parity = 0, runnable = n;
+  uint32_t parity = 0, runnable = n, shape = emu_group_shape(d);
   int gone = 0;
   for (;;) {
-    uint32_t p = parity | (runnable == n && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
+    uint32_t p = parity | shape | (runnable == n && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
     for (uint64_t m = run; m; m &= m - 1) w->group(d->args, w->ids, n, w->frames, states, (uint32_t)__builtin_ctzll(m), p);
     parity ^= 1;
     /* Where everybody stopped. */

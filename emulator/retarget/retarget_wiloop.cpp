@@ -523,6 +523,20 @@ private:
     return isa<CastInst>(i) || isa<GetElementPtrInst>(i) || isa<CmpInst>(i) || isa<SelectInst>(i);
   }
 
+  // Which of workitem.id.{x,y,z} a per-item load reads (its byte offset in
+  // ldsan_emu_item_ids: 0, 4, 8), or -1 (not an i32 load of one of them).
+  int idField(Instruction *p) {
+    auto *l = dyn_cast<LoadInst>(p);
+    if (!l || !l->getType()->isIntegerTy(32) || itemPtrSet_.count(l)) return -1;
+    Value *ptr = l->getPointerOperand();
+    if (!itemPtrSet_.count(ptr)) return -1;
+    APInt off(dl_.getIndexTypeSizeInBits(ptr->getType()), 0);
+    Value *base = ptr->stripAndAccumulateConstantOffsets(dl_, off, /*AllowNonInbounds=*/true);
+    if (!isa<LoadInst>(base) || !itemPtrSet_.count(base)) return -1;
+    int64_t o = off.getSExtValue();
+    return o == 0 || o == 4 || o == 8 ? (int)o : -1;
+  }
+
   bool isItemOperand(Value *v) { return isa<Instruction>(v) && perItemSet_.count(cast<Instruction>(v)); }
 
   // Values computed from uniform values alone become uniform too; values
@@ -810,6 +824,15 @@ private:
     Value *par = b.CreateAnd(parity, ConstantInt::get(i32, 1), "par");
     Value *all = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ALL_WAITING)), ConstantInt::get(i32, 0), "all");
     Value *nextParity = b.CreateXor(par, ConstantInt::get(i32, 1), "next.parity");
+    Value *oneD = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ONE_D)), ConstantInt::get(i32, 0), "one.d");
+    // Per-item values computed from workitem.id.{x,y,z}, for regionReadsIds.
+    // Lockstep kernels (a region per LDS access: many, short) and the checked
+    // copy (the LDS checks' calls dominate its time) get no twins.
+    bool twins = !lockstep_ && !f_.getName().starts_with("__ldsan_emu_entry_checked.");
+    SmallPtrSet<Value *, 16> fromIds;
+    for (Instruction *p : perItem_)
+      if (idField(p) >= 0 || llvm::any_of(p->operands(), [&](Use &u) { return fromIds.count(u.get()) != 0; }))
+        fromIds.insert(p);
     BasicBlock *done = BasicBlock::Create(ctx, "done", g);
     SwitchInst *sw = b.CreateSwitch(region, done, (unsigned)entries_.size());
     IRBuilder<> db(done);
@@ -818,27 +841,47 @@ private:
     Constant *tlsItem = ConstantExpr::getInBoundsGetElementPtr(i8, tlsGlobal(m_), ConstantInt::get(i64, LDSAN_EMU_TLS_ITEM));
     for (unsigned k = 0; k < entries_.size(); ++k) {
       // Two loops per region: one checks each work-item's state, the other
-      // (the core knows every work-item waits here) does not.
+      // (the core knows every work-item waits here) does not. The second has
+      // a twin for one-dimensional workgroups that takes the ids from the
+      // loop index: a condition on threadIdx.x becomes one on the index,
+      // which the optimizer can split the loop at (loop-bound-split).
       BasicBlock *pick = BasicBlock::Create(ctx, "r" + std::to_string(k), g);
       sw->addCase(ConstantInt::get(cast<IntegerType>(i32), k), pick);
-      BasicBlock *heads[2];
-      for (int everyone = 0; everyone < 2; ++everyone)
-        heads[everyone] = buildRegionLoop(g, k, everyone, pick, done, mask, par, nextParity, tlsItem, base);
+      bool readsIds = twins && regionReads(k, fromIds);
+      BasicBlock *some = buildRegionLoop(g, k, false, false, pick, done, mask, par, nextParity, tlsItem, base);
+      BasicBlock *allPick = readsIds ? BasicBlock::Create(ctx, "r" + std::to_string(k) + ".all.pick", g) : pick;
+      BasicBlock *everyone = buildRegionLoop(g, k, true, false, allPick, done, mask, par, nextParity, tlsItem, base);
       IRBuilder<> pb(pick);
-      pb.CreateCondBr(all, heads[1], heads[0]);
+      if (readsIds) {
+        BasicBlock *line = buildRegionLoop(g, k, true, true, allPick, done, mask, par, nextParity, tlsItem, base);
+        pb.CreateCondBr(all, allPick, some);
+        IRBuilder<> ab(allPick);
+        ab.CreateCondBr(oneD, line, everyone);
+      } else {
+        pb.CreateCondBr(all, everyone, some);
+      }
     }
     return g;
   }
 
+  // Whether the code of region k uses one of `values`.
+  bool regionReads(unsigned k, const SmallPtrSetImpl<Value *> &values) {
+    for (BasicBlock *bb : regionBlocks_[k])
+      for (Instruction &i : *bb)
+        for (Use &u : i.operands())
+          if (values.count(u.get())) return true;
+    return false;
+  }
+
   // The loop running region k for the work-items waiting at it (all of
   // them without looking when `everyone`); returns its first block.
-  BasicBlock *buildRegionLoop(Function *g, unsigned k, bool everyone, BasicBlock *from, BasicBlock *done,
+  BasicBlock *buildRegionLoop(Function *g, unsigned k, bool everyone, bool oneD, BasicBlock *from, BasicBlock *done,
                               AllocaInst *mask, Value *par, Value *nextParity, Constant *tlsItem,
                               ValueToValueMapTy &base) {
     LLVMContext &ctx = m_.getContext();
     Type *i8 = Type::getInt8Ty(ctx), *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
     Argument *ids = g->getArg(1), *n = g->getArg(2), *frames = g->getArg(3), *states = g->getArg(4);
-    std::string tag = "r" + std::to_string(k) + (everyone ? ".all" : "");
+    std::string tag = "r" + std::to_string(k) + (everyone ? ".all" : "") + (oneD ? ".1d" : "");
     BasicBlock *head = BasicBlock::Create(ctx, tag + ".head", g);
     BasicBlock *check = BasicBlock::Create(ctx, tag + ".check", g);
     BasicBlock *body = BasicBlock::Create(ctx, tag + ".item", g);
@@ -881,6 +924,10 @@ private:
         pin(p, item);
         continue;
       }
+      if (int field = oneD ? idField(p) : -1; field >= 0) { // ids of a one-dimensional workgroup: {i, 0, 0}
+        pin(p, field == 0 ? (Value *)idx : ConstantInt::get(i32, 0));
+        continue;
+      }
       Instruction *c = p->clone();
       c->setName(p->getName());
       bb.Insert(c);
@@ -913,6 +960,14 @@ private:
           continue;
         }
         if (auto *ii = dyn_cast<IntrinsicInst>(&ni); ii && ii->isLifetimeStartOrEnd()) {
+          ni.eraseFromParent();
+          continue;
+        }
+        // A workgroup fence became a single-thread one (retarget_lds.c): it
+        // orders fibers of one OS thread. Work-items of a loop run one after
+        // another in program order, so it orders nothing here, and would keep
+        // the optimizer from hoisting loads out of the loop.
+        if (auto *fi = dyn_cast<FenceInst>(&ni); fi && fi->getSyncScopeID() == SyncScope::SingleThread) {
           ni.eraseFromParent();
           continue;
         }
