@@ -65,6 +65,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -520,6 +521,7 @@ private:
   // Pure operations that cannot trap: recomputing them is as good as keeping them.
   static bool isPureOp(Instruction &i) {
     if (auto *bo = dyn_cast<BinaryOperator>(&i)) return !bo->isIntDivRem();
+    if (isa<MinMaxIntrinsic>(i)) return true; // blockDim: min(group size, what is left of the grid)
     return isa<CastInst>(i) || isa<GetElementPtrInst>(i) || isa<CmpInst>(i) || isa<SelectInst>(i);
   }
 
@@ -554,7 +556,7 @@ private:
           if (auto *l = dyn_cast<LoadInst>(&i)) {
             if (!l->isSimple()) continue;
             Value *p = l->getPointerOperand();
-            if (isReadOnlyGlobalAddress(p)) {
+            if (isReadOnlyGlobalAddress(p) || isDispatchBlockAddress(p, tls)) {
               addUniform(l);
               changed = true;
               continue;
@@ -586,6 +588,18 @@ private:
           changed = true;
         }
     }
+  }
+
+  // An address in the implicit-argument block or the dispatch packet (the
+  // TLS fields the core fills once per dispatch; nothing writes them while
+  // it runs: blockDim reads its group size there) computed from uniform
+  // values: loading it gives every work-item the same value.
+  bool isDispatchBlockAddress(Value *p, GlobalVariable *tls) {
+    if (!tls || !isUniformOperand(p)) return false;
+    auto *base = dyn_cast<LoadInst>(getUnderlyingObject(p));
+    if (!base) return false;
+    int64_t off = tlsOffset(base->getPointerOperand(), tls, dl_);
+    return off == LDSAN_EMU_TLS_IMPLICITARG || off == LDSAN_EMU_TLS_DISPATCH;
   }
 
   // A constant address in a global nothing writes (constant, or internal and
@@ -891,6 +905,9 @@ private:
     PHINode *idx = hb.CreatePHI(i32, 2, "wi");
     idx->addIncoming(ConstantInt::get(i32, 0), from);
     hb.CreateCondBr(hb.CreateICmpULT(idx, n), check, done);
+    IRBuilder<> lb(latch); // (complete before the region's code is simplified: no index is taken for 0)
+    idx->addIncoming(lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next"), latch);
+    lb.CreateBr(head);
 
     IRBuilder<> cb(check);
     Value *idx64 = cb.CreateZExt(idx, i64);
@@ -932,11 +949,18 @@ private:
       c->setName(p->getName());
       bb.Insert(c);
       RemapInstruction(c, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      if (oneD) // y and z are 0 here: x + bx * (y + by * z) folds to the index
+        if (Value *v = simplifyInstruction(c, SimplifyQuery(dl_))) {
+          c->eraseFromParent();
+          pin(p, v);
+          continue;
+        }
       pin(p, c);
     }
 
     // Where a work-item stops: barrier j, or the end of the kernel.
     DenseMap<unsigned, BasicBlock *> stubs;
+    DenseMap<BasicBlock *, unsigned> stubRegion;
     auto stopAt = [&](unsigned j) {
       BasicBlock *&s = stubs[j];
       if (s) return s;
@@ -946,6 +970,7 @@ private:
       sb.CreateStore(st, sp);
       sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, uint64_t(1) << j)), mask);
       sb.CreateBr(latch);
+      stubRegion[s] = j;
       return s;
     };
 
@@ -1000,11 +1025,107 @@ private:
           new StoreInst(item, tlsItem, call->getIterator());
     bb.CreateBr(cast<BasicBlock>(vm[entries_[k]]));
 
-    IRBuilder<> lb(latch);
-    Value *next = lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next");
-    idx->addIncoming(next, latch);
-    lb.CreateBr(head);
+    if (oneD)
+      if (BasicBlock *pre = narrowToActiveRange(g, cast<BasicBlock>(vm[entries_[k]]), idx, head, stubRegion, mask,
+                                                nextParity, tag))
+        return pre;
     return head;
+  }
+
+  // The loop of a one-dimensional workgroup whose region starts with
+  // `if (threadIdx.x < c) ... else <barrier j>` (any compare of the index with
+  // a value the loop does not change, the other side going straight to the
+  // stop at barrier j, nothing with an effect before the branch): the
+  // work-items outside the taken range only stop at barrier j. The loop then
+  // runs over that range alone, and small loops before it store barrier j's
+  // state for the others. Returns the new first block, or null (no such start).
+  BasicBlock *narrowToActiveRange(Function *g, BasicBlock *start, PHINode *idx, BasicBlock *head,
+                                  const DenseMap<BasicBlock *, unsigned> &stubRegion, AllocaInst *mask,
+                                  Value *nextParity, const std::string &tag) {
+    auto *br = dyn_cast<BranchInst>(start->getTerminator());
+    if (!br || !br->isConditional()) return nullptr;
+    for (Instruction &i : *start)
+      if (&i != br && i.mayHaveSideEffects()) return nullptr;
+    auto *cmp = dyn_cast<ICmpInst>(br->getCondition());
+    if (!cmp) return nullptr;
+    ICmpInst::Predicate pred = cmp->getPredicate();
+    Value *bound = cmp->getOperand(1);
+    if (cmp->getOperand(0) != idx) {
+      if (cmp->getOperand(1) != idx) return nullptr;
+      bound = cmp->getOperand(0);
+      pred = ICmpInst::getSwappedPredicate(pred);
+    }
+    auto *inst = dyn_cast<Instruction>(bound);
+    if (!isa<Constant>(bound) && !isa<Argument>(bound) && !(inst && inst->getParent() == &g->getEntryBlock()))
+      return nullptr;
+    // The successor that goes straight to a stop, through blocks that only branch.
+    auto stopOf = [&](BasicBlock *b) -> int {
+      for (int hops = 0; b && hops < 8; ++hops) {
+        if (auto it = stubRegion.find(b); it != stubRegion.end()) return (int)it->second;
+        auto *t = dyn_cast<BranchInst>(b->getTerminator());
+        if (!t || t->isConditional() || &b->front() != t) return -1;
+        b = t->getSuccessor(0);
+      }
+      return -1;
+    };
+    int stopTrue = stopOf(br->getSuccessor(0)), stopFalse = stopOf(br->getSuccessor(1));
+    if ((stopTrue < 0) == (stopFalse < 0)) return nullptr;
+    unsigned j = (unsigned)(stopTrue >= 0 ? stopTrue : stopFalse);
+    if (stopTrue >= 0) pred = ICmpInst::getInversePredicate(pred); // active while the compare is false
+    // The index is below 2^31, so a signed compare is the unsigned one of the
+    // bound taken as signed: [lo, hi) below is computed in 64 bits and clamped.
+    bool isSigned = ICmpInst::isSigned(pred);
+    if (isSigned) pred = ICmpInst::getUnsignedPredicate(pred);
+    LLVMContext &ctx = m_.getContext();
+    Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+    Argument *n = g->getArg(2), *states = g->getArg(4);
+    BasicBlock *pre = BasicBlock::Create(ctx, tag + ".range", g, head);
+    IRBuilder<> pb(pre);
+    Value *c = isSigned ? pb.CreateSExt(bound, i64) : pb.CreateZExt(bound, i64);
+    Value *n64 = pb.CreateZExt(n, i64), *one = ConstantInt::get(i64, 1);
+    Value *zero = ConstantInt::get(i64, 0), *lo, *hi;
+    switch (pred) { // the active indices [lo, hi), before clamping to n
+    case ICmpInst::ICMP_ULT: lo = zero; hi = c; break;
+    case ICmpInst::ICMP_ULE: lo = zero; hi = pb.CreateAdd(c, one); break;
+    case ICmpInst::ICMP_UGT: lo = pb.CreateAdd(c, one); hi = n64; break;
+    case ICmpInst::ICMP_UGE: lo = c; hi = n64; break;
+    case ICmpInst::ICMP_EQ: lo = c; hi = pb.CreateAdd(c, one); break;
+    default:
+      pre->eraseFromParent();
+      return nullptr;
+    }
+    lo = pb.CreateBinaryIntrinsic(Intrinsic::smin, pb.CreateBinaryIntrinsic(Intrinsic::smax, lo, zero), n64);
+    hi = pb.CreateBinaryIntrinsic(Intrinsic::smin, pb.CreateBinaryIntrinsic(Intrinsic::smax, hi, lo), n64);
+    Value *lo32 = pb.CreateTrunc(lo, i32, "active.lo"), *hi32 = pb.CreateTrunc(hi, i32, "active.hi");
+    // The others stop at barrier j, as the stub would store.
+    Value *st = isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : pb.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
+    auto fill = [&](Value *from, Value *to, const char *what) {
+      BasicBlock *fh = BasicBlock::Create(ctx, tag + "." + what, g, head);
+      BasicBlock *fb = BasicBlock::Create(ctx, tag + "." + what + ".store", g, head);
+      BasicBlock *after = BasicBlock::Create(ctx, tag + "." + what + ".done", g, head);
+      BasicBlock *at = pb.GetInsertBlock();
+      pb.CreateBr(fh);
+      IRBuilder<> hb(fh);
+      PHINode *i = hb.CreatePHI(i32, 2);
+      i->addIncoming(from, at);
+      hb.CreateCondBr(hb.CreateICmpULT(i, to), fb, after);
+      IRBuilder<> bb(fb);
+      bb.CreateStore(st, bb.CreateInBoundsGEP(i32, states, bb.CreateZExt(i, i64)));
+      i->addIncoming(bb.CreateAdd(i, ConstantInt::get(i32, 1)), fb);
+      bb.CreateBr(fh);
+      pb.SetInsertPoint(after);
+    };
+    fill(ConstantInt::get(i32, 0), lo32, "below");
+    fill(hi32, n, "above");
+    Value *others = pb.CreateOr(pb.CreateICmpNE(lo32, ConstantInt::get(i32, 0)), pb.CreateICmpULT(hi32, n));
+    Value *bit = pb.CreateSelect(others, ConstantInt::get(i64, uint64_t(1) << j), ConstantInt::get(i64, 0));
+    pb.CreateStore(pb.CreateOr(pb.CreateLoad(i64, mask), bit), mask);
+    BasicBlock *last = pb.GetInsertBlock();
+    pb.CreateBr(head);
+    idx->setIncomingValue(0, lo32);
+    idx->setIncomingBlock(0, last);
+    cast<ICmpInst>(cast<BranchInst>(head->getTerminator())->getCondition())->setOperand(1, hi32);
+    return pre;
   }
 
   Function &f_;
