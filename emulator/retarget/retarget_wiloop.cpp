@@ -25,6 +25,13 @@
 // that are the same for every work-item of a workgroup (kernel arguments,
 // group ids, the LDS window, implicit arguments) are hoisted out of the loops.
 //
+// Each region has a loop that checks every work-item's state and one for
+// when all of them wait there (LDSAN_EMU_GROUP_ALL_WAITING); the second has a
+// twin for one-dimensional workgroups (LDSAN_EMU_GROUP_ONE_D) that takes the
+// ids from the loop index and, when the region starts with a compare of that
+// index whose other side goes straight to a barrier, runs only over the
+// indices the compare admits (narrowToActiveRange).
+//
 // Lockstep kernels (retarget_wave.cpp) get the same loops with one more kind
 // of stop: each cross-lane operation and lockstep point of the kernel's own
 // code (not the point before a call: calls are inlined) ends a region like a
