@@ -48,8 +48,8 @@ typedef struct ldsan_emu_kernel {
    * LDSAN_EMU_GROUP_ALL_WAITING: all n work-items wait at this region with
    * this parity, so their states need not be read; and LDSAN_EMU_GROUP_ONE_D:
    * the workgroup's y and z sizes are 1, so ids[i] is {i, 0, 0} (the loops
-   * then take work-item ids from their index, which lets the optimizer split
-   * a loop at a condition on threadIdx.x). */
+   * then take work-item ids from their index, and may run only over the
+   * indices a condition on threadIdx.x admits). */
   uint64_t (*group)(void **args, const void *ids, uint32_t n, void *frames, uint32_t *states, uint32_t region,
                     uint32_t parity);
   uint32_t group_frame_size;     /* bytes, a multiple of 16, alignment up to 64 */

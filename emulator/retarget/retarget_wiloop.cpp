@@ -846,7 +846,7 @@ private:
     Value *all = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ALL_WAITING)), ConstantInt::get(i32, 0), "all");
     Value *nextParity = b.CreateXor(par, ConstantInt::get(i32, 1), "next.parity");
     Value *oneD = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ONE_D)), ConstantInt::get(i32, 0), "one.d");
-    // Per-item values computed from workitem.id.{x,y,z}, for regionReadsIds.
+    // Per-item values computed from workitem.id.{x,y,z}, for regionReads.
     // Lockstep kernels (a region per LDS access: many, short) and the checked
     // copy (the LDS checks' calls dominate its time) get no twins.
     bool twins = !lockstep_ && !f_.getName().starts_with("__ldsan_emu_entry_checked.");
@@ -865,7 +865,7 @@ private:
       // (the core knows every work-item waits here) does not. The second has
       // a twin for one-dimensional workgroups that takes the ids from the
       // loop index: a condition on threadIdx.x becomes one on the index,
-      // which the optimizer can split the loop at (loop-bound-split).
+      // whose range the twin can be narrowed to (narrowToActiveRange).
       BasicBlock *pick = BasicBlock::Create(ctx, "r" + std::to_string(k), g);
       sw->addCase(ConstantInt::get(cast<IntegerType>(i32), k), pick);
       bool readsIds = twins && regionReads(k, fromIds);
@@ -973,8 +973,7 @@ private:
       if (s) return s;
       s = BasicBlock::Create(ctx, tag + ".to.r" + std::to_string(j), g);
       IRBuilder<> sb(s);
-      Value *st = isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : sb.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
-      sb.CreateStore(st, sp);
+      sb.CreateStore(stopState(sb, j, nextParity), sp);
       sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, uint64_t(1) << j)), mask);
       sb.CreateBr(latch);
       stubRegion[s] = j;
@@ -1039,6 +1038,13 @@ private:
     return head;
   }
 
+  // The state of a work-item that stopped at barrier j (the kernel-exit
+  // barrier's keeps parity 0).
+  Value *stopState(IRBuilder<> &b, unsigned j, Value *nextParity) {
+    Type *i32 = Type::getInt32Ty(m_.getContext());
+    return isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : b.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
+  }
+
   // The loop of a one-dimensional workgroup whose region starts with
   // `if (threadIdx.x < c) ... else <barrier j>` (any compare of the index with
   // a value the loop does not change, the other side going straight to the
@@ -1083,6 +1089,7 @@ private:
     // bound taken as signed: [lo, hi) below is computed in 64 bits and clamped.
     bool isSigned = ICmpInst::isSigned(pred);
     if (isSigned) pred = ICmpInst::getUnsignedPredicate(pred);
+    if (pred == ICmpInst::ICMP_NE) return nullptr; // two ranges
     LLVMContext &ctx = m_.getContext();
     Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
     Argument *n = g->getArg(2), *states = g->getArg(4);
@@ -1096,16 +1103,12 @@ private:
     case ICmpInst::ICMP_ULE: lo = zero; hi = pb.CreateAdd(c, one); break;
     case ICmpInst::ICMP_UGT: lo = pb.CreateAdd(c, one); hi = n64; break;
     case ICmpInst::ICMP_UGE: lo = c; hi = n64; break;
-    case ICmpInst::ICMP_EQ: lo = c; hi = pb.CreateAdd(c, one); break;
-    default:
-      pre->eraseFromParent();
-      return nullptr;
+    default: /* ICMP_EQ */ lo = c; hi = pb.CreateAdd(c, one); break;
     }
     lo = pb.CreateBinaryIntrinsic(Intrinsic::smin, pb.CreateBinaryIntrinsic(Intrinsic::smax, lo, zero), n64);
     hi = pb.CreateBinaryIntrinsic(Intrinsic::smin, pb.CreateBinaryIntrinsic(Intrinsic::smax, hi, lo), n64);
     Value *lo32 = pb.CreateTrunc(lo, i32, "active.lo"), *hi32 = pb.CreateTrunc(hi, i32, "active.hi");
-    // The others stop at barrier j, as the stub would store.
-    Value *st = isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : pb.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
+    Value *st = stopState(pb, j, nextParity); // the others stop at barrier j
     auto fill = [&](Value *from, Value *to, const char *what) {
       BasicBlock *fh = BasicBlock::Create(ctx, tag + "." + what, g, head);
       BasicBlock *fb = BasicBlock::Create(ctx, tag + "." + what + ".store", g, head);
