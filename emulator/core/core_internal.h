@@ -102,6 +102,7 @@ typedef struct emu_worker {
   uint64_t group_wave_regions;      /* lockstep kernels' regions after cross-lane stops (emu.h) */
   uint32_t group_park_offset;       /* ... and where in a frame a work-item parks (emu.h) */
   const uint64_t *const *region_pcs; /* the checked loops' barrier pcs per region (emu.h), or NULL */
+  int checked_loops;                /* group is the checked copy's (ldsan_emu_lds_track_refresh first) */
   ldsan_emu_item_ids *ids;          /* per work-item ids, filled once per dispatch */
   uint32_t *states;                 /* where each work-item stopped */
   uint8_t *frames;                  /* per work-item state, group_frame_size each */
@@ -167,6 +168,9 @@ void ldsan_emu_check_barrier(emu_worker *w, int released);
 void ldsan_emu_check_pass(emu_worker *w, const uint32_t *states, uint32_t n, uint64_t waiting, uint64_t exit_regions);
 /* A workgroup starts on w: its first barrier epoch, no wave barrier yet. */
 void ldsan_emu_lds_checks_new_group(emu_worker *w);
+/* Before a call of a checked group function: the TLS fields of the checks'
+ * inline path (lds_track.h) for the running workgroup and barrier interval. */
+void ldsan_emu_lds_track_refresh(emu_worker *w);
 /* The running work-item of w (fibers: w->cur; loops: the TLS work-item). */
 uint32_t ldsan_emu_current_item(const emu_worker *w);
 

@@ -37,32 +37,9 @@
 
 #include "../../include/ldsan/abi.h"
 #include "core_internal.h"
+#include "lds_track.h"
 
 #define EMU_API __attribute__((visibility("default")))
-
-/* One side of a record: an access (work-item + 1, 0: none), its barrier
- * epoch (the worker's count, see ldsan_emu_lds_checks_new_group: below the
- * run's first epoch, it is an earlier workgroup's and counts as none), the
- * wave epoch (wave barriers of its wave), pc and size. */
-typedef struct emu_lds_side {
-  uint64_t pc;
-  uint32_t epoch, wave_epoch;
-  uint16_t item, size;
-  uint32_t atomic;
-} emu_lds_side;
-
-/* What the checks keep of a byte: the last write, the first read since the
- * start of its barrier interval and a second reader of that interval (another
- * work-item; one of another wave than the first is preferred), so a write
- * finds a racing read even when the first reader is the writer itself. Kept
- * per 4-byte word while every byte of the word has the same record (accesses
- * of whole aligned words: one record), per byte once an access covers part of
- * a word in this run (split_epoch: the run's epoch it split in; the word's
- * record copied to its bytes). */
-typedef struct emu_lds_rec {
-  uint32_t split_epoch, unused;
-  emu_lds_side w, r, r2;
-} emu_lds_rec;
 
 /* Records per 4-byte word of the block: the word's, then its 4 bytes'. */
 #define EMU_RECS_PER_WORD 5u
@@ -111,6 +88,21 @@ void ldsan_emu_lds_checks_new_group(emu_worker *w) {
   }
   w->run_start = ++w->barrier_epoch;
   memset(w->wave_epoch, 0, sizeof w->wave_epoch);
+}
+
+void ldsan_emu_lds_track_refresh(emu_worker *w) {
+  ldsan_emu_tls_state *t = &__ldsan_emu_tls;
+  uint64_t block, size;
+  emu_lds_rec *recs = emu_lds_table(w, &block, &size);
+  t->track_recs = (uint8_t *)recs;
+  t->track_block = block;
+  t->track_size = recs ? size : 0;
+  t->track_ids = w->ids;
+  t->track_wave_epochs = w->wave_epoch;
+  t->track_epoch = w->barrier_epoch;
+  t->track_run_start = w->run_start;
+  t->track_written_floor = w->checks.detect_uninit ? w->run_start : 0;
+  t->track_wave_shift = w->wave_shift;
 }
 
 uint32_t ldsan_emu_current_item(const emu_worker *w) {

@@ -435,6 +435,7 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
     while (run) {
       uint32_t r = (uint32_t)__builtin_ctzll(run);
       run &= run - 1;
+      if (w->checked_loops) ldsan_emu_lds_track_refresh(w);
       seen |= w->group(d->args, w->ids, n, w->frames, w->states, r, p);
     }
     normal = seen & ~w->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
@@ -491,7 +492,10 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
   int gone = 0;
   for (;;) {
     uint32_t p = parity | shape | (runnable == n && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
-    for (uint64_t m = run; m; m &= m - 1) w->group(d->args, w->ids, n, w->frames, states, (uint32_t)__builtin_ctzll(m), p);
+    for (uint64_t m = run; m; m &= m - 1) {
+      if (w->checked_loops) ldsan_emu_lds_track_refresh(w);
+      w->group(d->args, w->ids, n, w->frames, states, (uint32_t)__builtin_ctzll(m), p);
+    }
     parity ^= 1;
     /* Where everybody stopped. */
     uint64_t normal = 0, exits = 0;
@@ -608,6 +612,8 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   w->group_park_offset = checked ? k->group_checked_park_offset : k->group_park_offset;
   w->region_pcs = checked ? k->group_checked_barrier_pcs : NULL;
   w->loops = w->group != NULL;
+  w->checked_loops = w->loops && checked;
+  __ldsan_emu_tls.track_size = 0; /* no inline path of the LDS checks (fibers) unless refreshed */
   w->lockstep = k->lockstep && !w->loops;
   w->entry = checked ? k->entry_checked : k->entry;
   w->loop_stack_hi = __builtin_frame_address(0);

@@ -32,6 +32,19 @@ typedef struct ldsan_emu_tls_state {
   void *dispatch;               /* hsa_kernel_dispatch_packet-shaped block (64 bytes) */
   uint32_t static_lds_size;     /* llvm.amdgcn.groupstaticsize */
   uint32_t reserved;
+  /* The LDS checks' inline path (lds_track.h): what it needs of the running
+   * workgroup, set by the core before each call of a checked group function
+   * (track_size 0 otherwise: every access then calls __ldsan_emu_lds_track). */
+  uint8_t *track_recs;          /* the records of the workgroup's LDS block */
+  uint64_t track_block;         /* the block's address */
+  uint64_t track_size;          /* its bytes; 0: no inline path */
+  const ldsan_emu_item_ids *track_ids; /* work-item i's ids are track_ids[i] */
+  const uint32_t *track_wave_epochs;   /* per wave: its wave barriers so far */
+  uint32_t track_epoch;         /* the barrier epoch of the running region */
+  uint32_t track_run_start;     /* the workgroup's first epoch */
+  uint32_t track_written_floor; /* detect_uninit: track_run_start, else 0 */
+  uint32_t track_wave_shift;    /* log2 of the wave size */
+  uint64_t track_reserved;
 } ldsan_emu_tls_state;
 
 #define LDSAN_EMU_TLS_LDS_BASE 0
@@ -42,7 +55,17 @@ typedef struct ldsan_emu_tls_state {
 #define LDSAN_EMU_TLS_IMPLICITARG 40
 #define LDSAN_EMU_TLS_DISPATCH 48
 #define LDSAN_EMU_TLS_STATIC_LDS 56
-#define LDSAN_EMU_TLS_SIZE 64
+#define LDSAN_EMU_TLS_TRACK_RECS 64
+#define LDSAN_EMU_TLS_TRACK_BLOCK 72
+#define LDSAN_EMU_TLS_TRACK_SIZE 80
+#define LDSAN_EMU_TLS_TRACK_IDS 88
+#define LDSAN_EMU_TLS_TRACK_WAVE_EPOCHS 96
+#define LDSAN_EMU_TLS_TRACK_EPOCH 104
+#define LDSAN_EMU_TLS_TRACK_RUN_START 108
+#define LDSAN_EMU_TLS_TRACK_WRITTEN_FLOOR 112
+#define LDSAN_EMU_TLS_TRACK_WAVE_SHIFT 116
+#define LDSAN_EMU_TLS_SIZE 128
+#define LDSAN_EMU_ITEM_IDS_SIZE 16
 #define LDSAN_EMU_ITEM_LANE 12
 
 #ifndef __cplusplus
@@ -54,7 +77,17 @@ _Static_assert(offsetof(ldsan_emu_tls_state, lds_kernel_id) == LDSAN_EMU_TLS_LDS
 _Static_assert(offsetof(ldsan_emu_tls_state, implicitarg) == LDSAN_EMU_TLS_IMPLICITARG, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, dispatch) == LDSAN_EMU_TLS_DISPATCH, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, static_lds_size) == LDSAN_EMU_TLS_STATIC_LDS, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_recs) == LDSAN_EMU_TLS_TRACK_RECS, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_block) == LDSAN_EMU_TLS_TRACK_BLOCK, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_size) == LDSAN_EMU_TLS_TRACK_SIZE, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_ids) == LDSAN_EMU_TLS_TRACK_IDS, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_wave_epochs) == LDSAN_EMU_TLS_TRACK_WAVE_EPOCHS, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_epoch) == LDSAN_EMU_TLS_TRACK_EPOCH, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_run_start) == LDSAN_EMU_TLS_TRACK_RUN_START, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_written_floor) == LDSAN_EMU_TLS_TRACK_WRITTEN_FLOOR, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_wave_shift) == LDSAN_EMU_TLS_TRACK_WAVE_SHIFT, "tls");
 _Static_assert(sizeof(ldsan_emu_tls_state) == LDSAN_EMU_TLS_SIZE, "tls");
+_Static_assert(sizeof(ldsan_emu_item_ids) == LDSAN_EMU_ITEM_IDS_SIZE, "tls");
 _Static_assert(offsetof(ldsan_emu_item_ids, lane) == LDSAN_EMU_ITEM_LANE, "tls");
 #endif
 

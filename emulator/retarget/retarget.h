@@ -161,6 +161,12 @@ int rt_wave_is_asan_check(LLVMValueRef ci);
  * __ldsan_emu_lds_track before every shared-memory access (the core's LDS
  * checks), in rt_kernel.checked_fn. */
 void rt_lds_checks(rt_ctx *c);
+/* retarget_lds_track.cpp: in a checked copy's group function, an inline
+ * path before each call of __ldsan_emu_lds_track whose size allows (whole
+ * words, at most 16 bytes) for the accesses that cannot find anything
+ * (lds_track.h); the call stays for the others. Returns the paths made;
+ * *calls: the calls there were. */
+unsigned rt_lds_track_inline(LLVMValueRef group_fn, unsigned *calls);
 /* After the last optimization: the rank argument of every wave call. */
 void rt_wave_rank(LLVMModuleRef m);
 

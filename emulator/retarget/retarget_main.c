@@ -127,6 +127,7 @@ int main(int argc, char **argv) {
   LLVMInitializeX86Target();
   LLVMInitializeX86TargetMC();
   LLVMInitializeX86AsmPrinter();
+  LLVMInitializeX86AsmParser(); /* the LDS checks' inline path has an asm lea (retarget_lds_track.cpp) */
   LLVMTargetRef target;
   if (LLVMGetTargetFromTriple(RT_TRIPLE, &target, &msg)) {
     fprintf(stderr, "ldsan-emu-retarget: error: no x86-64 target in this LLVM: %s\n", msg);

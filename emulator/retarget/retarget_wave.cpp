@@ -56,6 +56,7 @@ extern "C" {
 #include "../../include/ldsan/entry_points.def"
 #include "../../instrument/MemOps.h"
 #include "../core/core_wave_ops.h"
+#include "../core/lds_track.h"
 #include "retarget.h"
 }
 
@@ -602,7 +603,7 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
   PointerType *Flat = PointerType::get(Ctx, kAsFlat);
-  FunctionCallee Track = M.getOrInsertFunction("__ldsan_emu_lds_track", Type::getVoidTy(Ctx), Flat, I32);
+  FunctionCallee Track = M.getOrInsertFunction(LDSAN_EMU_LDS_TRACK_FN, Type::getVoidTy(Ctx), Flat, I32);
   FunctionCallee Note =
       M.getOrInsertFunction("__ldsan_emu_lds_barrier_note", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
   // Each call site is one barrier's pc: never merged into another's.
@@ -622,6 +623,7 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
       Checked[F] = Copy;
       Made.push_back(Copy);
     }
+    Function *KernelCopy = Checked[unwrap<Function>(C->kernels[K].fn)];
     for (Function *Copy : Made) {
       SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
       SmallVector<CallBase *, 8> MemOps;
@@ -633,8 +635,13 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
           if (ldsan::isMemOp(*CB))
             MemOps.push_back(CB);
         }
-        if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I))
-          Accesses.push_back({&I, P});
+        // Memory a kernel argument points to is the host's, never a
+        // workgroup's LDS block (the LDS lowering takes those from its pool).
+        if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I)) {
+          auto *Arg = dyn_cast<Argument>(getUnderlyingObject(P));
+          if (!(Arg && Copy == KernelCopy))
+            Accesses.push_back({&I, P});
+        }
         if (auto *II = dyn_cast<IntrinsicInst>(&I);
             II && II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier && !II->getMetadata(LDSAN_EXIT_BARRIER_MD))
           Barriers.push_back(II);
@@ -673,7 +680,7 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         bool Store = !isa<LoadInst>(I);
         IRBuilder<> B(I);
         Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
-        uint32_t Arg = (uint32_t)Size | (Store ? 1u << 31 : 0) | (Atomic ? 1u << 30 : 0);
+        uint32_t Arg = (uint32_t)Size | (Store ? LDSAN_EMU_TRACK_STORE : 0) | (Atomic ? LDSAN_EMU_TRACK_ATOMIC : 0);
         B.CreateCall(Track, {Fp, ConstantInt::get(I32, Arg)})->setDebugLoc(I->getDebugLoc());
       }
     }

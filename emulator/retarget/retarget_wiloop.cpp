@@ -847,9 +847,8 @@ private:
     Value *nextParity = b.CreateXor(par, ConstantInt::get(i32, 1), "next.parity");
     Value *oneD = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ONE_D)), ConstantInt::get(i32, 0), "one.d");
     // Per-item values computed from workitem.id.{x,y,z}, for regionReads.
-    // Lockstep kernels (a region per LDS access: many, short) and the checked
-    // copy (the LDS checks' calls dominate its time) get no twins.
-    bool twins = !lockstep_ && !f_.getName().starts_with("__ldsan_emu_entry_checked.");
+    // Lockstep kernels (a region per LDS access: many, short) get no twins.
+    bool twins = !lockstep_;
     SmallPtrSet<Value *, 16> fromIds;
     for (Instruction *p : perItem_)
       if (idField(p) >= 0 || llvm::any_of(p->operands(), [&](Use &u) { return fromIds.count(u.get()) != 0; }))
@@ -1038,6 +1037,34 @@ private:
     return head;
   }
 
+  // Block b only notes a barrier's pc (noteOnce: load its slot, call
+  // __ldsan_emu_lds_barrier_note when empty, the TLS work-item stored before
+  // the call): returns the block after it and the note call, else null.
+  BasicBlock *noteHop(BasicBlock *b, CallInst *&note) {
+    auto *t = dyn_cast<BranchInst>(b->getTerminator());
+    auto *pc = dyn_cast<LoadInst>(&b->front());
+    if (!t || !t->isConditional() || !pc || !pc->isAtomic() || !is_contained(barrierSlots_, pc->getPointerOperand()))
+      return nullptr;
+    auto *isNull = dyn_cast<ICmpInst>(pc->getNextNode());
+    if (!isNull || isNull->getNextNode() != t || t->getCondition() != isNull) return nullptr;
+    BasicBlock *then = t->getSuccessor(0), *tail = t->getSuccessor(1);
+    CallInst *call = nullptr;
+    for (Instruction &i : *then) {
+      if (auto *st = dyn_cast<StoreInst>(&i); st && isa<Constant>(st->getPointerOperand())) continue;
+      if (auto *ci = dyn_cast<CallInst>(&i); ci && !call && ci->getCalledFunction() &&
+                                             ci->getCalledFunction()->getName() == "__ldsan_emu_lds_barrier_note" &&
+                                             ci->getArgOperand(0) == pc->getPointerOperand()) {
+        call = ci;
+        continue;
+      }
+      auto *j = dyn_cast<BranchInst>(&i);
+      if (!j || j->isConditional() || j->getSuccessor(0) != tail) return nullptr;
+    }
+    if (!call) return nullptr;
+    note = call;
+    return tail;
+  }
+
   // The state of a work-item that stopped at barrier j (the kernel-exit
   // barrier's keeps parity 0).
   Value *stopState(IRBuilder<> &b, unsigned j, Value *nextParity) {
@@ -1071,19 +1098,27 @@ private:
     auto *inst = dyn_cast<Instruction>(bound);
     if (!isa<Constant>(bound) && !isa<Argument>(bound) && !(inst && inst->getParent() == &g->getEntryBlock()))
       return nullptr;
-    // The successor that goes straight to a stop, through blocks that only branch.
-    auto stopOf = [&](BasicBlock *b) -> int {
+    // The successor that goes straight to a stop, through blocks that only
+    // branch or only note the barrier's pc for the LDS checks (noteOnce; the
+    // note is then made before the loop: the stopped work-items skip it).
+    CallInst *notes[2] = {nullptr, nullptr};
+    auto stopOf = [&](BasicBlock *b, CallInst *&note) -> int {
       for (int hops = 0; b && hops < 8; ++hops) {
         if (auto it = stubRegion.find(b); it != stubRegion.end()) return (int)it->second;
+        if (BasicBlock *tail = noteHop(b, note)) {
+          b = tail;
+          continue;
+        }
         auto *t = dyn_cast<BranchInst>(b->getTerminator());
         if (!t || t->isConditional() || &b->front() != t) return -1;
         b = t->getSuccessor(0);
       }
       return -1;
     };
-    int stopTrue = stopOf(br->getSuccessor(0)), stopFalse = stopOf(br->getSuccessor(1));
+    int stopTrue = stopOf(br->getSuccessor(0), notes[0]), stopFalse = stopOf(br->getSuccessor(1), notes[1]);
     if ((stopTrue < 0) == (stopFalse < 0)) return nullptr;
     unsigned j = (unsigned)(stopTrue >= 0 ? stopTrue : stopFalse);
+    CallInst *note = notes[stopTrue >= 0 ? 0 : 1];
     if (stopTrue >= 0) pred = ICmpInst::getInversePredicate(pred); // active while the compare is false
     // The index is below 2^31, so a signed compare is the unsigned one of the
     // bound taken as signed: [lo, hi) below is computed in 64 bits and clamped.
@@ -1095,6 +1130,18 @@ private:
     Argument *n = g->getArg(2), *states = g->getArg(4);
     BasicBlock *pre = BasicBlock::Create(ctx, tag + ".range", g, head);
     IRBuilder<> pb(pre);
+    if (note) { // the barrier's pc, noted once as the stopped work-items' side would
+      auto *slot = cast<GlobalVariable>(note->getArgOperand(0));
+      LoadInst *pc = pb.CreateAlignedLoad(i64, slot, Align(8), "barrier.pc");
+      pc->setAtomic(AtomicOrdering::Monotonic);
+      BasicBlock *noteBlock = BasicBlock::Create(ctx, tag + ".note", g, head);
+      BasicBlock *noted = BasicBlock::Create(ctx, tag + ".noted", g, head);
+      pb.CreateCondBr(pb.CreateIsNull(pc), noteBlock, noted);
+      IRBuilder<> nb(noteBlock);
+      nb.Insert(note->clone());
+      nb.CreateBr(noted);
+      pb.SetInsertPoint(noted);
+    }
     Value *c = isSigned ? pb.CreateSExt(bound, i64) : pb.CreateZExt(bound, i64);
     Value *n64 = pb.CreateZExt(n, i64), *one = ConstantInt::get(i64, 1);
     Value *zero = ConstantInt::get(i64, 0), *lo, *hi;

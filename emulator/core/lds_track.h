@@ -1,0 +1,78 @@
+/* ldsan emulator: what the LDS checks (detect_races, detect_uninit,
+ * report_wave_sync) keep of each word of a workgroup's LDS block, shared by
+ * the core, which keeps it (core_lds_check.c, __ldsan_emu_lds_track), and the
+ * retarget tool, whose inline path (retarget_lds_track.cpp) handles the
+ * accesses that cannot find anything without calling the core:
+ *
+ *   an access of 4, 8, 12 or 16 bytes at a 4-byte aligned offset inside the
+ *   block, on words no access of part of a word has split in this run, whose
+ *   records hold no access of another work-item in the running barrier
+ *   interval (a write: in its last write, first and second reader; a read:
+ *   in its last write and first reader) and, with detect_uninit, a write of
+ *   this run (a read). It stores what __ldsan_emu_lds_track would (a write:
+ *   the last write; a read: the first reader, if none of this interval yet).
+ *
+ * Every other access, and every access while the TLS track_size is 0 (fibers,
+ * a block not taken yet), calls __ldsan_emu_lds_track, which decides. Changing
+ * a field means changing both sides: the offsets are asserted. */
+#ifndef LDSAN_EMU_LDS_TRACK_H
+#define LDSAN_EMU_LDS_TRACK_H
+
+#include <stdint.h>
+
+/* One side of a record: an access (work-item + 1, 0: none), its barrier
+ * epoch (the worker's count, see ldsan_emu_lds_checks_new_group: below the
+ * run's first epoch, it is an earlier workgroup's and counts as none), the
+ * wave epoch (wave barriers of its wave), pc and size. */
+typedef struct emu_lds_side {
+  uint64_t pc;
+  uint32_t epoch;      /* epoch, item and size: one 8-byte word (one load, one store inline) */
+  uint16_t item, size;
+  uint32_t wave_epoch; /* wave_epoch and atomic: another */
+  uint32_t atomic;
+} emu_lds_side;
+
+/* What the checks keep of a byte: the last write, the first read since the
+ * start of its barrier interval and a second reader of that interval (another
+ * work-item; one of another wave than the first is preferred), so a write
+ * finds a racing read even when the first reader is the writer itself. Kept
+ * per 4-byte word while every byte of the word has the same record (accesses
+ * of whole aligned words: one record), per byte once an access covers part of
+ * a word in this run (split_epoch: the run's epoch it split in; the word's
+ * record copied to its bytes). */
+typedef struct emu_lds_rec {
+  uint32_t split_epoch, unused;
+  emu_lds_side w, r, r2;
+} emu_lds_rec;
+
+#define LDSAN_EMU_REC_SIZE 80
+#define LDSAN_EMU_REC_SPLIT 0
+#define LDSAN_EMU_REC_W 8
+#define LDSAN_EMU_REC_R 32
+#define LDSAN_EMU_REC_R2 56
+#define LDSAN_EMU_SIDE_PC 0
+#define LDSAN_EMU_SIDE_EPOCH 8
+#define LDSAN_EMU_SIDE_ITEM 12
+#define LDSAN_EMU_SIDE_SIZE 14
+#define LDSAN_EMU_SIDE_WAVE_EPOCH 16
+#define LDSAN_EMU_SIDE_ATOMIC 20
+
+/* __ldsan_emu_lds_track(ptr, size | store << 31 | atomic << 30). */
+#define LDSAN_EMU_LDS_TRACK_FN "__ldsan_emu_lds_track"
+#define LDSAN_EMU_TRACK_STORE (1u << 31)
+#define LDSAN_EMU_TRACK_ATOMIC (1u << 30)
+#define LDSAN_EMU_TRACK_SIZE_MASK 0x3fffffffu
+
+#ifndef __cplusplus
+#include <stddef.h>
+_Static_assert(sizeof(emu_lds_rec) == LDSAN_EMU_REC_SIZE && offsetof(emu_lds_rec, split_epoch) == LDSAN_EMU_REC_SPLIT &&
+               offsetof(emu_lds_rec, w) == LDSAN_EMU_REC_W && offsetof(emu_lds_rec, r) == LDSAN_EMU_REC_R &&
+               offsetof(emu_lds_rec, r2) == LDSAN_EMU_REC_R2, "emu_lds_rec");
+_Static_assert(offsetof(emu_lds_side, pc) == LDSAN_EMU_SIDE_PC && offsetof(emu_lds_side, epoch) == LDSAN_EMU_SIDE_EPOCH &&
+               offsetof(emu_lds_side, wave_epoch) == LDSAN_EMU_SIDE_WAVE_EPOCH &&
+               offsetof(emu_lds_side, item) == LDSAN_EMU_SIDE_ITEM && offsetof(emu_lds_side, size) == LDSAN_EMU_SIDE_SIZE &&
+               offsetof(emu_lds_side, atomic) == LDSAN_EMU_SIDE_ATOMIC && sizeof(emu_lds_side) == 24,
+               "emu_lds_side");
+#endif
+
+#endif /* LDSAN_EMU_LDS_TRACK_H */

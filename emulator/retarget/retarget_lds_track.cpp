@@ -1,0 +1,239 @@
+// ldsan-emu-retarget: an inline path before the LDS checks' calls of a
+// checked group function (rt_lds_checks puts a call of __ldsan_emu_lds_track
+// before each shared-memory access of a kernel's checked copy,
+// retarget_wave.cpp; the work-item loops copy them into the group function).
+// A call costs its frame and the spills of the kernel code around it; most
+// accesses of a race-free kernel need a few loads and compares of their
+// word's record (lds_track.h says which). The inline path reads what it
+// needs of the running workgroup from the TLS block (track_*: the core fills
+// them before each call of a checked group function, so the group function
+// loads them once, in its entry block) and the work-item's index from the
+// work-item pointer the loop stores before the call. Fiber entries keep the
+// plain calls: the TLS path is off there (track_size 0).
+//
+//   head:    off = addr - block; inside (off < size, off + n <= size, 4-aligned)
+//              ? check : outside
+//   outside: an enabled block the access misses entirely ? done : slow
+//   check:   per word: not split in this run, no unordered access of
+//            another work-item in its sides, written in this run (a read,
+//            detect_uninit) ? update : slow
+//   update:  the access's side into the record (a read: only as the
+//            interval's first reader); its pc is the address of an
+//            instruction at the access (an asm lea, so the report names it)
+//   slow:    __ldsan_emu_lds_track(ptr, size | store << 31 | atomic << 30)
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+extern "C" {
+#include "../core/emu_tls.h"
+#include "../core/lds_track.h"
+#include "retarget.h"
+}
+
+using namespace llvm;
+
+namespace {
+
+// The address of an instruction at this point of the code, + 1: reports
+// symbolize pc - 1 (a return address's call), which is then the lea itself,
+// with the access's source location. Side effects keep each copy apart (no
+// two sites merged); it touches no memory the module can see.
+Value *sitePc(IRBuilder<> &B, const DebugLoc &Loc) {
+  FunctionType *Ty = FunctionType::get(B.getInt64Ty(), false);
+  InlineAsm *Lea = InlineAsm::get(Ty, "1: leaq 1b+1(%rip), $0", "=r", /*hasSideEffects=*/true);
+  CallInst *Pc = B.CreateCall(Ty, Lea);
+  Pc->setDebugLoc(Loc);
+  Pc->addFnAttr(Attribute::NoUnwind);
+  Pc->addFnAttr(Attribute::WillReturn);
+  Pc->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  return Pc;
+}
+
+// What the inline paths of one group function share: the TLS fields,
+// loaded once in its entry block.
+struct TrackContext {
+  Value *Recs, *Block, *Size, *Ids, *WaveEpochs, *Epoch, *RunStart, *WrittenFloor, *WaveShift;
+};
+
+TrackContext loadContext(Function &G, GlobalVariable *Tls) {
+  LLVMContext &Ctx = G.getContext();
+  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx),
+       *Ptr = PointerType::get(Ctx, 0);
+  IRBuilder<> B(&*G.getEntryBlock().getFirstInsertionPt());
+  auto field = [&](Type *Ty, unsigned Off, const char *Name) -> Value * {
+    return B.CreateLoad(Ty, ConstantExpr::getInBoundsGetElementPtr(I8, Tls, ConstantInt::get(I64, Off)), Name);
+  };
+  TrackContext T;
+  T.Recs = field(Ptr, LDSAN_EMU_TLS_TRACK_RECS, "track.recs");
+  T.Block = field(I64, LDSAN_EMU_TLS_TRACK_BLOCK, "track.block");
+  T.Size = field(I64, LDSAN_EMU_TLS_TRACK_SIZE, "track.size");
+  T.Ids = B.CreatePtrToInt(field(Ptr, LDSAN_EMU_TLS_TRACK_IDS, "track.ids"), I64);
+  T.WaveEpochs = field(Ptr, LDSAN_EMU_TLS_TRACK_WAVE_EPOCHS, "track.wave.epochs");
+  T.Epoch = field(I32, LDSAN_EMU_TLS_TRACK_EPOCH, "track.epoch");
+  T.RunStart = field(I32, LDSAN_EMU_TLS_TRACK_RUN_START, "track.run.start");
+  T.WrittenFloor = field(I32, LDSAN_EMU_TLS_TRACK_WRITTEN_FLOOR, "track.written.floor");
+  T.WaveShift = B.CreateZExt(field(I32, LDSAN_EMU_TLS_TRACK_WAVE_SHIFT, "track.wave.shift"), I64);
+  return T;
+}
+
+// The work-item pointer the loop stores into the TLS block right before
+// Call (retarget_wiloop.cpp stores it before every call a region makes), and
+// that store; nulls if there is none.
+std::pair<Value *, StoreInst *> storedItem(CallInst *Call, GlobalVariable *Tls) {
+  auto *St = dyn_cast_or_null<StoreInst>(Call->getPrevNode());
+  if (!St || !isa<Constant>(St->getPointerOperand())) return {nullptr, nullptr};
+  APInt Off(64, 0);
+  const DataLayout &DL = Call->getModule()->getDataLayout();
+  Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  if (Base != Tls || Off != LDSAN_EMU_TLS_ITEM) return {nullptr, nullptr};
+  return {St->getValueOperand(), St};
+}
+
+// The inline path before Call (__ldsan_emu_lds_track(P, SizeKind) with a
+// constant SizeKind), which stays as the slow path; Item is the work-item's
+// ids pointer, ItemStore its TLS store (moved to the slow path).
+void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackContext &T) {
+  Module &M = *Call->getModule();
+  LLVMContext &Ctx = M.getContext();
+  Value *P = Call->getArgOperand(0);
+  uint32_t SizeKind = (uint32_t)cast<ConstantInt>(Call->getArgOperand(1))->getZExtValue();
+  uint32_t Size = SizeKind & LDSAN_EMU_TRACK_SIZE_MASK;
+  bool Store = (SizeKind & LDSAN_EMU_TRACK_STORE) != 0, Atomic = (SizeKind & LDSAN_EMU_TRACK_ATOMIC) != 0;
+  DebugLoc Loc = Call->getDebugLoc();
+
+  BasicBlock *Head = ItemStore->getParent();
+  BasicBlock *Slow = SplitBlock(Head, ItemStore->getIterator(), (DominatorTree *)nullptr, nullptr, nullptr, "ldsan.track.slow");
+  BasicBlock *Done = SplitBlock(Slow, Call->getNextNode()->getIterator(), (DominatorTree *)nullptr, nullptr, nullptr,
+                                "ldsan.track.done");
+  Function *F = Head->getParent();
+  BasicBlock *Check = BasicBlock::Create(Ctx, "ldsan.track.check", F, Slow);
+  BasicBlock *Outside = BasicBlock::Create(Ctx, "ldsan.track.outside", F, Slow);
+  BasicBlock *Update = BasicBlock::Create(Ctx, "ldsan.track.update", F, Slow);
+  Head->getTerminator()->eraseFromParent();
+  MDBuilder Weights(Ctx);
+  Type *I8 = Type::getInt8Ty(Ctx), *I16 = Type::getInt16Ty(Ctx), *I32 = Type::getInt32Ty(Ctx),
+       *I64 = Type::getInt64Ty(Ctx);
+  auto at = [&](IRBuilder<> &B, Value *Base, unsigned Off) { return B.CreateConstInBoundsGEP1_64(I8, Base, Off); };
+
+  // head: inside the block, whole 4-byte aligned words?
+  IRBuilder<> B(Head);
+  Value *Addr = B.CreatePtrToInt(P, I64);
+  Value *Off = B.CreateSub(Addr, T.Block);
+  Value *Inside =
+      B.CreateAnd(B.CreateICmpULT(Off, T.Size), B.CreateICmpULE(B.CreateAdd(Off, B.getInt64(Size)), T.Size));
+  Inside = B.CreateAnd(Inside, B.CreateICmpEQ(B.CreateAnd(Off, B.getInt64(3)), B.getInt64(0)));
+  B.CreateCondBr(Inside, Check, Outside);
+
+  // outside: nothing to keep when the block is known and the access misses it
+  B.SetInsertPoint(Outside);
+  Value *Away = B.CreateOr(B.CreateICmpUGE(Addr, B.CreateAdd(T.Block, T.Size)),
+                           B.CreateICmpULE(B.CreateAdd(Addr, B.getInt64(Size)), T.Block));
+  B.CreateCondBr(B.CreateAnd(B.CreateICmpNE(T.Size, B.getInt64(0)), Away), Done, Slow,
+                 Weights.createLikelyBranchWeights());
+
+  // check
+  B.SetInsertPoint(Check);
+  static_assert(LDSAN_EMU_ITEM_IDS_SIZE == 16, "the index is the offset >> 4");
+  Value *Me = B.CreateLShr(B.CreateSub(B.CreatePtrToInt(Item, I64), T.Ids), B.getInt64(4), "", /*isExact=*/true);
+  Value *Me1 = B.CreateTrunc(B.CreateAdd(Me, B.getInt64(1)), I16);
+  Value *Word = B.CreateLShr(Off, B.getInt64(2));
+  unsigned Words = Size / 4;
+  SmallVector<Value *, 4> Recs, ReadEpochs;
+  Value *Ok = B.getTrue();
+  // No access of another work-item in side Side of record Rec in this
+  // interval (its epoch and item: one load of the word they share).
+  static_assert(LDSAN_EMU_SIDE_ITEM == LDSAN_EMU_SIDE_EPOCH + 4, "epoch and item share a word");
+  auto ordered = [&](Value *Rec, unsigned Side, Value **EpochOut) {
+    Value *Key = B.CreateLoad(I64, at(B, Rec, Side + LDSAN_EMU_SIDE_EPOCH));
+    Value *E = B.CreateTrunc(Key, I32);
+    Value *It = B.CreateTrunc(B.CreateLShr(Key, B.getInt64(32)), I16);
+    if (EpochOut) *EpochOut = E;
+    return B.CreateOr(B.CreateICmpNE(E, T.Epoch), B.CreateICmpEQ(It, Me1));
+  };
+  for (unsigned K = 0; K < Words; K++) {
+    Value *Idx = K ? B.CreateAdd(Word, B.getInt64(K)) : Word;
+    Value *Rec = B.CreateGEP(I8, T.Recs, B.CreateMul(Idx, B.getInt64(LDSAN_EMU_REC_SIZE)));
+    Recs.push_back(Rec);
+    Value *Split = B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_SPLIT));
+    Ok = B.CreateAnd(Ok, B.CreateICmpULT(Split, T.RunStart));
+    Value *WEpoch = nullptr;
+    Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_W, &WEpoch));
+    if (Store) {
+      Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R, nullptr));
+      Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R2, nullptr));
+    } else {
+      Ok = B.CreateAnd(Ok, B.CreateICmpUGE(WEpoch, T.WrittenFloor));
+      Value *REpoch = nullptr;
+      Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R, &REpoch));
+      ReadEpochs.push_back(REpoch);
+    }
+  }
+  B.CreateCondBr(Ok, Update, Slow, Weights.createLikelyBranchWeights());
+
+  // update
+  B.SetInsertPoint(Update);
+  Value *Pc = sitePc(B, Loc);
+  Value *WaveEpoch = B.CreateLoad(I32, B.CreateGEP(I32, T.WaveEpochs, B.CreateLShr(Me, T.WaveShift)));
+  // The side as three 8-byte words: pc; epoch, item, size; wave epoch, atomic.
+  static_assert(LDSAN_EMU_SIDE_SIZE == LDSAN_EMU_SIDE_ITEM + 2 && LDSAN_EMU_SIDE_WAVE_EPOCH == LDSAN_EMU_SIDE_EPOCH + 8 &&
+                    LDSAN_EMU_SIDE_ATOMIC == LDSAN_EMU_SIDE_WAVE_EPOCH + 4,
+                "the side's words");
+  Value *Key = B.CreateOr(B.CreateZExt(T.Epoch, I64), B.CreateShl(B.CreateZExt(Me1, I64), B.getInt64(32)));
+  Key = B.CreateOr(Key, B.getInt64((uint64_t)Size << 48));
+  Value *Wave = B.CreateOr(B.CreateZExt(WaveEpoch, I64), B.getInt64((uint64_t)(Atomic ? 1 : 0) << 32));
+  auto storeSide = [&](Value *Rec, unsigned Side) {
+    B.CreateStore(Pc, at(B, Rec, Side + LDSAN_EMU_SIDE_PC));
+    B.CreateStore(Key, at(B, Rec, Side + LDSAN_EMU_SIDE_EPOCH));
+    B.CreateStore(Wave, at(B, Rec, Side + LDSAN_EMU_SIDE_WAVE_EPOCH));
+  };
+  for (unsigned K = 0; K < Words; K++) {
+    if (Store) {
+      storeSide(Recs[K], LDSAN_EMU_REC_W);
+      continue;
+    }
+    // A read is kept as the interval's first reader unless it has one (then
+    // this work-item, by the check).
+    BasicBlock *First = BasicBlock::Create(Ctx, "ldsan.track.first", F, Slow);
+    BasicBlock *Next = BasicBlock::Create(Ctx, "ldsan.track.next", F, Slow);
+    B.CreateCondBr(B.CreateICmpNE(ReadEpochs[K], T.Epoch), First, Next);
+    B.SetInsertPoint(First);
+    storeSide(Recs[K], LDSAN_EMU_REC_R);
+    B.CreateBr(Next);
+    B.SetInsertPoint(Next);
+  }
+  B.CreateBr(Done);
+}
+
+} // namespace
+
+extern "C" unsigned rt_lds_track_inline(LLVMValueRef GroupRef, unsigned *Calls) {
+  Function &G = *unwrap<Function>(GroupRef);
+  Function *Track = G.getParent()->getFunction(LDSAN_EMU_LDS_TRACK_FN);
+  // The loops' TLS block (they store the work-item pointer there before each call).
+  GlobalVariable *Tls = G.getParent()->getNamedGlobal(LDSAN_EMU_TLS_SYMBOL);
+  *Calls = 0;
+  if (!Track || !Tls) return 0;
+  SmallVector<std::tuple<CallInst *, Value *, StoreInst *>, 64> Sites;
+  for (BasicBlock &BB : G)
+    for (Instruction &I : BB) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      if (!Call || Call->getCalledFunction() != Track) continue;
+      ++*Calls;
+      auto *SizeKind = dyn_cast<ConstantInt>(Call->getArgOperand(1));
+      uint32_t Size = SizeKind ? (uint32_t)SizeKind->getZExtValue() & LDSAN_EMU_TRACK_SIZE_MASK : 0;
+      if (Size == 0 || Size % 4 || Size > 16) continue;
+      auto [Item, ItemStore] = storedItem(Call, Tls);
+      if (Item) Sites.push_back({Call, Item, ItemStore});
+    }
+  if (Sites.empty()) return 0;
+  TrackContext T = loadContext(G, Tls);
+  for (auto [Call, Item, ItemStore] : Sites) emitInline(Call, Item, ItemStore, T);
+  return (unsigned)Sites.size();
+}
