@@ -1,8 +1,10 @@
 /* ldsan emulator core: the LDS checks that need every access, not just the
  * shadow: options detect_races, detect_uninit and report_wave_sync. When one
  * is on, kernels run as their checked copy (ldsan_emu_kernel.entry_checked),
- * in which every shared-memory access of the kernel's own code calls
- * __ldsan_emu_lds_track first (retarget_wave.cpp, rt_lds_checks); accesses
+ * in which every shared-memory access of the kernel's own code (not through
+ * the kernel's arguments) calls __ldsan_emu_lds_track first (retarget_wave.cpp,
+ * rt_lds_checks) -- in work-item loops, most of them only when an inline path
+ * cannot decide (lds_track.h, __ldsan_emu_lds_track_at); accesses
  * inside the workgroup's LDS block are kept here (emu_lds_rec): the last
  * write, the first read and a second reader since the last barrier, each with
  * its work-item, pc, size, whether atomic, the barrier epoch and the wave
@@ -362,9 +364,10 @@ __attribute__((always_inline)) static inline void emu_step(emu_worker *w, emu_ld
   e->w = a->side;
 }
 
-/* size_kind: bytes | store << 31 | atomic << 30. Whole aligned words whose
- * bytes share a record take one step; any other byte its own. */
-EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
+/* The access of size_kind (bytes | store << 31 | atomic << 30) at p, by the
+ * code at pc. Whole aligned words whose bytes share a record take one step;
+ * any other byte its own. */
+static void emu_track(const void *p, uint32_t size_kind, uint64_t pc) {
   emu_worker *w = ldsan_emu_self;
   uint64_t block, bsize;
   emu_lds_rec *t = emu_lds_table(w, &block, &bsize);
@@ -380,7 +383,7 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
   a.size = size;
   a.store = (size_kind >> 31) != 0;
   a.found = 0;
-  a.side.pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
+  a.side.pc = pc;
   a.side.epoch = w->barrier_epoch;
   a.side.wave_epoch = w->wave_epoch[a.wave];
   a.side.item = (uint16_t)(a.item + 1);
@@ -405,3 +408,12 @@ EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
     for (; off < stop; off++) emu_step(w, &bytes[off], &a);
   }
 }
+
+/* An access of the checked copy's code: the call's return address is its pc. */
+EMU_API void __ldsan_emu_lds_track(const void *p, uint32_t size_kind) {
+  emu_track(p, size_kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
+}
+
+/* The same behind an inline path (lds_track.h), with the pc that path
+ * records for the access, so both keep one pc per access. */
+EMU_API void __ldsan_emu_lds_track_at(const void *p, uint32_t size_kind, uint64_t pc) { emu_track(p, size_kind, pc); }

@@ -1,8 +1,9 @@
 /* ldsan emulator: what the LDS checks (detect_races, detect_uninit,
  * report_wave_sync) keep of each word of a workgroup's LDS block, shared by
  * the core, which keeps it (core_lds_check.c, __ldsan_emu_lds_track), and the
- * retarget tool, whose inline path (retarget_lds_track.cpp) handles the
- * accesses that cannot find anything without calling the core:
+ * retarget tool, whose inline path (retarget_lds_track.cpp) handles without
+ * calling the core the accesses that miss the (known) block and those that
+ * cannot find anything:
  *
  *   an access of 4, 8, 12 or 16 bytes at a 4-byte aligned offset inside the
  *   block, on words no access of part of a word has split in this run, whose
@@ -12,9 +13,12 @@
  *   this run (a read). It stores what __ldsan_emu_lds_track would (a write:
  *   the last write; a read: the first reader, if none of this interval yet).
  *
- * Every other access, and every access while the TLS track_size is 0 (fibers,
- * a block not taken yet), calls __ldsan_emu_lds_track, which decides. Changing
- * a field means changing both sides: the offsets are asserted. */
+ * Every other access calls __ldsan_emu_lds_track_at with the pc the inline
+ * path records (an asm lea at the access), so an access has one pc either
+ * way; while the TLS track_size is 0 (a block not taken yet) all of them do.
+ * Fibers have no inline path: __ldsan_emu_lds_track, whose pc is the call's
+ * return address. Changing a field means changing both sides: the offsets
+ * are asserted. */
 #ifndef LDSAN_EMU_LDS_TRACK_H
 #define LDSAN_EMU_LDS_TRACK_H
 
@@ -57,8 +61,10 @@ typedef struct emu_lds_rec {
 #define LDSAN_EMU_SIDE_WAVE_EPOCH 16
 #define LDSAN_EMU_SIDE_ATOMIC 20
 
-/* __ldsan_emu_lds_track(ptr, size | store << 31 | atomic << 30). */
+/* __ldsan_emu_lds_track(ptr, size | store << 31 | atomic << 30), and
+ * __ldsan_emu_lds_track_at(ptr, size_kind, pc). */
 #define LDSAN_EMU_LDS_TRACK_FN "__ldsan_emu_lds_track"
+#define LDSAN_EMU_LDS_TRACK_AT_FN "__ldsan_emu_lds_track_at"
 #define LDSAN_EMU_TRACK_STORE (1u << 31)
 #define LDSAN_EMU_TRACK_ATOMIC (1u << 30)
 #define LDSAN_EMU_TRACK_SIZE_MASK 0x3fffffffu

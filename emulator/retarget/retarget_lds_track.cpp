@@ -19,8 +19,10 @@
 //            detect_uninit) ? update : slow
 //   update:  the access's side into the record (a read: only as the
 //            interval's first reader); its pc is the address of an
-//            instruction at the access (an asm lea, so the report names it)
-//   slow:    __ldsan_emu_lds_track(ptr, size | store << 31 | atomic << 30)
+//            instruction at the access (an asm lea in head, so the report
+//            names it)
+//   slow:    __ldsan_emu_lds_track_at(ptr, size | store << 31 | atomic << 30,
+//            pc): the same pc, so an access is kept with one pc either way
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -43,8 +45,9 @@ namespace {
 
 // The address of an instruction at this point of the code, + 1: reports
 // symbolize pc - 1 (a return address's call), which is then the lea itself,
-// with the access's source location. Side effects keep each copy apart (no
-// two sites merged); it touches no memory the module can see.
+// with the access's source location. Side effects keep the optimizer from
+// merging two sites, nomerge the code generator; it touches no memory the
+// module can see.
 Value *sitePc(IRBuilder<> &B, const DebugLoc &Loc) {
   FunctionType *Ty = FunctionType::get(B.getInt64Ty(), false);
   InlineAsm *Lea = InlineAsm::get(Ty, "1: leaq 1b+1(%rip), $0", "=r", /*hasSideEffects=*/true);
@@ -52,6 +55,7 @@ Value *sitePc(IRBuilder<> &B, const DebugLoc &Loc) {
   Pc->setDebugLoc(Loc);
   Pc->addFnAttr(Attribute::NoUnwind);
   Pc->addFnAttr(Attribute::WillReturn);
+  Pc->addFnAttr(Attribute::NoMerge);
   Pc->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
   return Pc;
 }
@@ -97,8 +101,9 @@ std::pair<Value *, StoreInst *> storedItem(CallInst *Call, GlobalVariable *Tls) 
 }
 
 // The inline path before Call (__ldsan_emu_lds_track(P, SizeKind) with a
-// constant SizeKind), which stays as the slow path; Item is the work-item's
-// ids pointer, ItemStore its TLS store (moved to the slow path).
+// constant SizeKind), which becomes the slow path's call of
+// __ldsan_emu_lds_track_at; Item is the work-item's ids pointer, ItemStore
+// its TLS store (moved to the slow path).
 void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackContext &T) {
   Module &M = *Call->getModule();
   LLVMContext &Ctx = M.getContext();
@@ -124,6 +129,7 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
 
   // head: inside the block, whole 4-byte aligned words?
   IRBuilder<> B(Head);
+  Value *Pc = sitePc(B, Loc);
   Value *Addr = B.CreatePtrToInt(P, I64);
   Value *Off = B.CreateSub(Addr, T.Block);
   Value *Inside =
@@ -179,7 +185,6 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
 
   // update
   B.SetInsertPoint(Update);
-  Value *Pc = sitePc(B, Loc);
   Value *WaveEpoch = B.CreateLoad(I32, B.CreateGEP(I32, T.WaveEpochs, B.CreateLShr(Me, T.WaveShift)));
   // The side as three 8-byte words: pc; epoch, item, size; wave epoch, atomic.
   static_assert(LDSAN_EMU_SIDE_SIZE == LDSAN_EMU_SIDE_ITEM + 2 && LDSAN_EMU_SIDE_WAVE_EPOCH == LDSAN_EMU_SIDE_EPOCH + 8 &&
@@ -209,6 +214,13 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
     B.SetInsertPoint(Next);
   }
   B.CreateBr(Done);
+
+  // slow: the core, with the pc the record would get
+  FunctionCallee TrackAt = M.getOrInsertFunction(LDSAN_EMU_LDS_TRACK_AT_FN, Type::getVoidTy(Ctx), P->getType(),
+                                                 Type::getInt32Ty(Ctx), I64);
+  CallInst *At = CallInst::Create(TrackAt, {P, Call->getArgOperand(1), Pc}, "", Call->getIterator());
+  At->setDebugLoc(Loc);
+  Call->eraseFromParent();
 }
 
 } // namespace

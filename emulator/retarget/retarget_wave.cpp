@@ -594,7 +594,8 @@ extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
 // code (the kernel and the functions it reaches, cloned, calls between them
 // redirected) with a call of __ldsan_emu_lds_track(ptr, size | store << 31 |
 // atomic << 30) before every memory access that may touch shared memory (not
-// its own allocas, ASan's shadow or constant data). The core keeps what falls
+// its own allocas, ASan's shadow, constant data or what a global or flat
+// kernel argument points to: the host's memory). The core keeps what falls
 // in the workgroup's LDS block. The kernel itself stays as it was: the checks
 // cost nothing when off. Runs after the lockstep points (the copy has them).
 
@@ -635,11 +636,12 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
           if (ldsan::isMemOp(*CB))
             MemOps.push_back(CB);
         }
-        // Memory a kernel argument points to is the host's, never a
-        // workgroup's LDS block (the LDS lowering takes those from its pool).
+        // Memory a global or flat kernel argument points to is the host's,
+        // never a workgroup's LDS block (the LDS lowering takes those from
+        // its pool); an LDS pointer argument is tracked.
         if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I)) {
           auto *Arg = dyn_cast<Argument>(getUnderlyingObject(P));
-          if (!(Arg && Copy == KernelCopy))
+          if (!(Arg && Copy == KernelCopy && Arg->getType()->getPointerAddressSpace() != RT_AS_LDS))
             Accesses.push_back({&I, P});
         }
         if (auto *II = dyn_cast<IntrinsicInst>(&I);

@@ -71,6 +71,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -90,6 +91,7 @@ extern "C" {
 }
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace {
 
@@ -1046,7 +1048,10 @@ private:
     if (!t || !t->isConditional() || !pc || !pc->isAtomic() || !is_contained(barrierSlots_, pc->getPointerOperand()))
       return nullptr;
     auto *isNull = dyn_cast<ICmpInst>(pc->getNextNode());
-    if (!isNull || isNull->getNextNode() != t || t->getCondition() != isNull) return nullptr;
+    if (!isNull || isNull->getNextNode() != t || t->getCondition() != isNull ||
+        isNull->getPredicate() != ICmpInst::ICMP_EQ || isNull->getOperand(0) != pc ||
+        !match(isNull->getOperand(1), m_Zero()))
+      return nullptr;
     BasicBlock *then = t->getSuccessor(0), *tail = t->getSuccessor(1);
     CallInst *call = nullptr;
     for (Instruction &i : *then) {
@@ -1119,6 +1124,7 @@ private:
     if ((stopTrue < 0) == (stopFalse < 0)) return nullptr;
     unsigned j = (unsigned)(stopTrue >= 0 ? stopTrue : stopFalse);
     CallInst *note = notes[stopTrue >= 0 ? 0 : 1];
+    if (note && note->getArgOperand(0) != barrierSlots_[j]) return nullptr; // another barrier's note
     if (stopTrue >= 0) pred = ICmpInst::getInversePredicate(pred); // active while the compare is false
     // The index is below 2^31, so a signed compare is the unsigned one of the
     // bound taken as signed: [lo, hi) below is computed in 64 bits and clamped.

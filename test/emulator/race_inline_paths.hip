@@ -12,6 +12,12 @@
 // - tile2d: a 16x8 block, work-item (2,1) writes (cell-write), (1,5) reads
 //   (cell-read) in the same interval: the work-items come from the loop
 //   index (its waves run in lockstep: either may go first).
+// - rewrite: work-item 3 writes a slot (slot-write) in every workgroup, in
+//   workgroup 1 work-item 5 too, then work-item 9 reads it (slot-read): the
+//   write is kept by the inline path in workgroup 0 and by the core (after
+//   the write-after-write) in workgroup 1, with the same pc, so the
+//   read-after-write of the two lines is one report (two before the core got
+//   the inline path's pc); all in one wave: warnings.
 // With `fixed` set, a barrier orders each pair: no report.
 #include "common.h"
 #include <string.h>
@@ -49,6 +55,16 @@ __global__ void tile2d(const float *in, float *out) {
   out[t] = v;
 }
 
+template <bool fixed>
+__global__ void rewrite(const float *in, float *out) {
+  __shared__ float slot;
+  int t = threadIdx.x;
+  if (t == 3 || (!fixed && blockIdx.x == 1 && t == 5)) slot = in[t];  // slot-write
+  if (fixed) __syncthreads();
+  float v = t == 9 ? slot : 0.0f;  // slot-read
+  out[t] = v;
+}
+
 // race_inline_paths [fixed]: the three kernels, racy or fixed; checks what
 // the readers read when fixed.
 int main(int argc, char **argv) {
@@ -58,16 +74,17 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipMalloc(&din, sizeof in));
   HIP_CHECK(hipMalloc(&dout, sizeof out));
   HIP_CHECK(hipMemcpy(din, in, sizeof in, hipMemcpyHostToDevice));
-  float want[3] = {4, 3, 1}, got[3];
-  for (int k = 0; k < 3; k++) {
+  float want[4] = {4, 3, 1, 4}, got[4];
+  for (int k = 0; k < 4; k++) {
     if (k == 0) fixed ? wide<true><<<1, 128>>>(din, dout) : wide<false><<<1, 128>>>(din, dout);
     if (k == 1) fixed ? first_read<true><<<1, 128>>>(din, dout) : first_read<false><<<1, 128>>>(din, dout);
     if (k == 2) fixed ? tile2d<true><<<1, dim3(16, 8)>>>(din, dout) : tile2d<false><<<1, dim3(16, 8)>>>(din, dout);
+    if (k == 3) fixed ? rewrite<true><<<2, 64>>>(din, dout) : rewrite<false><<<2, 64>>>(din, dout);
     LAUNCH_CHECK();
     HIP_CHECK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
-    got[k] = out[k == 0 ? 70 : k == 1 ? 3 : 5 * 16 + 1];
+    got[k] = out[k == 0 ? 70 : k == 1 ? 3 : k == 2 ? 5 * 16 + 1 : 9];
   }
-  for (int k = 0; k < 3 && fixed; k++)
+  for (int k = 0; k < 4 && fixed; k++)
     if (got[k] != want[k]) {
       fprintf(stderr, "race_inline_paths: kernel %d read %g, expected %g\n", k, got[k], want[k]);
       return 1;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The LDS checks' inline path in work-item loops (retarget_lds_track.cpp):
 # the retarget tool gives every checked group function's whole-word accesses
-# one, and what it keeps of an access is what the core's
-# __ldsan_emu_lds_track would keep: each race of race_inline_paths.hip, whose
+# one, and what it keeps of an access is what the core would keep (the
+# records of lds_track.h): each race of race_inline_paths.hip, whose
 # first access takes the inline path, is reported with both accesses' lines
 # and work-items (tile2d's in lockstep waves, the others in plain loops);
 # the fixed kernels report nothing and read the right values.
@@ -20,7 +20,7 @@ if ! LDSAN_EMU_VERBOSE=1 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$p
   cat "$tmp/cc.err"; echo "FAIL: ldsan-cc --emulate $prog"; exit 1
 fi
 # Every kernel's checked loops have inline paths (the racy and the fixed ones).
-for k in wide first_read tile2d; do
+for k in wide first_read tile2d rewrite; do
   for fixed in false true; do
     name="$k<$fixed>"
     n=$(grep -F "kernel '_Z$((${#k}))${k}ILb$([[ $fixed == true ]] && echo 1 || echo 0)EEvPKfPf': its LDS checks run in work-item loops" "$tmp/cc.err" |
@@ -50,8 +50,14 @@ grep -q ":$(line second-read):" "$tmp/err" && bad "first_read: the second read i
   { headline "void tile2d<false>(float const*, float*): write-after-read by work-items (2,1,0) and (1,5,0)" &&
     summary "void tile2d<false>" "$(line cell-write)" "$(line cell-read)"; }; } &&
   ok "tile2d: (1,5,0) and (2,1,0) race on the cell" || bad "tile2d: no race of (1,5,0) and (2,1,0) naming both lines"
-n=$(grep -c "^SUMMARY: " "$tmp/err")
-[[ $n -eq 3 ]] && ok "3 reports" || bad "$n reports, expected 3"
+n=$(grep -c "^SUMMARY: AddressSanitizer: lds-data-race" "$tmp/err")
+[[ $n -eq 3 ]] && ok "3 error reports" || bad "$n error reports, expected 3"
+# rewrite: one write-after-write and one read-after-write warning, each with its repeats counted.
+n=$(grep -c "WARNING: ldsan: lds-data-race in kernel void rewrite<false>(float const\*, float\*)" "$tmp/err")
+grep -qF "WARNING: ldsan: lds-data-race in kernel void rewrite<false>(float const*, float*): write-after-write" "$tmp/err" &&
+  grep -qF "WARNING: ldsan: lds-data-race in kernel void rewrite<false>(float const*, float*): read-after-write" "$tmp/err" &&
+  [[ $n -eq 2 ]] && ok "rewrite: one write-after-write and one read-after-write warning" ||
+  bad "rewrite: $n warnings, expected a write-after-write and one read-after-write (the write's pc the same whoever kept it)"
 [[ $fail -eq 0 ]] || sed 's/^/    | /' "$tmp/err" | head -60
 
 LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/prog" fixed >"$tmp/out" 2>"$tmp/err"
