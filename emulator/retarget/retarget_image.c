@@ -373,8 +373,9 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
       k->barrier_pcs_checked = k->group_checked ? wc.barrier_pcs : NULL;
       unsigned calls = 0, inline_paths = k->group_checked ? rt_lds_track_inline(k->group_checked, &calls) : 0;
       if (verbose && k->group_checked)
-        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run in work-item loops (%u of %u access "
-                "checks with an inline path)\n", k->name, inline_paths, calls);
+        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run in work-item loops (%u bytes per "
+                "work-item, %u of %u access checks with an inline path)\n", k->name, k->frame_size_checked,
+                inline_paths, calls);
       else if (verbose)
         fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run as fibers, because %s\n", k->name, wc.why);
     }

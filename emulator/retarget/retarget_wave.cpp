@@ -594,7 +594,7 @@ extern "C" void rt_wave_rank(LLVMModuleRef MRef) {
 // code (the kernel and the functions it reaches, cloned, calls between them
 // redirected) with a call of __ldsan_emu_lds_track(ptr, size | store << 31 |
 // atomic << 30) before every memory access that may touch shared memory (not
-// its own allocas, ASan's shadow, constant data or what a global or flat
+// its own allocas, ASan's shadow, global variables or what a global or flat
 // kernel argument points to: the host's memory). The core keeps what falls
 // in the workgroup's LDS block. The kernel itself stays as it was: the checks
 // cost nothing when off. Runs after the lockstep points (the copy has them).
@@ -639,9 +639,16 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         // Memory a global or flat kernel argument points to is the host's,
         // never a workgroup's LDS block (the LDS lowering takes those from
         // its pool); an LDS pointer argument is tracked.
+        // Nor is a global variable: __device__ data, amdgpu-sw-lower-lds's
+        // layout table, or the LDS variable in which it keeps the block
+        // pointer (the real LDS window, not the block). Tracking the table
+        // would also make it look written, so every value loaded from it
+        // would be kept per work-item in the frame (retarget_wiloop.cpp).
         if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I)) {
-          auto *Arg = dyn_cast<Argument>(getUnderlyingObject(P));
-          if (!(Arg && Copy == KernelCopy && Arg->getType()->getPointerAddressSpace() != RT_AS_LDS))
+          Value *Base = getUnderlyingObject(P);
+          auto *Arg = dyn_cast<Argument>(Base);
+          bool HostArg = Arg && Copy == KernelCopy && Arg->getType()->getPointerAddressSpace() != RT_AS_LDS;
+          if (!HostArg && !isa<GlobalVariable>(Base))
             Accesses.push_back({&I, P});
         }
         if (auto *II = dyn_cast<IntrinsicInst>(&I);

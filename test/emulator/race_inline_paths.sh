@@ -24,7 +24,7 @@ for k in wide first_read tile2d rewrite; do
   for fixed in false true; do
     name="$k<$fixed>"
     n=$(grep -F "kernel '_Z$((${#k}))${k}ILb$([[ $fixed == true ]] && echo 1 || echo 0)EEvPKfPf': its LDS checks run in work-item loops" "$tmp/cc.err" |
-        sed -nE 's/.*\(([0-9]+) of ([0-9]+) access checks with an inline path\)/\1/p')
+        sed -nE 's/.*[(,] ?([0-9]+) of ([0-9]+) access checks with an inline path\)/\1/p')
     [[ -n "$n" && "$n" -gt 0 ]] && ok "$name: $n inline paths in its checked loops" ||
       { bad "$name: no inline path in its checked loops"; grep -F "${k}ILb" "$tmp/cc.err"; }
   done
