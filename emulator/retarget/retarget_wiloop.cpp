@@ -97,6 +97,8 @@ namespace {
 
 constexpr unsigned kMaxRegions = 62;       // region ids index the core's 64-bit masks
 constexpr uint32_t kStateDone = LDSAN_EMU_GROUP_STATE_DONE;
+// Where a work-item that returns stops, in place of a barrier's region (stopAt).
+constexpr unsigned kDoneStop = 0x7fffffffu;
 constexpr uint64_t kMaxFrameAlign = 64;    // the core's frame buffer alignment
 
 enum class Sync { None, Barrier, ExitBarrier, Sleep };
@@ -966,16 +968,17 @@ private:
       pin(p, c);
     }
 
-    // Where a work-item stops: barrier j, or the end of the kernel.
+    // Where a work-item stops: barrier j, or the end of the kernel (kDoneStop:
+    // the stub of the blocks that only return; others store the state inline).
     DenseMap<unsigned, BasicBlock *> stubs;
     DenseMap<BasicBlock *, unsigned> stubRegion;
     auto stopAt = [&](unsigned j) {
       BasicBlock *&s = stubs[j];
       if (s) return s;
-      s = BasicBlock::Create(ctx, tag + ".to.r" + std::to_string(j), g);
+      s = BasicBlock::Create(ctx, tag + (j == kDoneStop ? std::string(".to.done") : ".to.r" + std::to_string(j)), g);
       IRBuilder<> sb(s);
       sb.CreateStore(stopState(sb, j, nextParity), sp);
-      sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, uint64_t(1) << j)), mask);
+      sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, stopBit(j))), mask);
       sb.CreateBr(latch);
       stubRegion[s] = j;
       return s;
@@ -1005,6 +1008,11 @@ private:
         }
         Instruction *t = nb->getTerminator();
         if (&ni != t) continue;
+        if (isa<ReturnInst>(t) && &nb->front() == t) { // a block that only returns: the shared stub
+          BranchInst::Create(stopAt(kDoneStop), t->getIterator());
+          t->eraseFromParent();
+          continue;
+        }
         if (isa<ReturnInst>(t)) {
           IRBuilder<> rb(t);
           rb.CreateStore(ConstantInt::get(i32, kStateDone), sp);
@@ -1071,19 +1079,27 @@ private:
   }
 
   // The state of a work-item that stopped at barrier j (the kernel-exit
-  // barrier's keeps parity 0).
+  // barrier's keeps parity 0; kDoneStop: returned).
   Value *stopState(IRBuilder<> &b, unsigned j, Value *nextParity) {
     Type *i32 = Type::getInt32Ty(m_.getContext());
+    if (j == kDoneStop) return ConstantInt::get(i32, kStateDone);
     return isExit_[j] ? (Value *)ConstantInt::get(i32, j << 1) : b.CreateOr(ConstantInt::get(i32, j << 1), nextParity);
   }
+
+  // The group function's result bit of a work-item that stopped at j.
+  static uint64_t stopBit(unsigned j) { return j == kDoneStop ? LDSAN_EMU_GROUP_DONE : uint64_t(1) << j; }
 
   // The loop of a one-dimensional workgroup whose region starts with
   // `if (threadIdx.x < c) ... else <barrier j>` (any compare of the index with
   // a value the loop does not change, the other side going straight to the
-  // stop at barrier j, nothing with an effect before the branch): the
-  // work-items outside the taken range only stop at barrier j. The loop then
-  // runs over that range alone, and small loops before it store barrier j's
-  // state for the others. Returns the new first block, or null (no such start).
+  // stop at barrier j or to a return, nothing with an effect before the
+  // branch): the work-items outside the taken range only stop there. The loop
+  // then runs over that range alone. Small loops after it store the others'
+  // state, unless every work-item stopped at j: then the core runs the next
+  // region for all of them without reading a state (LDSAN_EMU_GROUP_ALL_WAITING:
+  // such a pass writes each state it runs, or the first pass that stops the
+  // work-items at different places writes them all), or nothing more (all
+  // returned). Returns the new first block, or null (no such start).
   BasicBlock *narrowToActiveRange(Function *g, BasicBlock *start, PHINode *idx, BasicBlock *head,
                                   const DenseMap<BasicBlock *, unsigned> &stubRegion, AllocaInst *mask,
                                   Value *nextParity, const std::string &tag) {
@@ -1124,7 +1140,7 @@ private:
     if ((stopTrue < 0) == (stopFalse < 0)) return nullptr;
     unsigned j = (unsigned)(stopTrue >= 0 ? stopTrue : stopFalse);
     CallInst *note = notes[stopTrue >= 0 ? 0 : 1];
-    if (note && note->getArgOperand(0) != barrierSlots_[j]) return nullptr; // another barrier's note
+    if (note && (j == kDoneStop || note->getArgOperand(0) != barrierSlots_[j])) return nullptr; // another barrier's
     if (stopTrue >= 0) pred = ICmpInst::getInversePredicate(pred); // active while the compare is false
     // The index is below 2^31, so a signed compare is the unsigned one of the
     // bound taken as signed: [lo, hi) below is computed in 64 bits and clamped.
@@ -1161,33 +1177,44 @@ private:
     lo = pb.CreateBinaryIntrinsic(Intrinsic::smin, pb.CreateBinaryIntrinsic(Intrinsic::smax, lo, zero), n64);
     hi = pb.CreateBinaryIntrinsic(Intrinsic::smin, pb.CreateBinaryIntrinsic(Intrinsic::smax, hi, lo), n64);
     Value *lo32 = pb.CreateTrunc(lo, i32, "active.lo"), *hi32 = pb.CreateTrunc(hi, i32, "active.hi");
-    Value *st = stopState(pb, j, nextParity); // the others stop at barrier j
-    auto fill = [&](Value *from, Value *to, const char *what) {
-      BasicBlock *fh = BasicBlock::Create(ctx, tag + "." + what, g, head);
-      BasicBlock *fb = BasicBlock::Create(ctx, tag + "." + what + ".store", g, head);
-      BasicBlock *after = BasicBlock::Create(ctx, tag + "." + what + ".done", g, head);
-      BasicBlock *at = pb.GetInsertBlock();
-      pb.CreateBr(fh);
-      IRBuilder<> hb(fh);
-      PHINode *i = hb.CreatePHI(i32, 2);
-      i->addIncoming(from, at);
-      hb.CreateCondBr(hb.CreateICmpULT(i, to), fb, after);
-      IRBuilder<> bb(fb);
-      bb.CreateStore(st, bb.CreateInBoundsGEP(i32, states, bb.CreateZExt(i, i64)));
-      i->addIncoming(bb.CreateAdd(i, ConstantInt::get(i32, 1)), fb);
-      bb.CreateBr(fh);
-      pb.SetInsertPoint(after);
-    };
-    fill(ConstantInt::get(i32, 0), lo32, "below");
-    fill(hi32, n, "above");
     Value *others = pb.CreateOr(pb.CreateICmpNE(lo32, ConstantInt::get(i32, 0)), pb.CreateICmpULT(hi32, n));
-    Value *bit = pb.CreateSelect(others, ConstantInt::get(i64, uint64_t(1) << j), ConstantInt::get(i64, 0));
-    pb.CreateStore(pb.CreateOr(pb.CreateLoad(i64, mask), bit), mask);
+    Constant *jBit = ConstantInt::get(i64, stopBit(j));
+    pb.CreateStore(pb.CreateOr(pb.CreateLoad(i64, mask), pb.CreateSelect(others, jBit, ConstantInt::get(i64, 0))), mask);
     BasicBlock *last = pb.GetInsertBlock();
     pb.CreateBr(head);
     idx->setIncomingValue(0, lo32);
     idx->setIncomingBlock(0, last);
-    cast<ICmpInst>(cast<BranchInst>(head->getTerminator())->getCondition())->setOperand(1, hi32);
+    auto *exit = cast<BranchInst>(head->getTerminator());
+    cast<ICmpInst>(exit->getCondition())->setOperand(1, hi32);
+
+    // After the loop: the others' state, unless everybody stopped at j.
+    BasicBlock *done = exit->getSuccessor(1);
+    BasicBlock *after = BasicBlock::Create(ctx, tag + ".others", g, done);
+    BasicBlock *fills = BasicBlock::Create(ctx, tag + ".others.fill", g, done);
+    exit->setSuccessor(1, after);
+    IRBuilder<> ab(after);
+    ab.CreateCondBr(ab.CreateAnd(others, ab.CreateICmpNE(ab.CreateLoad(i64, mask), jBit)), fills, done);
+    IRBuilder<> fb(fills);
+    Value *st = stopState(fb, j, nextParity);
+    auto fill = [&](Value *from, Value *to, const char *what) {
+      BasicBlock *fh = BasicBlock::Create(ctx, tag + "." + what, g, done);
+      BasicBlock *body = BasicBlock::Create(ctx, tag + "." + what + ".store", g, done);
+      BasicBlock *next = BasicBlock::Create(ctx, tag + "." + what + ".done", g, done);
+      BasicBlock *at = fb.GetInsertBlock();
+      fb.CreateBr(fh);
+      IRBuilder<> hb(fh);
+      PHINode *i = hb.CreatePHI(i32, 2);
+      i->addIncoming(from, at);
+      hb.CreateCondBr(hb.CreateICmpULT(i, to), body, next);
+      IRBuilder<> bb(body);
+      bb.CreateStore(st, bb.CreateInBoundsGEP(i32, states, bb.CreateZExt(i, i64)));
+      i->addIncoming(bb.CreateAdd(i, ConstantInt::get(i32, 1)), body);
+      bb.CreateBr(fh);
+      fb.SetInsertPoint(next);
+    };
+    fill(ConstantInt::get(i32, 0), lo32, "below");
+    fill(hi32, n, "above");
+    fb.CreateBr(done);
     return pre;
   }
 

@@ -37,12 +37,16 @@ __global__ void ranges(int *out, int lim, int big, int neg) {
 
 // Whole waves return before the last barrier (the narrowed loop runs over the
 // others; the returning ones get their stop at the kernel-exit barrier stored
-// directly), and the next passes read every work-item's state.
+// after it), and the next passes read every work-item's state. Before that, a
+// narrowed region whose work-items all stop at the same barrier stores no
+// state for the ones it skips: the early return's pass must store them all.
 template <bool below>
 __global__ void early(int *out, int from) {
   __shared__ int a[1024];
   int t = threadIdx.x, n = blockDim.x;
   a[t] = t * 3;
+  __syncthreads();
+  if (t < 32) a[t] += 2;
   __syncthreads();
   if (below ? t < from : t >= from) return;
   a[t] += 1;
@@ -89,7 +93,10 @@ static void run_early(int n, int groups, int from, int below) {
   std::vector<int> got(n * groups, -1), want(n * groups, -1);
   int lo = below ? from : 0, len = below ? n - from : from;
   for (int g = 0; g < groups; g++)
-    for (int t = lo; t < lo + len; t++) want[g * n + t] = t * 3 + 1 + ((lo + (t - lo + 1) % len) * 3 + 1) * 1024;
+    for (int t = lo; t < lo + len; t++) {
+      int u = lo + (t - lo + 1) % len;
+      want[g * n + t] = t * 3 + (t < 32) * 2 + 1 + (u * 3 + (u < 32) * 2 + 1) * 1024;
+    }
   int *d;
   HIP_CHECK(hipMalloc(&d, got.size() * sizeof(int)));
   HIP_CHECK(hipMemcpy(d, got.data(), got.size() * sizeof(int), hipMemcpyHostToDevice));
