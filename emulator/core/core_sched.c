@@ -262,10 +262,13 @@ static int emu_pick_next(emu_worker *w, int yield) {
   return -1;
 }
 
-uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank, uintptr_t site,
-                               const void *frame) {
-  emu_worker *w = ldsan_emu_self;
-  if (!w->lockstep) return ldsan_emu_wave_alone(op, 1u << w->wave_shift, __ldsan_emu_tls.item->lane, val, arg);
+/* A lane of a lockstep wave arrives at a cross-lane operation and waits
+ * until its wave executes it. Out of line, so that the calls of kernels whose
+ * waves do not run in lockstep (ldsan's prologue and epilogue make some in
+ * every workgroup) set up no frame for it. */
+static __attribute__((noinline)) uint64_t emu_wave_arrive_lockstep(emu_worker *w, uint32_t op, uint64_t val,
+                                                                   uint32_t arg, uint64_t rank, uintptr_t site,
+                                                                   const void *frame) {
   uint32_t me = w->cur;
   emu_fiber *f = &w->fibers[me];
   emu_parked *p = &w->parked[me];
@@ -276,6 +279,13 @@ uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t
   int j = emu_pick_next(w, 0); /* exists: this wave has a waiting lane */
   if ((uint32_t)j != me) emu_switch_to(w, &f->sp, (uint32_t)j);
   return p->res;
+}
+
+uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank, uintptr_t site,
+                               const void *frame) {
+  emu_worker *w = ldsan_emu_self;
+  if (!w->lockstep) return ldsan_emu_wave_alone(op, 1u << w->wave_shift, __ldsan_emu_tls.item->lane, val, arg);
+  return emu_wave_arrive_lockstep(w, op, val, arg, rank, site, frame);
 }
 
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {

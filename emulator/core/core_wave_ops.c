@@ -213,7 +213,7 @@ void ldsan_emu_wave_apply(uint32_t op, uint32_t lanes, uint64_t exec, const uint
 }
 
 uint64_t ldsan_emu_wave_alone(uint32_t op, uint32_t lanes, uint32_t lane, uint64_t val, uint32_t arg) {
-  lane %= lanes;
+  lane &= lanes - 1; /* lanes: 32 or 64 (a division here cost more than the rest of the call) */
   switch (op) { /* what ldsan's runtime code asks for in every kernel, without the arrays */
   case LDSAN_EMU_WAVE_SYNC: return 0;
   case LDSAN_EMU_WAVE_FIRSTLANE: return val;
