@@ -1,7 +1,7 @@
 /* ldsan host library: draining a report channel after a dispatch.
  * Takes the records one finished dispatch published out of the channel's ring
  * (protocol in abi.h; other dispatches' records stay), folds lanes that hit the
- * same bug at the same pc (option dedup), prints up to report_limit full
+ * same bug at the same source site, or pc without one (option dedup), prints up to report_limit full
  * reports, counts lost and dropped ones, and gives the slots back.
  * Threading: one process-wide mutex serializes every print, so reports from
  * several host threads (queues) never interleave. */
@@ -35,8 +35,36 @@ typedef struct dedup_key {
   uint32_t kind, write, hazard, same_wave;
   uint64_t kernel_desc, pc, where;  /* where: LDS offset when the pc is unknown */
   uint64_t other_pc;                /* hazards: the pc pair */
+  uint64_t site, other_site;        /* the pcs' source sites (source_site), 0 unknown */
   const char *bug;                  /* static string from the bug-name tables */
 } dedup_key;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  for (size_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
+  return h;
+}
+
+/* Where pc's code is in the source, for dedup: a hash of its symbolized frames
+ * (function, file, line and column of each inlined frame), so the copies an
+ * unrolled or duplicated loop makes of one access fold into one report; 0 when
+ * the pc is unknown or has no source line (symbolize=0 too): then the pc
+ * itself is the key. */
+static uint64_t source_site(uint64_t pc, const ldsan_dispatch_info *d) {
+  if (!pc || !d || !d->symbolize || !ldsan_flags_get()->symbolize) return 0;
+  ldsan_frame frames[LDSAN_MAX_FRAMES];
+  int n = d->symbolize(d->symbolize_ctx, pc, frames, LDSAN_MAX_FRAMES);
+  if (n <= 0 || !frames[0].file || !frames[0].line) return 0;
+  if (n > LDSAN_MAX_FRAMES) n = LDSAN_MAX_FRAMES;
+  uint64_t h = 14695981039346656037ull;
+  for (int i = 0; i < n; i++) {
+    const char *fn = frames[i].function ? frames[i].function : "", *file = frames[i].file ? frames[i].file : "";
+    h = fnv(h, fn, strlen(fn) + 1);
+    h = fnv(h, file, strlen(file) + 1);
+    h = fnv(h, &frames[i].line, sizeof frames[i].line);
+    h = fnv(h, &frames[i].column, sizeof frames[i].column);
+  }
+  return h ? h : 1;
+}
 
 static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch) {
@@ -49,14 +77,22 @@ static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory 
   k.hazard = r->hazard;
   k.same_wave = r->flags & LDSAN_ACCESS_SAME_WAVE;
   k.other_pc = r->other_pc;
+  k.site = source_site(r->pc, dispatch);
+  k.other_site = source_site(r->other_pc, dispatch);
   k.where = r->pc ? 0 : r->address - r->block;
   k.bug = ldsan_report_bug_name(r, mem, dispatch);
   return k;
 }
 
+/* The same code: the same source site when both have one, else the same pc. */
+static int same_code(uint64_t pc_a, uint64_t site_a, uint64_t pc_b, uint64_t site_b) {
+  return site_a && site_b ? site_a == site_b : pc_a == pc_b;
+}
+
 static int same_key(const dedup_key *a, const dedup_key *b) {
   return a->kind == b->kind && a->write == b->write && a->hazard == b->hazard && a->same_wave == b->same_wave &&
-         a->kernel_desc == b->kernel_desc && a->pc == b->pc && a->other_pc == b->other_pc && a->where == b->where &&
+         a->kernel_desc == b->kernel_desc && same_code(a->pc, a->site, b->pc, b->site) &&
+         same_code(a->other_pc, a->other_site, b->other_pc, b->other_site) && a->where == b->where &&
          strcmp(a->bug, b->bug) == 0;
 }
 
@@ -150,7 +186,7 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     }
     /* The group's records of this record's workgroup (JSON lists them all). */
     const ldsan_report_record *folded[LDSAN_CHANNEL_CAPACITY];
-    ldsan_report_extra extra = {lanes[i] - 1, wgs[i], folded, 0, 0};
+    ldsan_report_extra extra = {lanes[i] - 1, wgs[i], folded, 0, 0, keys[i].site != 0};
     for (uint32_t j = i; j < n; j++)
       if (group[j] == (int)i && same_workgroup(rec[j], rec[i])) {
         folded[extra.folded_count++] = rec[j];

@@ -151,13 +151,14 @@ void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *
 /* ---- report.c ------------------------------------------------------------- */
 /* Extra facts drain.c adds to a report (dedup). */
 typedef struct ldsan_report_extra {
-  uint32_t same_lanes;       /* other work-items with the same kernel+pc+bug, not printed */
+  uint32_t same_lanes;       /* other work-items with the same kernel+source site (or pc)+bug, not printed */
   uint32_t same_workgroups;  /* distinct workgroups among them and this record */
   /* The records of this record's workgroup folded into this report, this one
    * first (NULL: only this record is known). */
   const ldsan_report_record *const *folded;
   uint32_t folded_count;
   uint32_t folded_repeats;   /* work-items of this workgroup the folded records' writers counted (repeats) */
+  int by_source;             /* folded by source location (pcs of one line and column, inlined frames alike), not by pc */
 } ldsan_report_extra;
 
 /* Bug name of a record, using the descriptor and shadow when the recorded

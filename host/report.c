@@ -372,7 +372,7 @@ void ldsan_report_print_folded(FILE *out, const report_ctx *c, const ldsan_repor
             extra->same_workgroups == 1 ? "" : "s");
   }
   fprintf(out, "made the same %s at this %s in this dispatch; LDSAN_OPTIONS=dedup=0 prints each\n", c->bug,
-          c->r->pc ? "pc" : "LDS offset");
+          !c->r->pc ? "LDS offset" : extra->by_source ? "source location" : "pc");
 }
 
 static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra) {

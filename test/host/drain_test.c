@@ -599,6 +599,68 @@ static void test_hazards(void) {
   free(out);
 }
 
+/* A symbolizer for test_dedup_by_source: pcs 0x1000 and 0x1010 are two
+ * copies of k.hip:5:3 (an unrolled loop), 0x1020 is k.hip:5:9, 0x1030 is
+ * k.hip:5:3 inlined into another caller; 0x3000 and 0x3010 have no line. */
+static int fake_symbolize(void *ctx, uint64_t pc, ldsan_frame *frames, int max) {
+  (void)ctx;
+  if (max < 2) return 0;
+  ldsan_frame inner = {"tile_step", "k.hip", 5, 3, "k.co", pc};
+  ldsan_frame outer = {"kern", "k.hip", 20, 1, "k.co", pc};
+  switch (pc) {
+  case 0x1000: case 0x1010: frames[0] = inner; frames[1] = outer; return 2;
+  case 0x1020: inner.column = 9; frames[0] = inner; frames[1] = outer; return 2;
+  case 0x1030: outer.line = 30; frames[0] = inner; frames[1] = outer; return 2;
+  default: frames[0] = (ldsan_frame){NULL, NULL, 0, 0, "k.co", pc}; return 1;
+  }
+}
+
+/* Dedup folds the records of one source location (all its inlined frames
+ * alike), not only of one pc; without a source line (or with symbolize=0) the
+ * pc is the key. Hazards fold by the pair of locations. */
+static void test_dedup_by_source(void) {
+  ldsan_dispatch_info d = mini_dispatch;
+  d.final = 1;
+  d.symbolize = fake_symbolize;
+  static const uint64_t pcs[] = {0x1000, 0x1010, 0x1020, 0x1030, 0x3000, 0x3010};
+  for (int symbolize = 1; symbolize >= 0; symbolize--) {
+    ldsan_flags_parse(symbolize ? "symbolize=1" : "symbolize=0", stderr);
+    channel_reset();
+    for (size_t i = 0; i < sizeof pcs / sizeof pcs[0]; i++) {
+      ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+      r.pc = pcs[i];
+      r.workitem_id[0] = 64 + (uint32_t)i;
+      push(r);
+    }
+    ldsan_drain_stats st;
+    int printed;
+    char *out = drain_for(&d, &st, &printed);
+    /* 0x1000 and 0x1010 are one report; the others each their own. */
+    CHECK_EQ(printed, symbolize ? 5 : 6);
+    CHECK_EQ(st.deduplicated, symbolize ? 1u : 0u);
+    CHECK_EQ(count_of(out, "at this source location in this dispatch"), symbolize ? 1 : 0);
+    CHECK_EQ(count_of(out, "more work-item"), symbolize ? 1 : 0);
+    free(out);
+  }
+  ldsan_flags_parse("symbolize=1", stderr);
+  /* Races: reads at 0x1000 and 0x1010 of writes at 0x1020 fold; a read at
+   * 0x1000 of a write at 0x1030 (another inlined caller) does not. */
+  channel_reset();
+  static const uint64_t pairs[][2] = {{0x1000, 0x1020}, {0x1010, 0x1020}, {0x1000, 0x1030}};
+  for (int i = 0; i < 3; i++) {
+    ldsan_report_record r = mini_race();
+    r.pc = pairs[i][0];
+    r.other_pc = pairs[i][1];
+    push(r);
+  }
+  ldsan_drain_stats st;
+  int printed;
+  char *out = drain_for(&d, &st, &printed);
+  CHECK_EQ(printed, 2);
+  CHECK_HAS(out, "    1 more work-item (in this workgroup) made the same lds-data-race at this source location");
+  free(out);
+}
+
 int main(void) {
   ldsan_host_init();
   ldsan_flags_set_defaults();  /* hermetic: whatever ASAN_OPTIONS the runner has */
@@ -613,6 +675,7 @@ int main(void) {
   test_header_errors();
   test_json();
   test_hazards();
+  test_dedup_by_source();
   test_log_path();
   fake_free(&mem_map);
   return test_done("drain_test");
