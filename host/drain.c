@@ -47,13 +47,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
 /* Where pc's code is in the source, for dedup: a hash of its symbolized frames
  * (function, file, line and column of each inlined frame), so the copies an
  * unrolled or duplicated loop makes of one access fold into one report; 0 when
- * the pc is unknown or has no source line (symbolize=0 too): then the pc
- * itself is the key. */
+ * the pc is unknown or has no source line and column (symbolize=0 too, or
+ * -gno-column-info: two accesses of one line stay apart): then the pc itself
+ * is the key. */
 static uint64_t source_site(uint64_t pc, const ldsan_dispatch_info *d) {
   if (!pc || !d || !d->symbolize || !ldsan_flags_get()->symbolize) return 0;
   ldsan_frame frames[LDSAN_MAX_FRAMES];
   int n = d->symbolize(d->symbolize_ctx, pc, frames, LDSAN_MAX_FRAMES);
-  if (n <= 0 || !frames[0].file || !frames[0].line) return 0;
+  if (n <= 0 || !frames[0].file || !frames[0].line || !frames[0].column) return 0;
   if (n > LDSAN_MAX_FRAMES) n = LDSAN_MAX_FRAMES;
   uint64_t h = 14695981039346656037ull;
   for (int i = 0; i < n; i++) {
@@ -66,8 +67,23 @@ static uint64_t source_site(uint64_t pc, const ldsan_dispatch_info *d) {
   return h ? h : 1;
 }
 
+/* The pcs of one drain already looked up (most records share a few pcs),
+ * under report_mutex. */
+typedef struct pc_site { uint64_t pc, site; } pc_site;
+static pc_site site_cache[2 * LDSAN_CHANNEL_CAPACITY];
+static uint32_t site_cached;
+
+static uint64_t cached_site(uint64_t pc, const ldsan_dispatch_info *d) {
+  if (!pc) return 0;
+  for (uint32_t i = 0; i < site_cached; i++)
+    if (site_cache[i].pc == pc) return site_cache[i].site;
+  uint64_t site = source_site(pc, d);
+  if (site_cached < sizeof site_cache / sizeof site_cache[0]) site_cache[site_cached++] = (pc_site){pc, site};
+  return site;
+}
+
 static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory *mem,
-                        const ldsan_dispatch_info *dispatch) {
+                        const ldsan_dispatch_info *dispatch, int dedup) {
   dedup_key k;
   memset(&k, 0, sizeof k);
   k.kind = r->kind;
@@ -77,8 +93,8 @@ static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory 
   k.hazard = r->hazard;
   k.same_wave = r->flags & LDSAN_ACCESS_SAME_WAVE;
   k.other_pc = r->other_pc;
-  k.site = source_site(r->pc, dispatch);
-  k.other_site = source_site(r->other_pc, dispatch);
+  k.site = dedup ? cached_site(r->pc, dispatch) : 0;
+  k.other_site = dedup ? cached_site(r->other_pc, dispatch) : 0;
   k.where = r->pc ? 0 : r->address - r->block;
   k.bug = ldsan_report_bug_name(r, mem, dispatch);
   return k;
@@ -158,12 +174,13 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   static dedup_key keys[LDSAN_CHANNEL_CAPACITY];  /* under report_mutex */
   int group[LDSAN_CHANNEL_CAPACITY];
   uint32_t lanes[LDSAN_CHANNEL_CAPACITY], wgs[LDSAN_CHANNEL_CAPACITY];
+  site_cached = 0;  /* another dispatch's pcs may be another code object's */
   for (uint32_t i = 0; i < n; i++) {
     lanes[i] = wgs[i] = 0;
     if (ldsan_report_is_error(rec[i])) st.errors++;
     else st.warnings++;
     if (ldsan_report_aborts(rec[i])) st.must_abort = 1;
-    keys[i] = key_of(rec[i], mem, dispatch);
+    keys[i] = key_of(rec[i], mem, dispatch, f->dedup);
     group[i] = (int)i;
     if (f->dedup)
       for (uint32_t j = 0; j < i; j++)

@@ -670,6 +670,7 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         Value *Len = B.CreateZExtOrTrunc(CB->getArgOperand(2), B.getInt64Ty());
         Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(0x3fffffffu)), I32);
         auto track = [&](Value *P, uint32_t Store) {
+          if (isa<GlobalVariable>(getUnderlyingObject(P))) return; // not in a block, as above
           Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
           B.CreateCall(Track, {Fp, B.CreateOr(Len, ConstantInt::get(I32, Store))})->setDebugLoc(CB->getDebugLoc());
         };

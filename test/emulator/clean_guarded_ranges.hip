@@ -1,8 +1,12 @@
 // Clean: regions that start with a compare of threadIdx.x (every predicate,
 // a kernel-argument bound, bounds beyond the workgroup and below zero). In a
 // one-dimensional workgroup the emulator's loop for such a region runs only
-// over the work-items the compare lets in and stores the others' stop at the
-// next barrier directly: every work-item must still see every later region.
+// over the work-items the compare lets in and, after it, stores the others'
+// stop at the next barrier (unless everybody stopped there): every work-item
+// must still see every later region. Also run with detect_races=1
+// (emulator.list): after a pass that leaves work-items at different places,
+// the barrier-divergence check reads every state (a stale one would be
+// reported as divergence).
 // CFLAGS: -O2
 // EXPECT: no-report
 // EXPECT-STDOUT: clean_guarded_ranges: PASSED
