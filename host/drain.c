@@ -1,8 +1,9 @@
 /* ldsan host library: draining a report channel after a dispatch.
  * Takes the records one finished dispatch published out of the channel's ring
  * (protocol in abi.h; other dispatches' records stay), folds lanes that hit the
- * same bug at the same source site, or pc without one (option dedup), prints up to report_limit full
- * reports, counts lost and dropped ones, and gives the slots back.
+ * same bug at the same source location (the pc without one; option dedup),
+ * prints up to report_limit full reports, counts lost and dropped ones, and
+ * gives the slots back.
  * Threading: one process-wide mutex serializes every print, so reports from
  * several host threads (queues) never interleave. */
 #define _POSIX_C_SOURCE 200809L
@@ -35,7 +36,7 @@ typedef struct dedup_key {
   uint32_t kind, write, hazard, same_wave;
   uint64_t kernel_desc, pc, where;  /* where: LDS offset when the pc is unknown */
   uint64_t other_pc;                /* hazards: the pc pair */
-  uint64_t site, other_site;        /* the pcs' source sites (source_site), 0 unknown */
+  uint64_t site, other_site;        /* the pcs' source locations (source_site), 0 unknown */
   const char *bug;                  /* static string from the bug-name tables */
 } dedup_key;
 
@@ -51,7 +52,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
  * -gno-column-info: two accesses of one line stay apart): then the pc itself
  * is the key. */
 static uint64_t source_site(uint64_t pc, const ldsan_dispatch_info *d) {
-  if (!pc || !d || !d->symbolize || !ldsan_flags_get()->symbolize) return 0;
+  if (!d || !d->symbolize || !ldsan_flags_get()->symbolize) return 0;
   ldsan_frame frames[LDSAN_MAX_FRAMES];
   int n = d->symbolize(d->symbolize_ctx, pc, frames, LDSAN_MAX_FRAMES);
   if (n <= 0 || !frames[0].file || !frames[0].line || !frames[0].column) return 0;
@@ -100,7 +101,7 @@ static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory 
   return k;
 }
 
-/* The same code: the same source site when both have one, else the same pc. */
+/* The same code: the same source location when both have one, else the same pc. */
 static int same_code(uint64_t pc_a, uint64_t site_a, uint64_t pc_b, uint64_t site_b) {
   return site_a && site_b ? site_a == site_b : pc_a == pc_b;
 }

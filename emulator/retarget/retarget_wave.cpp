@@ -629,6 +629,20 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
       SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
       SmallVector<CallBase *, 8> MemOps;
       SmallVector<IntrinsicInst *, 8> Barriers;
+      // Whether memory at P may be in a workgroup's LDS block. Not what a
+      // global or flat kernel argument points to: the host's (the LDS
+      // lowering takes blocks from its pool); an LDS pointer argument may be.
+      // Nor a global variable: __device__ data, amdgpu-sw-lower-lds's layout
+      // table, or the LDS variable in which it keeps the block pointer (the
+      // real LDS window, not the block). Tracking the table would also make it
+      // look written, so every value loaded from it would be kept per
+      // work-item in the frame (retarget_wiloop.cpp).
+      auto mayBeInBlock = [&](Value *P) {
+        Value *Base = getUnderlyingObject(P);
+        auto *Arg = dyn_cast<Argument>(Base);
+        bool HostArg = Arg && Copy == KernelCopy && Arg->getType()->getPointerAddressSpace() != RT_AS_LDS;
+        return !HostArg && !isa<GlobalVariable>(Base);
+      };
       for (Instruction &I : instructions(*Copy)) {
         if (auto *CB = dyn_cast<CallBase>(&I)) {
           if (Function *Callee = CB->getCalledFunction(); Callee && Checked.count(Callee))
@@ -636,21 +650,8 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
           if (ldsan::isMemOp(*CB))
             MemOps.push_back(CB);
         }
-        // Memory a global or flat kernel argument points to is the host's,
-        // never a workgroup's LDS block (the LDS lowering takes those from
-        // its pool); an LDS pointer argument is tracked.
-        // Nor is a global variable: __device__ data, amdgpu-sw-lower-lds's
-        // layout table, or the LDS variable in which it keeps the block
-        // pointer (the real LDS window, not the block). Tracking the table
-        // would also make it look written, so every value loaded from it
-        // would be kept per work-item in the frame (retarget_wiloop.cpp).
-        if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I)) {
-          Value *Base = getUnderlyingObject(P);
-          auto *Arg = dyn_cast<Argument>(Base);
-          bool HostArg = Arg && Copy == KernelCopy && Arg->getType()->getPointerAddressSpace() != RT_AS_LDS;
-          if (!HostArg && !isa<GlobalVariable>(Base))
-            Accesses.push_back({&I, P});
-        }
+        if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I) && mayBeInBlock(P))
+          Accesses.push_back({&I, P});
         if (auto *II = dyn_cast<IntrinsicInst>(&I);
             II && II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier && !II->getMetadata(LDSAN_EXIT_BARRIER_MD))
           Barriers.push_back(II);
@@ -670,7 +671,7 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         Value *Len = B.CreateZExtOrTrunc(CB->getArgOperand(2), B.getInt64Ty());
         Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(0x3fffffffu)), I32);
         auto track = [&](Value *P, uint32_t Store) {
-          if (isa<GlobalVariable>(getUnderlyingObject(P))) return; // not in a block, as above
+          if (!mayBeInBlock(P)) return;
           Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
           B.CreateCall(Track, {Fp, B.CreateOr(Len, ConstantInt::get(I32, Store))})->setDebugLoc(CB->getDebugLoc());
         };
