@@ -59,7 +59,8 @@ EMU_DEV_FLAGS := -x hip --offload-arch=gfx90a:xnack+ -mcode-object-version=5 -D_
   --rocm-path=/usr --rocm-device-lib-path=$(ROCM_BITCODE) -fsanitize=address --offload-device-only \
   -emit-llvm -c -O2 -Wno-unused-command-line-argument
 EMU_TESTS := barrier ids3d dynlds atomics overflow trap
-EMU_TEST_BINS := $(EMU_TESTS:%=$(EMU_T)/%) $(EMU_T)/barrier-hostasan $(EMU_T)/bench $(EMU_T)/wave_ops
+EMU_TEST_BINS := $(EMU_TESTS:%=$(EMU_T)/%) $(EMU_T)/barrier-hostasan $(EMU_T)/bench $(EMU_T)/wave_ops \
+  $(EMU_T)/shadow_clean
 
 $(EMU_T)/stub_rt.bc: test/emucore/target_stub_rt.c include/ldsan/abi.h
 	@mkdir -p $(dir $@)
@@ -90,6 +91,11 @@ $(EMU_T)/bench: test/emucore/bench.c test/emucore/harness.h $(EMU_T)/bench.dev.o
 $(EMU_T)/wave_ops: test/emucore/wave_ops.c emulator/core/core_wave_ops.c emulator/core/core_wave_ops.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined $< emulator/core/core_wave_ops.c -o $@
+
+# Unit test of the work-item loops' once-per-loop shadow check, against ASan's poisoning.
+$(EMU_T)/shadow_clean: test/emucore/shadow_clean.c emulator/core/core_shadow_range.c emulator/core/core_internal.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(EMU_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined $< emulator/core/core_shadow_range.c -o $@
 
 TEST_TARGETS += emucore-tests
 emucore-tests: emulator-core $(EMU_TEST_BINS) $(EMU_T)/stub_rt.bc $(EMU_T)/unsupported.low.bc

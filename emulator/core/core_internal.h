@@ -17,6 +17,9 @@
 #include "../emu.h"
 #include "emu_tls.h"
 
+/* Functions the retargeted device code calls. */
+#define EMU_API __attribute__((visibility("default")))
+
 #define EMU_MAX_BLOCK 1024u                 /* work-items per workgroup, as on gfx90a */
 #define EMU_MAX_WORKERS 64u                 /* default workers: the online cores, at most this */
 #define EMU_IMPLICIT_SIZE 256u              /* COV5 implicit-argument block, bytes */

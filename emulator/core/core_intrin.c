@@ -13,7 +13,6 @@
 #include "core_internal.h"
 #include "core_wave_ops.h"
 
-#define EMU_API __attribute__((visibility("default")))
 
 /* __ldsan_emu_s_barrier and __ldsan_emu_s_barrier_exit live in core_sched.c. */
 

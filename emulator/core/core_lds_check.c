@@ -41,7 +41,6 @@
 #include "core_internal.h"
 #include "lds_track.h"
 
-#define EMU_API __attribute__((visibility("default")))
 
 /* Records per 4-byte word of the block: the word's, then its 4 bytes'. */
 #define EMU_RECS_PER_WORD 5u

@@ -119,6 +119,13 @@ void rt_build_image(rt_ctx *c);       /* trampolines, tables, registering constr
  * `verbose`, says for each kernel which way it runs and why. */
 unsigned rt_form_groups(rt_ctx *c, int verbose);
 
+/* retarget_shadow_ranges.cpp: after the work-item loops are optimized,
+ * versions those whose ASan shadow checks can be done once per loop (see
+ * there). Returns how many loops it versioned; the module then needs a
+ * cleanup (RT_SHADOW_CLEANUP). With `verbose`, counts them per function. */
+unsigned rt_hoist_shadow_checks(LLVMModuleRef m, int verbose);
+#define RT_SHADOW_CLEANUP "function(instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm),gvn,instcombine<no-verify-fixpoint>,simplifycfg)"
+
 /* The name suffix of rt_lds_checks' checked copies of a kernel's functions. */
 #define RT_CHECKED_SUFFIX ".ldsan.checked"
 

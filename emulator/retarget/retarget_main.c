@@ -163,6 +163,10 @@ int main(int argc, char **argv) {
   if (rt_form_groups(&c, v && *v && strcmp(v, "0") != 0)) {
     if (verify(&c, ll)) return 1;
     if (opt && run_passes(&c, tm, opt)) return 1;
+    if (opt && rt_hoist_shadow_checks(c.mod, v && *v && strcmp(v, "0") != 0)) {
+      if (verify(&c, ll)) return 1;
+      if (run_passes(&c, tm, RT_SHADOW_CLEANUP)) return 1;
+    }
   }
   rt_wave_rank(c.mod);
   if (ll && LLVMPrintModuleToFile(c.mod, ll, &msg)) {

@@ -1,0 +1,436 @@
+// ldsan-emu-retarget: ASan shadow checks hoisted out of work-item loops.
+//
+// Every access a sanitized kernel makes loads its shadow byte(s) first
+// (`load iN, inttoptr((addr >> 3) + 0x7fff8000)`) and reports when the value
+// says the bytes are not addressable. In a group function's loop over the
+// work-items of a region (retarget_wiloop.cpp) the addresses of most
+// accesses are affine in the loop index (buf[threadIdx.x + s], in[blockIdx.x
+// * 256 + threadIdx.x]), so the bytes all the work-items will touch form one
+// interval per access that can be computed before the loop. This pass
+// versions such loops (loop versioning, as LLVM's LoopVersioning does for
+// memory dependences): before the loop, each hoistable access's interval is
+// checked once against the shadow; when none has a poisoned
+// byte, a copy of the loop runs in which those shadow loads are the constant
+// 0 -- which is exactly what they would load, so the copy's checks fold away
+// and nothing a report could say is lost. Otherwise (a bug, or an interval
+// this pass cannot bound safely) the original loop runs with every check,
+// and the reports are the same as without this pass.
+//
+// What makes the constant exact:
+// - the interval: the address's SCEV is an affine function of the loop's
+//   (and its inner loops') induction variables with loop-invariant steps and
+//   trip counts; [Lo, Lo + W] is computed with W exact (steps and trip counts
+//   are bounded at run time so nothing overflows) and checked not to wrap;
+//   32-bit parts under a sign or zero extension are checked to stay in their
+//   range, so the extension of each value equals the value computed in 64
+//   bits (add and mul commute with truncation);
+// - the shadow does not change while the loop runs: the loop may call only
+//   the report functions (ASan's, ldsan's sized ones) and the LDS checks'
+//   tracker (none poisons), intrinsics that write no memory and inline asm
+//   with no memory clobber, and may not contain stores of ldsan's runtime
+//   (which poisons).
+// Also hoisted, under the same conditions: loads of the LDS block pointer
+// from the LDS window (kernels lowered by amdgpu-sw-lower-lds keep only that
+// pointer there, written by work-item 0 in the prologue); without it the
+// block's addresses are not affine in the index. A loop with a store into
+// the window keeps these loads.
+//
+// Only the work-item loops of group functions are versioned (top-level loops
+// of __ldsan_emu_group*), and only when the fast copy runs for at least
+// kMinItems iterations: the interval checks cost about what a few
+// iterations' checks do.
+#include <cstring>
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+extern "C" {
+#include "../core/emu_tls.h"
+#include "retarget.h"
+}
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace {
+
+constexpr uint64_t kShadowOffset = 0x7fff8000; // x86-64 Linux ASan
+constexpr unsigned kShadowScale = 3;
+constexpr uint64_t kMinItems = 16;
+constexpr int64_t kMaxStep = int64_t(1) << 20;      // |step| of a recurrence
+constexpr uint64_t kMaxTrips = uint64_t(1) << 20;  // backedges of a loop
+constexpr int64_t kMaxScale = int64_t(1) << 16;     // |constant factor|
+
+// A shadow load: its address operand is (A >> 3) + offset.
+struct ShadowLoad {
+  LoadInst *Load;
+  Value *Addr; // A, i64
+};
+
+// The values an i64 expression takes over the loop: Lo + d, 0 <= d <= W
+// (mod 2^64); W is exact.
+struct Range {
+  const SCEV *Lo, *W;
+};
+
+struct Guard {
+  const SCEV *A;
+  CmpInst::Predicate P;
+  const SCEV *B;
+};
+
+bool matchShadowLoad(LoadInst *LI, ShadowLoad &Out) {
+  if (!LI->getType()->isIntegerTy() || LI->isVolatile()) return false;
+  Value *Shadow, *A;
+  if (!match(LI->getPointerOperand(), m_IntToPtr(m_Value(Shadow)))) return false;
+  const APInt *Off;
+  if (!match(Shadow, m_Add(m_LShr(m_Value(A), m_SpecificInt(kShadowScale)), m_APInt(Off))) &&
+      !match(Shadow, m_DisjointOr(m_LShr(m_Value(A), m_SpecificInt(kShadowScale)), m_APInt(Off))))
+    return false;
+  if (*Off != kShadowOffset || !A->getType()->isIntegerTy(64)) return false;
+  Out = {LI, A};
+  return true;
+}
+
+bool isLdsanRuntime(const Instruction &I) { return I.getMetadata("ldsan.rt") != nullptr; }
+
+// Whether the loop leaves ASan's shadow alone (see the file comment).
+bool leavesShadowAlone(Loop *L) {
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      if (I.mayWriteToMemory() && isLdsanRuntime(I)) return false;
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB) continue;
+      if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+        if (IA->getConstraintString().find("memory") != std::string::npos ||
+            IA->getConstraintString().find('*') != std::string::npos)
+          return false;
+        continue;
+      }
+      Function *Callee = CB->getCalledFunction();
+      if (!Callee) return false;
+      if (Callee->isIntrinsic()) {
+        if (isa<DbgInfoIntrinsic>(CB) || isa<AssumeInst>(CB) || CB->isLifetimeStartOrEnd() ||
+            !CB->mayWriteToMemory())
+          continue;
+        return false;
+      }
+      StringRef N = Callee->getName();
+      if (N.starts_with("__asan_report_") || N.starts_with("__ldsan_report_") || N.starts_with("__ldsan_emu_lds_track"))
+        continue;
+      return false;
+    }
+  return true;
+}
+
+// The TLS field holding the worker's LDS window.
+bool isWindowBase(Value *V) {
+  auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI) return false;
+  auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
+  static_assert(LDSAN_EMU_TLS_LDS_BASE == 0, "the LDS window is the TLS block's first field");
+  return G && G->getName() == "__ldsan_emu_tls" && LI->getPointerOperand() == G;
+}
+
+// Hoists the block pointer's loads from the LDS window to the preheader.
+bool hoistBlockPointer(Loop *L, const Module &M) {
+  BasicBlock *PH = L->getLoopPreheader();
+  if (!PH) return false;
+  bool Lowered = false;
+  for (const GlobalVariable &G : M.globals())
+    if (G.getName().starts_with("llvm.amdgcn.sw.lds.")) Lowered = true;
+  if (!Lowered) return false;
+  SmallVector<LoadInst *, 8> Loads;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (isWindowBase(getUnderlyingObject(SI->getPointerOperand()))) return false;
+      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        if (isWindowBase(getUnderlyingObject(RMW->getPointerOperand()))) return false;
+      } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+        if (isWindowBase(getUnderlyingObject(CX->getPointerOperand()))) return false;
+      } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
+        if (LI->isSimple() && LI->getType()->isPointerTy() && isWindowBase(LI->getPointerOperand()) &&
+            L->isLoopInvariant(LI->getPointerOperand()))
+          Loads.push_back(LI);
+      }
+    }
+  for (LoadInst *LI : Loads) LI->moveBefore(PH->getTerminator()->getIterator());
+  return !Loads.empty();
+}
+
+class RangeFinder {
+public:
+  RangeFinder(ScalarEvolution &SE, Loop *L) : SE(SE), L(L), I64(Type::getInt64Ty(SE.getContext())) {}
+  SmallVector<Guard, 8> Guards;
+
+  bool of(const SCEV *X, Range &R) {
+    if (!X->getType()->isIntegerTy()) return false;
+    if (SE.isLoopInvariant(X, L)) {
+      R = {ext(X), SE.getZero(I64)};
+      return true;
+    }
+    if (auto *A = dyn_cast<SCEVAddExpr>(X)) {
+      R = {SE.getZero(I64), SE.getZero(I64)};
+      for (const SCEV *Op : A->operands()) {
+        Range O;
+        if (!of(Op, O)) return false;
+        R = {SE.getAddExpr(R.Lo, O.Lo), SE.getAddExpr(R.W, O.W)};
+      }
+      return true;
+    }
+    if (auto *M = dyn_cast<SCEVMulExpr>(X)) {
+      if (M->getNumOperands() != 2) return false;
+      auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
+      Range O;
+      if (!C || !of(M->getOperand(1), O)) return false;
+      int64_t K = C->getAPInt().getSExtValue();
+      if (K > kMaxScale || K < -kMaxScale) return false;
+      const SCEV *KS = SE.getConstant(I64, K, true);
+      if (K >= 0)
+        R = {SE.getMulExpr(KS, O.Lo), SE.getMulExpr(KS, O.W)};
+      else
+        R = {SE.getMulExpr(KS, SE.getAddExpr(O.Lo, O.W)), SE.getMulExpr(SE.getConstant(I64, -K, true), O.W)};
+      return true;
+    }
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(X)) {
+      const Loop *Inner = AR->getLoop();
+      if (!AR->isAffine() || !L->contains(Inner)) return false;
+      const SCEV *Step = AR->getStepRecurrence(SE);
+      const SCEV *Trips = SE.getBackedgeTakenCount(Inner);
+      if (isa<SCEVCouldNotCompute>(Trips) || !SE.isLoopInvariant(Step, L) || !SE.isLoopInvariant(Trips, L) ||
+          Trips->getType()->getIntegerBitWidth() > 64)
+        return false;
+      Range Start;
+      if (!of(AR->getStart(), Start)) return false;
+      const SCEV *S = ext(Step), *T = SE.getNoopOrZeroExtend(Trips, I64);
+      // |S| < kMaxStep and T < kMaxTrips: S * T is exact in 64 bits.
+      Guards.push_back({SE.getAddExpr(S, SE.getConstant(I64, kMaxStep)), CmpInst::ICMP_ULT,
+                        SE.getConstant(I64, 2 * kMaxStep)});
+      Guards.push_back({T, CmpInst::ICMP_ULT, SE.getConstant(I64, kMaxTrips)});
+      const SCEV *D = SE.getMulExpr(S, T);
+      R = {SE.getAddExpr(Start.Lo, SE.getSMinExpr(D, SE.getZero(I64))),
+           SE.getAddExpr(Start.W, SE.getAbsExpr(D, /*IsNSW=*/false))};
+      return true;
+    }
+    if (auto *E = dyn_cast<SCEVIntegralCastExpr>(X)) {
+      bool Signed = isa<SCEVSignExtendExpr>(E);
+      if (!Signed && !isa<SCEVZeroExtendExpr>(E)) return false;
+      unsigned Bits = E->getOperand()->getType()->getIntegerBitWidth();
+      if (Bits > 32 || !of(E->getOperand(), R)) return false;
+      // Every value of the operand, taken with a sign extension of each
+      // part, stays in the operand type's range: the extension adds nothing.
+      int64_t Min = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
+      int64_t Max = Signed ? (int64_t(1) << (Bits - 1)) - 1 : int64_t((uint64_t(1) << Bits) - 1);
+      Guards.push_back({R.Lo, CmpInst::ICMP_SGE, SE.getConstant(I64, Min, true)});
+      Guards.push_back({SE.getAddExpr(R.Lo, R.W), CmpInst::ICMP_SLE, SE.getConstant(I64, Max, true)});
+      return true;
+    }
+    return false;
+  }
+
+private:
+  ScalarEvolution &SE;
+  Loop *L;
+  Type *I64;
+  const SCEV *ext(const SCEV *X) { return SE.getNoopOrSignExtend(X, I64); }
+};
+
+struct Hoisted {
+  ShadowLoad SL;
+  Range R;
+  unsigned Width; // bytes of shadow loaded
+};
+
+// Versions L when it has hoistable shadow loads. Returns the fast copy's
+// header, or null.
+BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+                        unsigned &HoistedLoads, unsigned &AllLoads) {
+  SmallVector<ShadowLoad, 16> Loads;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      ShadowLoad SL;
+      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && matchShadowLoad(Ld, SL)) Loads.push_back(SL);
+    }
+  if (Loads.empty()) return nullptr;
+  AllLoads += Loads.size();
+  const SCEV *Trips = SE.getBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(Trips)) return nullptr;
+  if (auto *C = dyn_cast<SCEVConstant>(Trips); C && C->getAPInt().ult(kMinItems - 1)) return nullptr;
+
+  RangeFinder RF(SE, L);
+  SmallVector<Hoisted, 16> Hs;
+  for (ShadowLoad &SL : Loads) {
+    Range R;
+    size_t G = RF.Guards.size();
+    if (!RF.of(SE.getSCEV(SL.Addr), R)) {
+      RF.Guards.resize(G);
+      continue;
+    }
+    Hs.push_back({SL, R, unsigned(SL.Load->getType()->getIntegerBitWidth() / 8)});
+  }
+  if (Hs.empty()) return nullptr;
+  // Nothing expanded may trap (a division by a value that can be 0).
+  SCEVExpander Exp(SE, "shadow.range");
+  bool Safe = Exp.isSafeToExpand(Trips);
+  for (Guard &G : RF.Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
+  for (Hoisted &H : Hs) Safe = Safe && Exp.isSafeToExpand(H.R.Lo) && Exp.isSafeToExpand(H.R.W);
+  if (!Safe) return nullptr;
+
+  BasicBlock *PH = L->getLoopPreheader();
+  BasicBlock *LoopPH = SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.ph");
+  Module &M = *F.getParent();
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  Instruction *At = PH->getTerminator();
+  IRBuilder<> B(At);
+  auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
+  Value *Ok = B.CreateICmpUGE(expand(SE.getNoopOrZeroExtend(Trips, I64)), B.getInt64(kMinItems - 1));
+  for (Guard &G : RF.Guards) {
+    B.SetInsertPoint(At);
+    Ok = B.CreateAnd(Ok, B.CreateICmp(G.P, expand(G.A), expand(G.B)));
+  }
+  // Each interval is checked (emulator/core/core_shadow_range.c) only when
+  // everything before it held: an unbounded interval is never looked at.
+  FunctionCallee Clean = M.getOrInsertFunction("__ldsan_emu_shadow_clean", B.getInt32Ty(), I64, I64);
+  BasicBlock *Decide = SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.decide");
+  SmallVector<std::pair<BasicBlock *, Value *>, 8> Edges; // into Decide
+  BasicBlock *Cur = PH;
+  // Ends Cur with a branch on Ok to a new block (or Decide when not Ok) and
+  // moves B into that block, before its placeholder terminator.
+  auto next = [&](const char *Name) {
+    BasicBlock *N = BasicBlock::Create(F.getContext(), Name, &F, Decide);
+    Instruction *Old = Cur->getTerminator();
+    BranchInst::Create(N, Decide, Ok, Old->getIterator());
+    Old->eraseFromParent();
+    Edges.push_back({Cur, ConstantInt::getFalse(F.getContext())});
+    new UnreachableInst(F.getContext(), N);
+    B.SetInsertPoint(N->getTerminator());
+    Cur = N;
+  };
+  SmallVector<std::pair<const SCEV *, const SCEV *>, 8> Done;
+  for (Hoisted &H : Hs) {
+    bool Seen = false;
+    for (auto &D : Done)
+      if (D.first == H.R.Lo && D.second == H.R.W) Seen = true;
+    if (Seen) continue;
+    Done.push_back({H.R.Lo, H.R.W});
+    next("shadow.range");
+    Value *Lo = Exp.expandCodeFor(H.R.Lo, I64, Cur->getTerminator()->getIterator());
+    Value *W = Exp.expandCodeFor(H.R.W, I64, Cur->getTerminator()->getIterator());
+    B.SetInsertPoint(Cur->getTerminator());
+    Value *First = B.CreateAnd(Lo, B.getInt64(~uint64_t(7)));
+    Value *End = B.CreateAdd(B.CreateAnd(B.CreateAdd(Lo, W), B.getInt64(~uint64_t(7))), B.getInt64(8 * H.Width));
+    Ok = B.CreateICmpNE(B.CreateCall(Clean, {First, End}), B.getInt32(0));
+  }
+  Instruction *Old = Cur->getTerminator();
+  BranchInst::Create(Decide, Old->getIterator());
+  Old->eraseFromParent();
+  Edges.push_back({Cur, Ok});
+  B.SetInsertPoint(Decide, Decide->getFirstInsertionPt());
+  PHINode *Go = B.CreatePHI(B.getInt1Ty(), Edges.size(), "shadow.clean");
+  for (auto &E : Edges) Go->addIncoming(E.second, E.first);
+  DT.recalculate(F);
+
+  // The fast copy, entered when every interval is clean.
+  SmallVector<BasicBlock *, 8> ExitBlocks;
+  L->getUniqueExitBlocks(ExitBlocks);
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 32> NewBlocks;
+  Loop *Fast = cloneLoopWithPreheader(LoopPH, Decide, L, VMap, ".noshadow", &LI, &DT, NewBlocks);
+  remapInstructionsInBlocks(NewBlocks, VMap);
+  Instruction *T = Decide->getTerminator();
+  B.SetInsertPoint(T);
+  B.CreateCondBr(Go, Fast->getLoopPreheader(), LoopPH);
+  T->eraseFromParent();
+  for (BasicBlock *E : ExitBlocks)
+    for (PHINode &Phi : E->phis()) {
+      unsigned N = Phi.getNumIncomingValues();
+      for (unsigned i = 0; i < N; i++) {
+        BasicBlock *From = Phi.getIncomingBlock(i);
+        if (!L->contains(From)) continue;
+        Value *V = Phi.getIncomingValue(i);
+        auto It = VMap.find(V);
+        Value *Copy = It != VMap.end() ? static_cast<Value *>(It->second) : V;
+        Phi.addIncoming(Copy, cast<BasicBlock>(VMap[From]));
+      }
+    }
+  for (Hoisted &H : Hs) {
+    auto *Copy = cast<LoadInst>(VMap[H.SL.Load]);
+    Copy->replaceAllUsesWith(Constant::getNullValue(Copy->getType()));
+    Copy->eraseFromParent();
+  }
+  HoistedLoads += Hs.size();
+  return Fast->getHeader();
+}
+
+unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, unsigned &Hoisted, unsigned &All) {
+  SmallPtrSet<BasicBlock *, 32> Done;
+  unsigned N = 0;
+  for (;;) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    AssumptionCache AC(F);
+    ScalarEvolution SE(F, TLI, AC, DT, LI);
+    Loop *Next = nullptr;
+    for (Loop *L : LI)
+      if (!Done.count(L->getHeader())) {
+        Next = L;
+        break;
+      }
+    if (!Next) return N;
+    Done.insert(Next->getHeader());
+    if (!leavesShadowAlone(Next)) continue;
+    simplifyLoop(Next, &DT, &LI, &SE, &AC, nullptr, false);
+    formLCSSARecursively(*Next, DT, &LI, &SE);
+    if (hoistBlockPointer(Next, *F.getParent())) SE.forgetLoop(Next);
+    if (!Next->getLoopPreheader() || !Next->isLCSSAForm(DT)) continue;
+    if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Hoisted, All)) {
+      Done.insert(Fast);
+      N++;
+    }
+  }
+}
+
+} // namespace
+
+extern "C" unsigned rt_hoist_shadow_checks(LLVMModuleRef MRef, int Verbose) {
+  Module &M = *unwrap(MRef);
+  TargetLibraryInfoImpl TLII(M.getTargetTriple());
+  TargetLibraryInfo TLI(TLII);
+  unsigned Total = 0;
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.getName().starts_with("__ldsan_emu_group")) continue;
+    unsigned Hoisted = 0, All = 0;
+    unsigned N = versionFunction(F, TLI, Hoisted, All);
+    if (Verbose && All) {
+      StringRef Name = F.getName();
+      bool Checked = Name.consume_front("__ldsan_emu_group_checked.");
+      if (!Checked) Name.consume_front("__ldsan_emu_group.");
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': %s%u work-item loops check ASan's shadow once per loop (%u of "
+              "%u shadow checks in loops)\n", Name.str().c_str(), Checked ? "in its LDS checks' copy, " : "", N,
+              Hoisted, All);
+    }
+    Total += N;
+  }
+  return Total;
+}

@@ -1,0 +1,36 @@
+// Bug: a reversal off by one (buf[WG - 2 - t] instead of buf[WG - 1 - t]),
+// built with -O2 so the read's work-item loop checks ASan's shadow once for
+// the whole loop (retarget_shadow_ranges.cpp) with a negative stride: the
+// interval reaches one element before buf (only its low end does: the same
+// length upwards is all inside buf), so the loop runs with its per-access
+// checks and work-item 127 is reported.
+// EXPECT: lds-buffer-underflow
+// EXPECT-ACCESS: READ of size 4
+// EXPECT-WORKITEM: (127,0,0)
+// EXPECT-KERNEL: void reverse<128>
+// EXPECT-VAR: buf
+// EXPECT-EXIT: 1
+// CFLAGS: -O2
+#include "common.h"
+
+template <int WG>
+__global__ void reverse(const int *in, int *out) {
+  __shared__ int buf[2 * WG];
+  int t = threadIdx.x;
+  buf[t] = in[blockIdx.x * WG + t];
+  buf[WG + t] = 0;
+  __syncthreads();
+  out[blockIdx.x * WG + t] = buf[WG - 2 - t];  // BUG: t == WG - 1 reads buf[-1]
+}
+
+int main() {
+  const int WG = 128, G = 2;
+  int *din, *dout;
+  HIP_CHECK(hipMalloc(&din, G * WG * sizeof(int)));
+  HIP_CHECK(hipMalloc(&dout, 4 * G * WG * sizeof(int)));  // roomy: only buf's interval may fail
+  HIP_CHECK(hipMemset(din, 0, G * WG * sizeof(int)));
+  reverse<WG><<<G, WG>>>(din, dout);
+  LAUNCH_CHECK();
+  printf("bug_range_reversed: no error detected\n");
+  return 0;
+}
