@@ -5,13 +5,8 @@
 # LDS checks' copy (ldsan-emu-retarget's LDSAN_EMU_VERBOSE lines), and gives
 # the right sums, with and without detect_races=1:detect_uninit=1 (no report).
 # Usage: test/emulator/frame_recompute.sh (from the repo root; BUILD= selects the build dir)
-set -u
-BUILD="${BUILD:-build}"
+. "$(dirname "$0")/shell_checks.sh"
 prog=test/emulator/frame_recompute.hip
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
 
 if ! LDSAN_EMU_VERBOSE=1 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog" 2>"$tmp/cc.err"; then
   cat "$tmp/cc.err"; echo "FAIL: ldsan-cc --emulate $prog"; exit 1

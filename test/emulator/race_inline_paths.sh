@@ -7,13 +7,8 @@
 # and work-items (tile2d's in lockstep waves, the others in plain loops);
 # the fixed kernels report nothing and read the right values.
 # Usage: test/emulator/race_inline_paths.sh (from the repo root; BUILD= selects the build dir)
-set -u
-BUILD="${BUILD:-build}"
+. "$(dirname "$0")/shell_checks.sh"
 prog=test/emulator/race_inline_paths.hip
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
 line() { grep -n "// $1\$" "$prog" | cut -d: -f1; }
 
 if ! LDSAN_EMU_VERBOSE=1 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog" 2>"$tmp/cc.err"; then

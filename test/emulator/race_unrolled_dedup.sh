@@ -7,13 +7,8 @@
 # so warnings); one report per pc pair printed 20, the same SUMMARY lines
 # repeated. The fixed kernel is silent and right.
 # Usage: test/emulator/race_unrolled_dedup.sh (from the repo root; BUILD= selects the build dir)
-set -u
-BUILD="${BUILD:-build}"
+. "$(dirname "$0")/shell_checks.sh"
 prog=test/emulator/race_unrolled_dedup.hip
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
 
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog" || { echo "FAIL: ldsan-cc --emulate $prog"; exit 1; }
 LDSAN_OPTIONS=detect_races=1:color=never "$tmp/prog" >"$tmp/out" 2>"$tmp/err"

@@ -6,13 +6,8 @@
 # detect_races=1:detect_uninit=1. (bug_range_overrun.hip and bug_range_inner_loop.hip
 # check that a bad interval still reports the access.)
 # Usage: test/emulator/shadow_ranges.sh (from the repo root; BUILD= selects the build dir)
-set -u
-BUILD="${BUILD:-build}"
+. "$(dirname "$0")/shell_checks.sh"
 prog=test/emulator/shadow_ranges.hip
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
 
 if ! LDSAN_EMU_VERBOSE=1 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog" 2>"$tmp/cc.err"; then
   cat "$tmp/cc.err"; echo "FAIL: ldsan-cc --emulate -O2 $prog"; exit 1
