@@ -2,8 +2,8 @@
  * the once-per-loop shadow check of the work-item loops, against ASan's own
  * poisoning (built with -fsanitize=address): clean intervals, a poisoned
  * granule at the start or further in, a partly addressable last granule,
- * and intervals outside application memory or empty, which must be "not
- * clean" without touching the shadow. */
+ * and intervals outside application memory, empty or longer than the scan
+ * limit (1 MiB), which must be "not clean" without touching the shadow. */
 #include <sanitizer/asan_interface.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +45,11 @@ int main(void) {
   EXPECT(!__ldsan_emu_shadow_clean(0x7fff8000ull, 0x7fff8010ull)); /* the shadow itself */
   EXPECT(!__ldsan_emu_shadow_clean(0x7ffff000ull, 0x10008000000ull)); /* across the gap */
   EXPECT(!__ldsan_emu_shadow_clean(0x7ffffffffff8ull, 0x800000000010ull)); /* past user space */
+  uint8_t *big = aligned_alloc(64, (2u << 20) + 64); /* longer than the scan limit: not clean */
+  uint64_t g = (uint64_t)(uintptr_t)big;
+  EXPECT(__ldsan_emu_shadow_clean(g, g + (1u << 20)));
+  EXPECT(!__ldsan_emu_shadow_clean(g, g + (1u << 20) + 8));
+  free(big);
   free(buf);
   if (failures) return 1;
   printf("shadow_clean: PASSED\n");
