@@ -20,7 +20,8 @@
 // - the interval: the address's SCEV is an affine function of the loop's
 //   (and its inner loops') induction variables with loop-invariant steps and
 //   trip counts; [Lo, Lo + W] is computed with W exact (steps and trip counts
-//   are bounded at run time so nothing overflows) and checked not to wrap;
+//   are bounded at run time so nothing overflows; an interval that wraps
+//   around is not clean);
 //   32-bit parts under a sign or zero extension are checked to stay in their
 //   range, so the extension of each value equals the value computed in 64
 //   bits (add and mul commute with truncation);
@@ -327,13 +328,13 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
     B.SetInsertPoint(N->getTerminator());
     Cur = N;
   };
-  SmallVector<std::pair<const SCEV *, const SCEV *>, 8> Done;
+  SmallVector<Hoisted *, 8> Done; // one check per interval and width
   for (Hoisted &H : Hs) {
     bool Seen = false;
-    for (auto &D : Done)
-      if (D.first == H.R.Lo && D.second == H.R.W) Seen = true;
+    for (Hoisted *D : Done)
+      if (D->R.Lo == H.R.Lo && D->R.W == H.R.W && D->Width >= H.Width) Seen = true;
     if (Seen) continue;
-    Done.push_back({H.R.Lo, H.R.W});
+    Done.push_back(&H);
     next("shadow.range");
     Value *Lo = Exp.expandCodeFor(H.R.Lo, I64, Cur->getTerminator()->getIterator());
     Value *W = Exp.expandCodeFor(H.R.W, I64, Cur->getTerminator()->getIterator());
