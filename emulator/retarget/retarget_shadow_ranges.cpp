@@ -66,6 +66,8 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 extern "C" {
+#include "../../include/ldsan/abi.h"
+#include "../../include/ldsan/entry_points.def"
 #include "../core/emu_tls.h"
 #include "retarget.h"
 }
@@ -75,8 +77,6 @@ using namespace llvm::PatternMatch;
 
 namespace {
 
-constexpr uint64_t kShadowOffset = 0x7fff8000; // x86-64 Linux ASan
-constexpr unsigned kShadowScale = 3;
 constexpr uint64_t kMinItems = 16;
 constexpr int64_t kMaxStep = int64_t(1) << 20;      // |step| of a recurrence
 constexpr uint64_t kMaxTrips = uint64_t(1) << 20;  // backedges of a loop
@@ -105,15 +105,15 @@ bool matchShadowLoad(LoadInst *LI, ShadowLoad &Out) {
   Value *Shadow, *A;
   if (!match(LI->getPointerOperand(), m_IntToPtr(m_Value(Shadow)))) return false;
   const APInt *Off;
-  if (!match(Shadow, m_Add(m_LShr(m_Value(A), m_SpecificInt(kShadowScale)), m_APInt(Off))) &&
-      !match(Shadow, m_DisjointOr(m_LShr(m_Value(A), m_SpecificInt(kShadowScale)), m_APInt(Off))))
+  if (!match(Shadow, m_Add(m_LShr(m_Value(A), m_SpecificInt(LDSAN_SHADOW_SCALE)), m_APInt(Off))) &&
+      !match(Shadow, m_DisjointOr(m_LShr(m_Value(A), m_SpecificInt(LDSAN_SHADOW_SCALE)), m_APInt(Off))))
     return false;
-  if (*Off != kShadowOffset || !A->getType()->isIntegerTy(64)) return false;
+  if (*Off != LDSAN_SHADOW_OFFSET || !A->getType()->isIntegerTy(64)) return false;
   Out = {LI, A};
   return true;
 }
 
-bool isLdsanRuntime(const Instruction &I) { return I.getMetadata("ldsan.rt") != nullptr; }
+bool isLdsanRuntime(const Instruction &I) { return I.getMetadata(LDSAN_RUNTIME_MD) != nullptr; }
 
 // Whether the loop leaves ASan's shadow alone (see the file comment).
 bool leavesShadowAlone(Loop *L) {
@@ -153,14 +153,19 @@ bool isWindowBase(Value *V) {
   return G && G->getName() == "__ldsan_emu_tls" && LI->getPointerOperand() == G;
 }
 
-// Hoists the block pointer's loads from the LDS window to the preheader.
-bool hoistBlockPointer(Loop *L, const Module &M) {
+// Whether amdgpu-sw-lower-lds lowered the module: its LDS window then holds
+// only the block pointer.
+bool swLowered(const Module &M) {
+  for (const GlobalVariable &G : M.globals())
+    if (G.getName().starts_with("llvm.amdgcn.sw.lds.")) return true;
+  return false;
+}
+
+// Hoists the block pointer's loads from the LDS window to the preheader (in
+// a module swLowered).
+bool hoistBlockPointer(Loop *L) {
   BasicBlock *PH = L->getLoopPreheader();
   if (!PH) return false;
-  bool Lowered = false;
-  for (const GlobalVariable &G : M.globals())
-    if (G.getName().starts_with("llvm.amdgcn.sw.lds.")) Lowered = true;
-  if (!Lowered) return false;
   SmallVector<LoadInst *, 8> Loads;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
@@ -384,7 +389,7 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   return Fast->getHeader();
 }
 
-unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, unsigned &Hoisted, unsigned &All) {
+unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsigned &Hoisted, unsigned &All) {
   SmallPtrSet<BasicBlock *, 32> Done;
   unsigned N = 0;
   for (;;) {
@@ -403,7 +408,7 @@ unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, unsigned &Hoisted,
     if (!leavesShadowAlone(Next)) continue;
     simplifyLoop(Next, &DT, &LI, &SE, &AC, nullptr, false);
     formLCSSARecursively(*Next, DT, &LI, &SE);
-    if (hoistBlockPointer(Next, *F.getParent())) SE.forgetLoop(Next);
+    if (Lowered && hoistBlockPointer(Next)) SE.forgetLoop(Next);
     if (!Next->getLoopPreheader() || !Next->isLCSSAForm(DT)) continue;
     if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Hoisted, All)) {
       Done.insert(Fast);
@@ -418,11 +423,12 @@ extern "C" unsigned rt_hoist_shadow_checks(LLVMModuleRef MRef, int Verbose) {
   Module &M = *unwrap(MRef);
   TargetLibraryInfoImpl TLII(M.getTargetTriple());
   TargetLibraryInfo TLI(TLII);
+  bool Lowered = swLowered(M);
   unsigned Total = 0;
   for (Function &F : M) {
     if (F.isDeclaration() || !F.getName().starts_with("__ldsan_emu_group")) continue;
     unsigned Hoisted = 0, All = 0;
-    unsigned N = versionFunction(F, TLI, Hoisted, All);
+    unsigned N = versionFunction(F, TLI, Lowered, Hoisted, All);
     if (Verbose && All) {
       StringRef Name = F.getName();
       bool Checked = Name.consume_front("__ldsan_emu_group_checked.");
