@@ -142,6 +142,8 @@ typedef struct emu_worker {
   uint64_t track_cap, track_block, track_size; /* track_cap: words of LDS the records cover */
   uint32_t track_gen, track_block_gen;
   uint32_t barrier_epoch, run_start; /* barriers of the worker so far; the running workgroup's first */
+  uint64_t written_lo, written_hi;  /* block bytes [lo, hi) found written in this workgroup's run
+                                       (core_lds_disjoint.c; emptied for each workgroup) */
   uint32_t wave_epoch[EMU_MAX_WAVES];
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
   uint32_t departed;                /* the first work-item of the workgroup to leave its body, + 1 */

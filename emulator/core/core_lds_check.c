@@ -88,6 +88,7 @@ void ldsan_emu_lds_checks_new_group(emu_worker *w) {
     w->barrier_epoch = 0;
   }
   w->run_start = ++w->barrier_epoch;
+  w->written_lo = w->written_hi = 0;
   memset(w->wave_epoch, 0, sizeof w->wave_epoch);
 }
 

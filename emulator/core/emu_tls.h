@@ -44,7 +44,11 @@ typedef struct ldsan_emu_tls_state {
   uint32_t track_run_start;     /* the workgroup's first epoch */
   uint32_t track_written_floor; /* detect_uninit: track_run_start, else 0 */
   uint32_t track_wave_shift;    /* log2 of the wave size */
-  uint64_t track_reserved;
+  /* Always 0 here. The inline path takes its per-loop fast path (no record
+   * read) where this field's load has been replaced by the loop's own
+   * decision (retarget_lds_disjoint.cpp); everywhere else it reads 0. */
+  uint32_t track_fast;
+  uint32_t track_reserved;
 } ldsan_emu_tls_state;
 
 #define LDSAN_EMU_TLS_LDS_BASE 0
@@ -64,6 +68,7 @@ typedef struct ldsan_emu_tls_state {
 #define LDSAN_EMU_TLS_TRACK_RUN_START 108
 #define LDSAN_EMU_TLS_TRACK_WRITTEN_FLOOR 112
 #define LDSAN_EMU_TLS_TRACK_WAVE_SHIFT 116
+#define LDSAN_EMU_TLS_TRACK_FAST 120
 #define LDSAN_EMU_TLS_SIZE 128
 #define LDSAN_EMU_ITEM_IDS_SIZE 16
 #define LDSAN_EMU_ITEM_LANE 12
@@ -85,6 +90,7 @@ _Static_assert(offsetof(ldsan_emu_tls_state, track_wave_epochs) == LDSAN_EMU_TLS
 _Static_assert(offsetof(ldsan_emu_tls_state, track_epoch) == LDSAN_EMU_TLS_TRACK_EPOCH, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, track_run_start) == LDSAN_EMU_TLS_TRACK_RUN_START, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, track_written_floor) == LDSAN_EMU_TLS_TRACK_WRITTEN_FLOOR, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, track_fast) == LDSAN_EMU_TLS_TRACK_FAST, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, track_wave_shift) == LDSAN_EMU_TLS_TRACK_WAVE_SHIFT, "tls");
 _Static_assert(sizeof(ldsan_emu_tls_state) == LDSAN_EMU_TLS_SIZE, "tls");
 _Static_assert(sizeof(ldsan_emu_item_ids) == LDSAN_EMU_ITEM_IDS_SIZE, "tls");

@@ -69,8 +69,33 @@ typedef struct emu_lds_rec {
 #define LDSAN_EMU_TRACK_ATOMIC (1u << 30)
 #define LDSAN_EMU_TRACK_SIZE_MASK 0x3fffffffu
 
+/* A work-item loop whose LDS accesses no two work-items share (at least
+ * one of them writing) needs none of the records' checks: the retarget tool
+ * (retarget_lds_disjoint.cpp) describes each access of such a loop as a span
+ * and asks the core once, before the loop, whether the fast path may run:
+ * __ldsan_emu_lds_disjoint(spans, count, items) != 0. Work-item i of the
+ * loop accesses bytes [lo + i * step + d, + size) for some 0 <= d <= width. */
+typedef struct emu_lds_span {
+  uint64_t lo, width;
+  int64_t step;
+  uint32_t size;
+  uint32_t store; /* a write or an atomic */
+} emu_lds_span;
+
+#define LDSAN_EMU_LDS_DISJOINT_FN "__ldsan_emu_lds_disjoint"
+#define LDSAN_EMU_SPAN_SIZE 32
+#define LDSAN_EMU_SPAN_LO 0
+#define LDSAN_EMU_SPAN_WIDTH 8
+#define LDSAN_EMU_SPAN_STEP 16
+#define LDSAN_EMU_SPAN_ACCESS 24 /* size, then store: one 8-byte word */
+
 #ifndef __cplusplus
 #include <stddef.h>
+_Static_assert(sizeof(emu_lds_span) == LDSAN_EMU_SPAN_SIZE && offsetof(emu_lds_span, lo) == LDSAN_EMU_SPAN_LO &&
+               offsetof(emu_lds_span, width) == LDSAN_EMU_SPAN_WIDTH &&
+               offsetof(emu_lds_span, step) == LDSAN_EMU_SPAN_STEP &&
+               offsetof(emu_lds_span, size) == LDSAN_EMU_SPAN_ACCESS &&
+               offsetof(emu_lds_span, store) == LDSAN_EMU_SPAN_ACCESS + 4, "emu_lds_span");
 _Static_assert(sizeof(emu_lds_rec) == LDSAN_EMU_REC_SIZE && offsetof(emu_lds_rec, split_epoch) == LDSAN_EMU_REC_SPLIT &&
                offsetof(emu_lds_rec, w) == LDSAN_EMU_REC_W && offsetof(emu_lds_rec, r) == LDSAN_EMU_REC_R &&
                offsetof(emu_lds_rec, r2) == LDSAN_EMU_REC_R2, "emu_lds_rec");

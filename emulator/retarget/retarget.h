@@ -126,6 +126,11 @@ unsigned rt_form_groups(rt_ctx *c, int verbose);
 unsigned rt_hoist_shadow_checks(LLVMModuleRef m, int verbose);
 #define RT_SHADOW_CLEANUP "function(instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm),gvn,instcombine<no-verify-fixpoint>,simplifycfg)"
 
+/* The property (in !llvm.loop) of a work-item loop that runs a region for
+ * every work-item at once, outside lockstep: the loop is the whole barrier
+ * interval (retarget_wiloop.cpp sets it, retarget_lds_disjoint.cpp reads it). */
+#define RT_LOOP_WHOLE_INTERVAL "ldsan.loop.whole_interval"
+
 /* The name suffix of rt_lds_checks' checked copies of a kernel's functions. */
 #define RT_CHECKED_SUFFIX ".ldsan.checked"
 

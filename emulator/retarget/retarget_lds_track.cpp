@@ -12,7 +12,11 @@
 // plain calls: the TLS path is off there (track_size 0).
 //
 //   head:    off = addr - block; inside (off < size, off + n <= size, 4-aligned)
-//              ? check : outside
+//              ? pick : outside
+//   pick:    the loop's fast path (TLS track_fast, which only a loop
+//            retarget_lds_disjoint.cpp found disjoint sees nonzero):
+//            a read is done, a write stores its epoch, item and size
+//            (slow if its word is split); else check
 //   outside: an enabled block the access misses entirely ? done : slow
 //   check:   per word: not split in this run, no unordered access of
 //            another work-item in its sides, written in this run (a read,
@@ -63,7 +67,7 @@ Value *sitePc(IRBuilder<> &B, const DebugLoc &Loc) {
 // What the inline paths of one group function share: the TLS fields,
 // loaded once in its entry block.
 struct TrackContext {
-  Value *Recs, *Block, *Size, *Ids, *WaveEpochs, *Epoch, *RunStart, *WrittenFloor, *WaveShift;
+  Value *Recs, *Block, *Size, *Ids, *WaveEpochs, *Epoch, *RunStart, *WrittenFloor, *WaveShift, *Fast;
 };
 
 TrackContext loadContext(Function &G, GlobalVariable *Tls) {
@@ -84,6 +88,7 @@ TrackContext loadContext(Function &G, GlobalVariable *Tls) {
   T.RunStart = field(I32, LDSAN_EMU_TLS_TRACK_RUN_START, "track.run.start");
   T.WrittenFloor = field(I32, LDSAN_EMU_TLS_TRACK_WRITTEN_FLOOR, "track.written.floor");
   T.WaveShift = B.CreateZExt(field(I32, LDSAN_EMU_TLS_TRACK_WAVE_SHIFT, "track.wave.shift"), I64);
+  T.Fast = field(I32, LDSAN_EMU_TLS_TRACK_FAST, "track.fast");
   return T;
 }
 
@@ -98,6 +103,13 @@ std::pair<Value *, StoreInst *> storedItem(CallInst *Call, GlobalVariable *Tls) 
   Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
   if (Base != Tls || Off != LDSAN_EMU_TLS_ITEM) return {nullptr, nullptr};
   return {St->getValueOperand(), St};
+}
+
+// A side's word of epoch, item (+ 1) and size.
+Value *sideKey(IRBuilder<> &B, const TrackContext &T, Value *Me1, uint32_t Size) {
+  Type *I64 = B.getInt64Ty();
+  Value *Key = B.CreateOr(B.CreateZExt(T.Epoch, I64), B.CreateShl(B.CreateZExt(Me1, I64), B.getInt64(32)));
+  return B.CreateOr(Key, B.getInt64((uint64_t)Size << 48));
 }
 
 // The inline path before Call (__ldsan_emu_lds_track(P, SizeKind) with a
@@ -118,6 +130,7 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
   BasicBlock *Done = SplitBlock(Slow, Call->getNextNode()->getIterator(), (DominatorTree *)nullptr, nullptr, nullptr,
                                 "ldsan.track.done");
   Function *F = Head->getParent();
+  BasicBlock *Pick = BasicBlock::Create(Ctx, "ldsan.track.pick", F, Slow);
   BasicBlock *Check = BasicBlock::Create(Ctx, "ldsan.track.check", F, Slow);
   BasicBlock *Outside = BasicBlock::Create(Ctx, "ldsan.track.outside", F, Slow);
   BasicBlock *Update = BasicBlock::Create(Ctx, "ldsan.track.update", F, Slow);
@@ -135,7 +148,7 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
   Value *Inside =
       B.CreateAnd(B.CreateICmpULT(Off, T.Size), B.CreateICmpULE(B.CreateAdd(Off, B.getInt64(Size)), T.Size));
   Inside = B.CreateAnd(Inside, B.CreateICmpEQ(B.CreateAnd(Off, B.getInt64(3)), B.getInt64(0)));
-  B.CreateCondBr(Inside, Check, Outside);
+  B.CreateCondBr(Inside, Pick, Outside);
 
   // outside: nothing to keep when the block is known and the access misses it
   B.SetInsertPoint(Outside);
@@ -144,14 +157,40 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
   B.CreateCondBr(B.CreateAnd(B.CreateICmpNE(T.Size, B.getInt64(0)), Away), Done, Slow,
                  Weights.createLikelyBranchWeights());
 
-  // check
-  B.SetInsertPoint(Check);
+  // pick: the work-item and the records; the loop's fast path (a loop
+  // whose accesses no two work-items share: nothing to compare) or check
+  B.SetInsertPoint(Pick);
   static_assert(LDSAN_EMU_ITEM_IDS_SIZE == 16, "the index is the offset >> 4");
   Value *Me = B.CreateLShr(B.CreateSub(B.CreatePtrToInt(Item, I64), T.Ids), B.getInt64(4), "", /*isExact=*/true);
   Value *Me1 = B.CreateTrunc(B.CreateAdd(Me, B.getInt64(1)), I16);
   Value *Word = B.CreateLShr(Off, B.getInt64(2));
   unsigned Words = Size / 4;
   SmallVector<Value *, 4> Recs, ReadEpochs;
+  for (unsigned K = 0; K < Words; K++)
+    Recs.push_back(B.CreateGEP(I8, T.Recs, B.CreateMul(K ? B.CreateAdd(Word, B.getInt64(K)) : Word,
+                                                       B.getInt64(LDSAN_EMU_REC_SIZE))));
+  Value *FastOn = B.CreateICmpNE(T.Fast, B.getInt32(0));
+  if (Store) {
+    // A write still says it was made (its epoch, item and size: later
+    // intervals look at nothing else of it) where the word is whole.
+    BasicBlock *Fast = BasicBlock::Create(Ctx, "ldsan.track.fast", F, Slow);
+    BasicBlock *Made = BasicBlock::Create(Ctx, "ldsan.track.made", F, Slow);
+    B.CreateCondBr(FastOn, Fast, Check);
+    B.SetInsertPoint(Fast);
+    Value *Whole = B.getTrue();
+    for (Value *Rec : Recs)
+      Whole = B.CreateAnd(Whole, B.CreateICmpULT(B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_SPLIT)), T.RunStart));
+    B.CreateCondBr(Whole, Made, Slow, Weights.createLikelyBranchWeights());
+    B.SetInsertPoint(Made);
+    Value *Key = sideKey(B, T, Me1, Size);
+    for (Value *Rec : Recs) B.CreateStore(Key, at(B, Rec, LDSAN_EMU_REC_W + LDSAN_EMU_SIDE_EPOCH));
+    B.CreateBr(Done);
+  } else {
+    B.CreateCondBr(FastOn, Done, Check);
+  }
+
+  // check
+  B.SetInsertPoint(Check);
   Value *Ok = B.getTrue();
   // No access of another work-item in side Side of record Rec in this
   // interval (its epoch and item: one load of the word they share).
@@ -164,9 +203,7 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
     return B.CreateOr(B.CreateICmpNE(E, T.Epoch), B.CreateICmpEQ(It, Me1));
   };
   for (unsigned K = 0; K < Words; K++) {
-    Value *Idx = K ? B.CreateAdd(Word, B.getInt64(K)) : Word;
-    Value *Rec = B.CreateGEP(I8, T.Recs, B.CreateMul(Idx, B.getInt64(LDSAN_EMU_REC_SIZE)));
-    Recs.push_back(Rec);
+    Value *Rec = Recs[K];
     Value *Split = B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_SPLIT));
     Ok = B.CreateAnd(Ok, B.CreateICmpULT(Split, T.RunStart));
     Value *WEpoch = nullptr;
@@ -190,8 +227,7 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
   static_assert(LDSAN_EMU_SIDE_SIZE == LDSAN_EMU_SIDE_ITEM + 2 && LDSAN_EMU_SIDE_WAVE_EPOCH == LDSAN_EMU_SIDE_EPOCH + 8 &&
                     LDSAN_EMU_SIDE_ATOMIC == LDSAN_EMU_SIDE_WAVE_EPOCH + 4,
                 "the side's words");
-  Value *Key = B.CreateOr(B.CreateZExt(T.Epoch, I64), B.CreateShl(B.CreateZExt(Me1, I64), B.getInt64(32)));
-  Key = B.CreateOr(Key, B.getInt64((uint64_t)Size << 48));
+  Value *Key = sideKey(B, T, Me1, Size);
   Value *Wave = B.CreateOr(B.CreateZExt(WaveEpoch, I64), B.getInt64((uint64_t)(Atomic ? 1 : 0) << 32));
   auto storeSide = [&](Value *Rec, unsigned Side) {
     B.CreateStore(Pc, at(B, Rec, Side + LDSAN_EMU_SIDE_PC));

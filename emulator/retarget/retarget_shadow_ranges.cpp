@@ -21,15 +21,12 @@
 //   (and its inner loops') induction variables with loop-invariant steps and
 //   trip counts; [Lo, Lo + W] is computed with W exact (steps and trip counts
 //   are bounded at run time so nothing overflows; an interval that wraps
-//   around is not clean);
-//   32-bit parts under a sign or zero extension are checked to stay in their
-//   range, so the extension of each value equals the value computed in 64
-//   bits (add and mul commute with truncation);
+//   around is not clean; retarget_loops.h);
 // - the shadow does not change while the loop runs: the loop may call only
 //   the report functions (ASan's, ldsan's sized ones) and the LDS checks'
-//   tracker (none poisons), intrinsics that write no memory and inline asm
-//   with no memory clobber, and may not contain stores of ldsan's runtime
-//   (which poisons).
+//   tracker and barrier note (none poisons), intrinsics that write no memory
+//   and inline asm with no memory clobber, and may not contain stores of
+//   ldsan's runtime (which poisons).
 // Also hoisted, under the same conditions: loads of the LDS block pointer
 // from the LDS window (kernels lowered by amdgpu-sw-lower-lds keep only that
 // pointer there, written by work-item 0 in the prologue); without it the
@@ -39,7 +36,9 @@
 // Only the work-item loops of group functions are versioned (top-level loops
 // of __ldsan_emu_group*), and only when the fast copy runs for at least
 // kMinItems iterations: the interval checks cost about what a few
-// iterations' checks do.
+// iterations' checks do. The work-item loops of a checked group function
+// (the LDS checks' copy) first go to retarget_lds_disjoint.cpp, which may
+// version them for their own checks; then each copy is versioned here.
 #include <cstring>
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -71,33 +70,20 @@ extern "C" {
 #include "../core/emu_tls.h"
 #include "retarget.h"
 }
+#include "retarget_loops.h"
 
 using namespace llvm;
 using namespace llvm::PatternMatch;
+using namespace ldsan_rt;
 
 namespace {
 
 constexpr uint64_t kMinItems = 16;
-constexpr int64_t kMaxStep = int64_t(1) << 20;      // |step| of a recurrence
-constexpr uint64_t kMaxTrips = uint64_t(1) << 20;  // backedges of a loop
-constexpr int64_t kMaxScale = int64_t(1) << 16;     // |constant factor|
 
 // A shadow load: its address operand is (A >> 3) + offset.
 struct ShadowLoad {
   LoadInst *Load;
   Value *Addr; // A, i64
-};
-
-// The values an i64 expression takes over the loop: Lo + d, 0 <= d <= W
-// (mod 2^64); W is exact.
-struct Range {
-  const SCEV *Lo, *W;
-};
-
-struct Guard {
-  const SCEV *A;
-  CmpInst::Predicate P;
-  const SCEV *B;
 };
 
 bool matchShadowLoad(LoadInst *LI, ShadowLoad &Out) {
@@ -137,7 +123,8 @@ bool leavesShadowAlone(Loop *L) {
         return false;
       }
       StringRef N = Callee->getName();
-      if (N.starts_with("__asan_report_") || N.starts_with("__ldsan_report_") || N.starts_with("__ldsan_emu_lds_track"))
+      if (N.starts_with("__asan_report_") || N.starts_with("__ldsan_report_") || N.starts_with("__ldsan_emu_lds_track") ||
+          N == "__ldsan_emu_lds_barrier_note")
         continue;
       return false;
     }
@@ -185,83 +172,6 @@ bool hoistBlockPointer(Loop *L) {
   return !Loads.empty();
 }
 
-class RangeFinder {
-public:
-  RangeFinder(ScalarEvolution &SE, Loop *L) : SE(SE), L(L), I64(Type::getInt64Ty(SE.getContext())) {}
-  SmallVector<Guard, 8> Guards;
-
-  bool of(const SCEV *X, Range &R) {
-    if (!X->getType()->isIntegerTy()) return false;
-    if (SE.isLoopInvariant(X, L)) {
-      R = {ext(X), SE.getZero(I64)};
-      return true;
-    }
-    if (auto *A = dyn_cast<SCEVAddExpr>(X)) {
-      R = {SE.getZero(I64), SE.getZero(I64)};
-      for (const SCEV *Op : A->operands()) {
-        Range O;
-        if (!of(Op, O)) return false;
-        R = {SE.getAddExpr(R.Lo, O.Lo), SE.getAddExpr(R.W, O.W)};
-      }
-      return true;
-    }
-    if (auto *M = dyn_cast<SCEVMulExpr>(X)) {
-      if (M->getNumOperands() != 2) return false;
-      auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
-      Range O;
-      if (!C || !of(M->getOperand(1), O)) return false;
-      int64_t K = C->getAPInt().getSExtValue();
-      if (K > kMaxScale || K < -kMaxScale) return false;
-      const SCEV *KS = SE.getConstant(I64, K, true);
-      if (K >= 0)
-        R = {SE.getMulExpr(KS, O.Lo), SE.getMulExpr(KS, O.W)};
-      else
-        R = {SE.getMulExpr(KS, SE.getAddExpr(O.Lo, O.W)), SE.getMulExpr(SE.getConstant(I64, -K, true), O.W)};
-      return true;
-    }
-    if (auto *AR = dyn_cast<SCEVAddRecExpr>(X)) {
-      const Loop *Inner = AR->getLoop();
-      if (!AR->isAffine() || !L->contains(Inner)) return false;
-      const SCEV *Step = AR->getStepRecurrence(SE);
-      const SCEV *Trips = SE.getBackedgeTakenCount(Inner);
-      if (isa<SCEVCouldNotCompute>(Trips) || !SE.isLoopInvariant(Step, L) || !SE.isLoopInvariant(Trips, L) ||
-          Trips->getType()->getIntegerBitWidth() > 64)
-        return false;
-      Range Start;
-      if (!of(AR->getStart(), Start)) return false;
-      const SCEV *S = ext(Step), *T = SE.getNoopOrZeroExtend(Trips, I64);
-      // |S| < kMaxStep and T < kMaxTrips: S * T is exact in 64 bits.
-      Guards.push_back({SE.getAddExpr(S, SE.getConstant(I64, kMaxStep)), CmpInst::ICMP_ULT,
-                        SE.getConstant(I64, 2 * kMaxStep)});
-      Guards.push_back({T, CmpInst::ICMP_ULT, SE.getConstant(I64, kMaxTrips)});
-      const SCEV *D = SE.getMulExpr(S, T);
-      R = {SE.getAddExpr(Start.Lo, SE.getSMinExpr(D, SE.getZero(I64))),
-           SE.getAddExpr(Start.W, SE.getAbsExpr(D, /*IsNSW=*/false))};
-      return true;
-    }
-    if (auto *E = dyn_cast<SCEVIntegralCastExpr>(X)) {
-      bool Signed = isa<SCEVSignExtendExpr>(E);
-      if (!Signed && !isa<SCEVZeroExtendExpr>(E)) return false;
-      unsigned Bits = E->getOperand()->getType()->getIntegerBitWidth();
-      if (Bits > 32 || !of(E->getOperand(), R)) return false;
-      // Every value of the operand, taken with a sign extension of each
-      // part, stays in the operand type's range: the extension adds nothing.
-      int64_t Min = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
-      int64_t Max = Signed ? (int64_t(1) << (Bits - 1)) - 1 : int64_t((uint64_t(1) << Bits) - 1);
-      Guards.push_back({R.Lo, CmpInst::ICMP_SGE, SE.getConstant(I64, Min, true)});
-      Guards.push_back({SE.getAddExpr(R.Lo, R.W), CmpInst::ICMP_SLE, SE.getConstant(I64, Max, true)});
-      return true;
-    }
-    return false;
-  }
-
-private:
-  ScalarEvolution &SE;
-  Loop *L;
-  Type *I64;
-  const SCEV *ext(const SCEV *X) { return SE.getNoopOrSignExtend(X, I64); }
-};
-
 struct Hoisted {
   ShadowLoad SL;
   Range R;
@@ -284,34 +194,34 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   if (isa<SCEVCouldNotCompute>(Trips)) return nullptr;
   if (auto *C = dyn_cast<SCEVConstant>(Trips); C && C->getAPInt().ult(kMinItems - 1)) return nullptr;
 
-  RangeFinder RF(SE, L);
+  AffineFinder AF(SE, L);
   SmallVector<Hoisted, 16> Hs;
   for (ShadowLoad &SL : Loads) {
-    Range R;
-    size_t G = RF.Guards.size();
-    if (!RF.of(SE.getSCEV(SL.Addr), R)) {
-      RF.Guards.resize(G);
+    Affine A;
+    size_t G = AF.Guards.size();
+    if (!AF.of(SE.getSCEV(SL.Addr), A)) {
+      AF.Guards.resize(G);
       continue;
     }
-    Hs.push_back({SL, R, unsigned(SL.Load->getType()->getIntegerBitWidth() / 8)});
+    Hs.push_back({SL, AF.whole(A), unsigned(SL.Load->getType()->getIntegerBitWidth() / 8)});
   }
   if (Hs.empty()) return nullptr;
   // Nothing expanded may trap (a division by a value that can be 0).
   SCEVExpander Exp(SE, "shadow.range");
   bool Safe = Exp.isSafeToExpand(Trips);
-  for (Guard &G : RF.Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
+  for (Guard &G : AF.Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
   for (Hoisted &H : Hs) Safe = Safe && Exp.isSafeToExpand(H.R.Lo) && Exp.isSafeToExpand(H.R.W);
   if (!Safe) return nullptr;
 
   BasicBlock *PH = L->getLoopPreheader();
-  BasicBlock *LoopPH = SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.ph");
+  SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.ph"); // the loop's own preheader
   Module &M = *F.getParent();
   Type *I64 = Type::getInt64Ty(F.getContext());
   Instruction *At = PH->getTerminator();
   IRBuilder<> B(At);
   auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
   Value *Ok = B.CreateICmpUGE(expand(SE.getNoopOrZeroExtend(Trips, I64)), B.getInt64(kMinItems - 1));
-  for (Guard &G : RF.Guards) {
+  for (Guard &G : AF.Guards) {
     B.SetInsertPoint(At);
     Ok = B.CreateAnd(Ok, B.CreateICmp(G.P, expand(G.A), expand(G.B)));
   }
@@ -358,28 +268,8 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   DT.recalculate(F);
 
   // The fast copy, entered when every interval is clean.
-  SmallVector<BasicBlock *, 8> ExitBlocks;
-  L->getUniqueExitBlocks(ExitBlocks);
   ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 32> NewBlocks;
-  Loop *Fast = cloneLoopWithPreheader(LoopPH, Decide, L, VMap, ".noshadow", &LI, &DT, NewBlocks);
-  remapInstructionsInBlocks(NewBlocks, VMap);
-  Instruction *T = Decide->getTerminator();
-  B.SetInsertPoint(T);
-  B.CreateCondBr(Go, Fast->getLoopPreheader(), LoopPH);
-  T->eraseFromParent();
-  for (BasicBlock *E : ExitBlocks)
-    for (PHINode &Phi : E->phis()) {
-      unsigned N = Phi.getNumIncomingValues();
-      for (unsigned i = 0; i < N; i++) {
-        BasicBlock *From = Phi.getIncomingBlock(i);
-        if (!L->contains(From)) continue;
-        Value *V = Phi.getIncomingValue(i);
-        auto It = VMap.find(V);
-        Value *Copy = It != VMap.end() ? static_cast<Value *>(It->second) : V;
-        Phi.addIncoming(Copy, cast<BasicBlock>(VMap[From]));
-      }
-    }
+  Loop *Fast = versionLoopOn(L, Decide, Go, ".noshadow", LI, DT, VMap);
   for (Hoisted &H : Hs) {
     auto *Copy = cast<LoadInst>(VMap[H.SL.Load]);
     Copy->replaceAllUsesWith(Constant::getNullValue(Copy->getType()));
@@ -389,7 +279,8 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   return Fast->getHeader();
 }
 
-unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsigned &Hoisted, unsigned &All) {
+unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsigned &Hoisted, unsigned &All,
+                         unsigned &Disjoint) {
   SmallPtrSet<BasicBlock *, 32> Done;
   unsigned N = 0;
   for (;;) {
@@ -410,6 +301,13 @@ unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsi
     formLCSSARecursively(*Next, DT, &LI, &SE);
     if (Lowered && hoistBlockPointer(Next)) SE.forgetLoop(Next);
     if (!Next->getLoopPreheader() || !Next->isLCSSAForm(DT)) continue;
+    // A checked loop first gets its copy that skips the LDS checks'
+    // comparisons; then both are looked at again, as loops of their own.
+    if (decideLdsDisjoint(Next, SE, LI, DT)) {
+      Disjoint++;
+      Done.erase(Next->getHeader());
+      continue;
+    }
     if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Hoisted, All)) {
       Done.insert(Fast);
       N++;
@@ -427,16 +325,18 @@ extern "C" unsigned rt_hoist_shadow_checks(LLVMModuleRef MRef, int Verbose) {
   unsigned Total = 0;
   for (Function &F : M) {
     if (F.isDeclaration() || !F.getName().starts_with("__ldsan_emu_group")) continue;
-    unsigned Hoisted = 0, All = 0;
-    unsigned N = versionFunction(F, TLI, Lowered, Hoisted, All);
-    if (Verbose && All) {
-      StringRef Name = F.getName();
-      bool Checked = Name.consume_front("__ldsan_emu_group_checked.");
-      if (!Checked) Name.consume_front("__ldsan_emu_group.");
+    unsigned Hoisted = 0, All = 0, Disjoint = 0;
+    unsigned N = versionFunction(F, TLI, Lowered, Hoisted, All, Disjoint);
+    StringRef Name = F.getName();
+    bool Checked = Name.consume_front("__ldsan_emu_group_checked.");
+    if (!Checked) Name.consume_front("__ldsan_emu_group.");
+    if (Verbose && All)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': %s%u work-item loops check ASan's shadow once per loop (%u of "
               "%u shadow checks in loops)\n", Name.str().c_str(), Checked ? "in its LDS checks' copy, " : "", N,
               Hoisted, All);
-    }
+    if (Verbose && Disjoint)
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': in its LDS checks' copy, %u work-item loops skip the checks' "
+              "comparisons when their accesses are disjoint (decided once per loop)\n", Name.str().c_str(), Disjoint);
     Total += N;
   }
   return Total;

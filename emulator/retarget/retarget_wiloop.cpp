@@ -917,7 +917,16 @@ private:
     hb.CreateCondBr(hb.CreateICmpULT(idx, n), check, done);
     IRBuilder<> lb(latch); // (complete before the region's code is simplified: no index is taken for 0)
     idx->addIncoming(lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next"), latch);
-    lb.CreateBr(head);
+    BranchInst *back = lb.CreateBr(head);
+    // The whole barrier interval of every work-item: its accesses are all
+    // the interval's (retarget_lds_disjoint.cpp). Not so in lockstep, where
+    // a cross-lane stop also ends a region.
+    if (everyone && !lockstep_) {
+      MDNode *tag = MDNode::get(ctx, MDString::get(ctx, RT_LOOP_WHOLE_INTERVAL));
+      MDNode *id = MDNode::getDistinct(ctx, {nullptr, tag});
+      id->replaceOperandWith(0, id);
+      back->setMetadata(LLVMContext::MD_loop, id);
+    }
 
     IRBuilder<> cb(check);
     Value *idx64 = cb.CreateZExt(idx, i64);

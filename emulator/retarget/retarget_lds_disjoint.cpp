@@ -1,0 +1,203 @@
+// ldsan-emu-retarget: the LDS checks (detect_races, detect_uninit,
+// report_wave_sync) decided once per work-item loop where its accesses are
+// disjoint.
+//
+// In a checked group function every shared-memory access has an inline path
+// (retarget_lds_track.cpp) that compares the access with its words' records
+// (the interval's other accesses) and keeps it there: some fifty
+// instructions per access. A work-item loop that runs a region for every
+// work-item of the workgroup (RT_LOOP_WHOLE_INTERVAL) is a whole barrier
+// interval: no other access of the workgroup falls in it. When no byte it
+// accesses is accessed by two work-items with at least one writing, no
+// access of it can race, and nothing it keeps matters to later intervals
+// except its writes (a later read looks for them: uninitialized or not). Most
+// loops of a race-free kernel are like that: buf[t] = in[...] staging,
+// buf[t] += buf[t + s] trees, tile reads.
+//
+// So, like retarget_shadow_ranges.cpp, this pass describes each access of
+// such a loop by an affine function of the work-item (retarget_loops.h:
+// the first work-item's bytes and the step between work-items) and, before
+// the loop, passes them to the core (__ldsan_emu_lds_disjoint,
+// core_lds_disjoint.c), which says whether they are disjoint (and, with
+// detect_uninit, whether the reads' words are all written already). Yes: a
+// copy of the loop runs in which the inline paths' TLS track_fast (0 at run
+// time everywhere) is the constant 1, so a read only passes and a write
+// stores its epoch, item and size; the optimizer then drops the
+// comparisons. No (an access it cannot describe: not affine, more than
+// kMaxSites; a failed guard; or the core's no): the loop checks every
+// access as before, with track_fast the constant 0, so every report is the
+// same. The loop may call only what leaves LDS alone (the caller checks
+// that, retarget_shadow_ranges.cpp's leavesShadowAlone: the report
+// functions, the LDS checks' own calls); an LDS access in a call it makes
+// would not be described.
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+extern "C" {
+#include "../core/emu_tls.h"
+#include "../core/lds_track.h"
+#include "retarget.h"
+}
+#include "retarget_loops.h"
+
+using namespace llvm;
+
+namespace ldsan_rt {
+
+namespace {
+
+constexpr unsigned kMaxSites = 64; // the core's EMU_DISJOINT_MAX_SPANS
+
+struct Site {
+  Value *Ptr;
+  uint32_t Size;
+  bool Store;
+};
+
+// Whether load LI reads the TLS track_fast field.
+bool isFastField(const LoadInst *LI) {
+  const DataLayout &DL = LI->getModule()->getDataLayout();
+  APInt Off(64, 0);
+  const Value *Base =
+      LI->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  auto *G = dyn_cast<GlobalVariable>(Base);
+  return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_TRACK_FAST;
+}
+
+// The LDS checks' calls in L (both the inline paths' slow calls and the
+// plain ones); false if one has a size the span cannot say.
+bool collectSites(Loop *L, SmallVectorImpl<Site> &Sites) {
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+      if (!Callee) continue;
+      StringRef N = Callee->getName();
+      if (N != LDSAN_EMU_LDS_TRACK_FN && N != LDSAN_EMU_LDS_TRACK_AT_FN) continue;
+      auto *SK = dyn_cast<ConstantInt>(CB->getArgOperand(1));
+      if (!SK) return false;
+      uint32_t V = (uint32_t)SK->getZExtValue();
+      uint32_t Size = V & LDSAN_EMU_TRACK_SIZE_MASK;
+      if (Size == 0 || Size > (1u << 20)) return false;
+      Sites.push_back({CB->getArgOperand(0), Size, (V & (LDSAN_EMU_TRACK_STORE | LDSAN_EMU_TRACK_ATOMIC)) != 0});
+    }
+  return !Sites.empty() && Sites.size() <= kMaxSites;
+}
+
+// Whether L uses V (track_fast, or a value computed from it and constants
+// only: the optimizer hoists the inline paths' compare of it out of the
+// loop); Replace: those uses get the same computed from New (a constant)
+// instead, the computation put before At.
+bool pure(Instruction *I, Value *V) {
+  return (isa<CmpInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<SelectInst>(I)) &&
+         all_of(I->operands(), [&](Use &Op) { return Op.get() == V || isa<Constant>(Op.get()); });
+}
+
+bool usesIn(Loop *L, Value *V, unsigned Depth = 0) {
+  for (User *U : V->users())
+    if (auto *I = dyn_cast<Instruction>(U))
+      if (L->contains(I) || (Depth < 4 && pure(I, V) && usesIn(L, I, Depth + 1))) return true;
+  return false;
+}
+
+void replaceIn(Loop *L, Value *V, Constant *New, Instruction *At, unsigned Depth = 0) {
+  SmallVector<Use *, 16> Uses;
+  for (Use &U : V->uses()) Uses.push_back(&U);
+  for (Use *U : Uses) {
+    auto *I = dyn_cast<Instruction>(U->getUser());
+    if (!I) continue;
+    if (L->contains(I)) {
+      U->set(New);
+    } else if (Depth < 4 && pure(I, V) && usesIn(L, I, Depth + 1)) {
+      Instruction *C = I->clone();
+      C->replaceUsesOfWith(V, New);
+      C->insertBefore(At->getIterator());
+      SmallVector<Use *, 8> Inner;
+      for (Use &IU : I->uses())
+        if (auto *J = dyn_cast<Instruction>(IU.getUser()); J && L->contains(J)) Inner.push_back(&IU);
+      for (Use *IU : Inner) IU->set(C);
+      replaceIn(L, I, New, At, Depth + 1); // (chains further out of the loop)
+    }
+  }
+}
+
+} // namespace
+
+Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT) {
+  if (!getBooleanLoopAttribute(L, RT_LOOP_WHOLE_INTERVAL)) return nullptr;
+  BasicBlock *PH = L->getLoopPreheader();
+  Function &F = *PH->getParent();
+  // track_fast, as the inline paths in L read it: what the copy makes 1.
+  SmallVector<LoadInst *, 4> FastLoads;
+  for (Instruction &I : instructions(F))
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && isFastField(LI) && usesIn(L, LI)) FastLoads.push_back(LI);
+  if (FastLoads.empty()) return nullptr;
+  SmallVector<Site, 16> Sites;
+  if (!collectSites(L, Sites)) return nullptr;
+  if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) return nullptr;
+
+  LLVMContext &Ctx = F.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  AffineFinder AF(SE, L);
+  SmallVector<Affine, 16> As;
+  for (Site &S : Sites) {
+    Affine A;
+    if (!AF.of(SE.getPtrToIntExpr(SE.getSCEV(S.Ptr->stripPointerCasts()), I64), A)) return nullptr;
+    As.push_back(A);
+  }
+  const SCEV *Trips = SE.getNoopOrZeroExtend(SE.getBackedgeTakenCount(L), I64);
+  SCEVExpander Exp(SE, "lds.disjoint");
+  bool Safe = Exp.isSafeToExpand(Trips);
+  for (Guard &G : AF.Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
+  for (Affine &A : As) Safe = Safe && Exp.isSafeToExpand(A.Lo) && Exp.isSafeToExpand(A.W) && Exp.isSafeToExpand(A.Step);
+  if (!Safe) return nullptr;
+
+  // Before the loop: the spans, the core's answer, the guards.
+  Instruction *At = PH->getTerminator();
+  auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
+  IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Spans = EB.CreateAlloca(ArrayType::get(I64, Sites.size() * (LDSAN_EMU_SPAN_SIZE / 8)), nullptr,
+                                      "lds.spans");
+  Value *Ok = nullptr;
+  IRBuilder<> B(At);
+  auto field = [&](unsigned K, unsigned Off) { return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Spans, K * LDSAN_EMU_SPAN_SIZE + Off); };
+  for (unsigned K = 0; K < Sites.size(); K++) {
+    Value *Lo = expand(As[K].Lo), *W = expand(As[K].W), *Step = expand(As[K].Step);
+    B.SetInsertPoint(At);
+    B.CreateStore(Lo, field(K, LDSAN_EMU_SPAN_LO));
+    B.CreateStore(W, field(K, LDSAN_EMU_SPAN_WIDTH));
+    B.CreateStore(Step, field(K, LDSAN_EMU_SPAN_STEP));
+    static_assert(LDSAN_EMU_SPAN_SIZE == 32, "lo, width, step, then size and store in one word");
+    B.CreateStore(B.getInt64(Sites[K].Size | uint64_t(Sites[K].Store) << 32), field(K, LDSAN_EMU_SPAN_ACCESS));
+  }
+  Value *Items = B.CreateAdd(expand(Trips), B.getInt64(1));
+  for (Guard &G : AF.Guards) {
+    Value *A = expand(G.A), *C = expand(G.B);
+    B.SetInsertPoint(At);
+    Value *Holds = B.CreateICmp(G.P, A, C);
+    Ok = Ok ? B.CreateAnd(Ok, Holds) : Holds;
+  }
+  FunctionCallee Disjoint =
+      F.getParent()->getOrInsertFunction(LDSAN_EMU_LDS_DISJOINT_FN, B.getInt32Ty(), B.getPtrTy(), B.getInt32Ty(), I64);
+  Value *Answer = B.CreateCall(Disjoint, {B.CreateAddrSpaceCast(Spans, B.getPtrTy()), B.getInt32(Sites.size()), Items});
+  Value *Fast = B.CreateICmpNE(Answer, B.getInt32(0));
+  if (Ok) Fast = B.CreateAnd(Ok, Fast);
+  // The copy that skips the comparisons, and the loop that makes them.
+  SplitBlock(PH, At, &DT, &LI, nullptr, "lds.disjoint.ph");
+  ValueToValueMapTy VMap;
+  Loop *Copy = versionLoopOn(L, PH, Fast, ".disjoint", LI, DT, VMap);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  for (LoadInst *LI : FastLoads) {
+    replaceIn(Copy, LI, ConstantInt::get(I32, 1), PH->getTerminator());
+    replaceIn(L, LI, ConstantInt::get(I32, 0), PH->getTerminator());
+  }
+  return Copy;
+}
+
+} // namespace ldsan_rt
