@@ -54,7 +54,9 @@ static emu_lds_rec *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size
   if (w->track_block_gen != w->track_gen) {
     w->track_block = w->track_size = 0;
     uint64_t b = 0;
-    memcpy(&b, __ldsan_emu_tls.lds_base, sizeof b); /* the LDS pass's slot at offset 0 */
+    /* The LDS pass's slot at offset 0; a kernel with no LDS has no slot (its
+     * window holds whatever an earlier kernel left there). */
+    if (__ldsan_emu_tls.lds_size >= sizeof b) memcpy(&b, __ldsan_emu_tls.lds_base, sizeof b);
     ldsan_block_header h;
     if (b) { /* 0 until the prologue has taken the block: look again next time */
       w->track_block_gen = w->track_gen;
