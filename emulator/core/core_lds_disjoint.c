@@ -25,8 +25,6 @@
 #include "lds_track.h"
 
 #define EMU_DISJOINT_MAX_ITEMS (1u << 20)
-#define EMU_DISJOINT_MAX_SPANS 64u
-#define EMU_DISJOINT_MAX_BYTES (1ll << 20) /* width + size of one span's window */
 
 typedef struct emu_hull {
   __int128 lo, hi;         /* every work-item's bytes: [lo, hi) */
@@ -72,15 +70,15 @@ static int emu_written(emu_worker *w, const ldsan_emu_tls_state *t, __int128 lo,
 EMU_API int __ldsan_emu_lds_disjoint(const emu_lds_span *spans, uint32_t n, uint64_t items) {
   const ldsan_emu_tls_state *t = &__ldsan_emu_tls;
   emu_worker *w = ldsan_emu_self;
-  if (!t->track_size || !t->track_recs || items == 0 || items > EMU_DISJOINT_MAX_ITEMS || n > EMU_DISJOINT_MAX_SPANS)
+  if (!t->track_size || !t->track_recs || items == 0 || items > EMU_DISJOINT_MAX_ITEMS || n > LDSAN_EMU_DISJOINT_MAX_SPANS)
     return 0;
   __int128 block = t->track_block, end = block + (__int128)t->track_size;
-  emu_hull h[EMU_DISJOINT_MAX_SPANS];
+  emu_hull h[LDSAN_EMU_DISJOINT_MAX_SPANS];
   uint32_t m = 0;
   for (uint32_t i = 0; i < n; i++) {
     const emu_lds_span *s = &spans[i];
-    if (s->width > EMU_DISJOINT_MAX_BYTES || s->size > EMU_DISJOINT_MAX_BYTES || s->step >= EMU_DISJOINT_MAX_BYTES ||
-        s->step <= -EMU_DISJOINT_MAX_BYTES)
+    if (s->width > LDSAN_EMU_DISJOINT_MAX_BYTES || s->size > LDSAN_EMU_DISJOINT_MAX_BYTES ||
+        s->step >= (int64_t)LDSAN_EMU_DISJOINT_MAX_BYTES || s->step <= -(int64_t)LDSAN_EMU_DISJOINT_MAX_BYTES)
       return 0;
     __int128 d = (__int128)s->step * (__int128)(items - 1);
     emu_hull x = {.win_lo = s->lo, .step = s->step, .store = s->store != 0};
@@ -92,7 +90,7 @@ EMU_API int __ldsan_emu_lds_disjoint(const emu_lds_span *spans, uint32_t n, uint
     h[m++] = x;
   }
   if (t->track_written_floor) { /* the reads' words, each once: their hulls sorted and merged */
-    __int128 lo[EMU_DISJOINT_MAX_SPANS], hi[EMU_DISJOINT_MAX_SPANS];
+    __int128 lo[LDSAN_EMU_DISJOINT_MAX_SPANS], hi[LDSAN_EMU_DISJOINT_MAX_SPANS];
     uint32_t r = 0;
     for (uint32_t i = 0; i < m; i++) {
       if (h[i].store) continue;

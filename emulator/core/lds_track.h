@@ -83,6 +83,8 @@ typedef struct emu_lds_span {
 } emu_lds_span;
 
 #define LDSAN_EMU_LDS_DISJOINT_FN "__ldsan_emu_lds_disjoint"
+#define LDSAN_EMU_DISJOINT_MAX_SPANS 64u        /* spans of one loop */
+#define LDSAN_EMU_DISJOINT_MAX_BYTES (1u << 20) /* a span's size, width and |step| */
 #define LDSAN_EMU_SPAN_SIZE 32
 #define LDSAN_EMU_SPAN_LO 0
 #define LDSAN_EMU_SPAN_WIDTH 8

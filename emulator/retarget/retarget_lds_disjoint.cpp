@@ -24,8 +24,8 @@
 // time everywhere) is the constant 1, so a read only passes and a write
 // stores its epoch, item and size; the optimizer then drops the
 // comparisons. No (an access it cannot describe: not affine, more than
-// kMaxSites; a failed guard; or the core's no): the loop checks every
-// access as before, with track_fast the constant 0, so every report is the
+// LDSAN_EMU_DISJOINT_MAX_SPANS; a failed guard; or the core's no): the loop
+// checks every access as before, with track_fast the constant 0, so every report is the
 // same. The loop may call only what leaves LDS alone (the caller checks
 // that, retarget_shadow_ranges.cpp's leavesShadowAlone: the report
 // functions, the LDS checks' own calls); an LDS access in a call it makes
@@ -51,8 +51,6 @@ using namespace llvm;
 namespace ldsan_rt {
 
 namespace {
-
-constexpr unsigned kMaxSites = 64; // the core's EMU_DISJOINT_MAX_SPANS
 
 struct Site {
   Value *Ptr;
@@ -84,16 +82,15 @@ bool collectSites(Loop *L, SmallVectorImpl<Site> &Sites) {
       if (!SK) return false;
       uint32_t V = (uint32_t)SK->getZExtValue();
       uint32_t Size = V & LDSAN_EMU_TRACK_SIZE_MASK;
-      if (Size == 0 || Size > (1u << 20)) return false;
+      if (Size == 0 || Size > LDSAN_EMU_DISJOINT_MAX_BYTES) return false;
       Sites.push_back({CB->getArgOperand(0), Size, (V & (LDSAN_EMU_TRACK_STORE | LDSAN_EMU_TRACK_ATOMIC)) != 0});
     }
-  return !Sites.empty() && Sites.size() <= kMaxSites;
+  return !Sites.empty() && Sites.size() <= LDSAN_EMU_DISJOINT_MAX_SPANS;
 }
 
 // Whether L uses V (track_fast, or a value computed from it and constants
 // only: the optimizer hoists the inline paths' compare of it out of the
-// loop); Replace: those uses get the same computed from New (a constant)
-// instead, the computation put before At.
+// loop).
 bool pure(Instruction *I, Value *V) {
   return (isa<CmpInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<SelectInst>(I)) &&
          all_of(I->operands(), [&](Use &Op) { return Op.get() == V || isa<Constant>(Op.get()); });
@@ -106,7 +103,9 @@ bool usesIn(Loop *L, Value *V, unsigned Depth = 0) {
   return false;
 }
 
-void replaceIn(Loop *L, Value *V, Constant *New, Instruction *At, unsigned Depth = 0) {
+// L's uses of V get New instead; a computation from V outside L that L uses
+// is copied before At, computed from New.
+void replaceIn(Loop *L, Value *V, Value *New, Instruction *At, unsigned Depth = 0) {
   SmallVector<Use *, 16> Uses;
   for (Use &U : V->uses()) Uses.push_back(&U);
   for (Use *U : Uses) {
@@ -118,11 +117,7 @@ void replaceIn(Loop *L, Value *V, Constant *New, Instruction *At, unsigned Depth
       Instruction *C = I->clone();
       C->replaceUsesOfWith(V, New);
       C->insertBefore(At->getIterator());
-      SmallVector<Use *, 8> Inner;
-      for (Use &IU : I->uses())
-        if (auto *J = dyn_cast<Instruction>(IU.getUser()); J && L->contains(J)) Inner.push_back(&IU);
-      for (Use *IU : Inner) IU->set(C);
-      replaceIn(L, I, New, At, Depth + 1); // (chains further out of the loop)
+      replaceIn(L, I, C, At, Depth + 1);
     }
   }
 }
@@ -164,8 +159,8 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Spans = EB.CreateAlloca(ArrayType::get(I64, Sites.size() * (LDSAN_EMU_SPAN_SIZE / 8)), nullptr,
                                       "lds.spans");
-  Value *Ok = nullptr;
   IRBuilder<> B(At);
+  Value *Ok = B.getTrue();
   auto field = [&](unsigned K, unsigned Off) { return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Spans, K * LDSAN_EMU_SPAN_SIZE + Off); };
   for (unsigned K = 0; K < Sites.size(); K++) {
     Value *Lo = expand(As[K].Lo), *W = expand(As[K].W), *Step = expand(As[K].Step);
@@ -181,13 +176,12 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     Value *A = expand(G.A), *C = expand(G.B);
     B.SetInsertPoint(At);
     Value *Holds = B.CreateICmp(G.P, A, C);
-    Ok = Ok ? B.CreateAnd(Ok, Holds) : Holds;
+    Ok = B.CreateAnd(Ok, Holds);
   }
   FunctionCallee Disjoint =
       F.getParent()->getOrInsertFunction(LDSAN_EMU_LDS_DISJOINT_FN, B.getInt32Ty(), B.getPtrTy(), B.getInt32Ty(), I64);
   Value *Answer = B.CreateCall(Disjoint, {B.CreateAddrSpaceCast(Spans, B.getPtrTy()), B.getInt32(Sites.size()), Items});
-  Value *Fast = B.CreateICmpNE(Answer, B.getInt32(0));
-  if (Ok) Fast = B.CreateAnd(Ok, Fast);
+  Value *Fast = B.CreateAnd(Ok, B.CreateICmpNE(Answer, B.getInt32(0)));
   // The copy that skips the comparisons, and the loop that makes them.
   SplitBlock(PH, At, &DT, &LI, nullptr, "lds.disjoint.ph");
   ValueToValueMapTy VMap;
