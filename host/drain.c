@@ -160,8 +160,9 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   ldsan_report_record *rec[LDSAN_CHANNEL_CAPACITY];
   uint32_t n = 0;
   int final = dispatch && dispatch->final;
+  uint32_t oldest = capacity ? next % capacity : 0;  /* not (next + k) % capacity: next + k wraps */
   for (uint32_t k = 0; k < capacity; k++) {
-    ldsan_report_record *r = &ch->records[(next + k) % capacity];
+    ldsan_report_record *r = &ch->records[(oldest + k) % capacity];
     /* Acquire pairs with the device's release store of READY: every field is final. */
     uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
     if (state == LDSAN_RECORD_READY && belongs(r, dispatch)) rec[n++] = r;

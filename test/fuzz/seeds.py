@@ -4,12 +4,29 @@ a few hand-made inputs per target in each target's input format (see the
 comment at the top of test/fuzz/<target>_fuzz.c). The files are committed;
 rerun after changing a format:  test/fuzz/seeds.py   (from anywhere).
 Besides these, inputs a fuzzer found that once broke something are committed
-by hand as corpus/<target>/regress-<what> and are not touched here."""
+by hand as corpus/<target>/regress-<what> and are not touched here.
+The ABI version and the sizes of the layouts come from include/ldsan/abi.h,
+so a seed never goes stale silently: `seeds.py --check` (test fuzz/seeds in
+test/fuzz.list) fails when a committed seed differs from what this writes."""
 import os
+import re
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ABI = 2                                    # LDSAN_ABI_VERSION (include/ldsan/abi.h)
+ABI_H = open(os.path.join(HERE, "..", "..", "include", "ldsan", "abi.h")).read()
+ABI = int(re.search(r"#define LDSAN_ABI_VERSION (\d+)u", ABI_H).group(1))
+
+
+def abi_size(struct_name):
+    """The size abi.h's LDSAN_STATIC_ASSERT gives struct_name."""
+    return int(re.search(r"sizeof\(%s\) == (\d+)" % struct_name, ABI_H).group(1))
+
+
+DESC_SIZE, VAR_SIZE, RECORD_SIZE = (abi_size(n) for n in ("ldsan_kernel_desc", "ldsan_var_desc",
+                                                           "ldsan_report_record"))
+CHECK = "--check" in sys.argv[1:]
+stale = []
 DESC_MAGIC, READY, WRITING = 0x4B44534C, 0x52454459, 0x57524954
 SLOT, DYNAMIC = 1, 2                       # ldsan_var_flags
 HAS_DYNAMIC = 1                            # ldsan_kernel_flags
@@ -18,14 +35,20 @@ MINI_DESC, MINI_BLOCK, MINI_STATIC = 0x9000, 0x20000, 448   # test/host/host_tes
 
 def write(target, name, data):
     d = os.path.join(HERE, "corpus", target)
+    path = os.path.join(d, name)
+    if CHECK:
+        old = open(path, "rb").read() if os.path.exists(path) else None
+        if old != data:
+            stale.append(os.path.relpath(path, os.path.join(HERE, "..", "..")))
+        return
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, name), "wb") as f:
+    with open(path, "wb") as f:
         f.write(data)
 
 
 def desc_blob(kernel, static_size, flags, var_list, magic=DESC_MAGIC, abi=ABI, pad=True):
     """var_list: (offset, size, redzone, align, flags, name, source, file, line)."""
-    base = 32 + 40 * len(var_list)
+    base = DESC_SIZE + VAR_SIZE * len(var_list)
     strings = b""
 
     def s(text):
@@ -43,7 +66,8 @@ def desc_blob(kernel, static_size, flags, var_list, magic=DESC_MAGIC, abi=ABI, p
     total = base + len(strings)
     if pad:
         total = (total + 7) & ~7
-    head = struct.pack("<8I", magic, abi, total, len(var_list), name, static_size, 16, flags)
+    head = struct.pack("<10I", magic, abi, total, len(var_list), name, static_size, 16, flags, 0, 0)
+    assert len(head) == DESC_SIZE and len(recs) == VAR_SIZE * len(var_list)
     return (head + recs + strings).ljust(total, b"\0")
 
 
@@ -79,11 +103,16 @@ def descriptor():
 
 
 def record(off, size=4, write_=True, shadow=0xE1, kind=1, wg=(3, 1, 0), wi=(64, 0, 0), pc=0x7F0000001234,
-           state=READY, flags=0, dyn=0, dispatch=0, desc=MINI_DESC, block=MINI_BLOCK):
+           state=READY, flags=0, dyn=0, dispatch=0, desc=MINI_DESC, block=MINI_BLOCK, lane=0,
+           other=None, hazard=0, repeats=(0, 0, 0)):
+    """other: the hazard's second access (pc, work-item, lane, size, flags)."""
     addr = block + off if block else off
     fl = flags | (1 if write_ else 0)
-    return struct.pack("<IIQQQQQQII3I3IIIQ", state, kind, addr, addr, size, pc, desc, block, fl, shadow,
-                       *wg, *wi, 0, dyn, dispatch)
+    o_pc, o_wi, o_lane, o_size, o_flags = other or (0, (0, 0, 0), 0, 0, 0)
+    r = struct.pack("<IIQQQQQQII3I3IIIQQQ3IIIII3I", state, kind, addr, addr, size, pc, desc, block, fl, shadow,
+                    *wg, *wi, lane, dyn, dispatch, 0, o_pc, *o_wi, o_lane, o_size, o_flags, hazard, *repeats)
+    assert len(r) == RECORD_SIZE
+    return r
 
 
 def drain_input(options, sym, records, args=(0, 0), dflags=0, abi=ABI, capacity=256, next_=0, dropped=0):
@@ -106,6 +135,20 @@ def drain():
         [record(288, flags=2), record(300, pc=0x10), record(2000, state=WRITING),
          record(0x100, kind=3, block=0, desc=0), record(64, dispatch=0x5000), record(72, dispatch=0x7000)],
         args=(0x5000, 0x6000), dflags=1, capacity=8, next_=6, dropped=2))
+    # Hazards: a race between waves (error), one within a wave (warning), an
+    # uninitialized read, barrier divergence; the writer's folded repeats.
+    write("drain", "hazards", drain_input(
+        b"halt_on_error=0", b"k1(int*, int)|mini.hip|20|5|/tmp/k.co",
+        [record(40, kind=5, hazard=1, write_=False, shadow=0, other=(0x7F0000001200, (65, 0, 0), 1, 4, 1),
+                repeats=(3, 7, 2)),
+         record(44, kind=5, hazard=2, flags=64, shadow=0, other=(0x7F0000001200, (1, 0, 0), 1, 4, 0)),
+         record(300, kind=6, write_=False, shadow=0, repeats=(1, 0, 0)),
+         record(0, kind=8, hazard=4, pc=0x7F0000001300, other=(0x7F0000001310, (0, 0, 0), 0, 0, 0))]))
+    # A ticket counter about to wrap with a capacity that is not a power of
+    # two: the oldest slot is next % capacity, and no slot is read twice
+    # (found by the fuzzer in CI: (next + k) % capacity read slot 0 twice).
+    write("drain", "ticket-wrap", drain_input(
+        b"", b"", [record(288 + 4 * i, wi=(64 + i, 0, 0)) for i in range(3)], capacity=3, next_=0xFFFFFFFF))
 
 
 def code_object():
@@ -148,3 +191,8 @@ if __name__ == "__main__":
     descriptor()
     drain()
     code_object()
+    if CHECK:
+        if stale:
+            print("stale fuzz seeds (run test/fuzz/seeds.py and commit them):\n  " + "\n  ".join(stale))
+            sys.exit(1)
+        print("fuzz seeds are current")
