@@ -339,29 +339,47 @@ static inline int emu_conflict(const emu_lds_side *s, const emu_access *a) {
 #define emu_report(w, a, kind, o)                                                                                \
   emu_found((w), (a)->item, (kind), (o), (a)->side.pc, (a)->addr, (a)->size, (a)->store, (int)(a)->side.atomic)
 
-/* Access a on the bytes record e stands for. */
+/* Write a conflicts with at least one of e's sides (cw, cr, cr2): keeps the
+ * first that is in another wave (an error), else the first (within a wave). */
+__attribute__((noinline, cold)) static int emu_write_found(emu_worker *w, const emu_lds_rec *e, const emu_access *a,
+                                                            int cw, int cr, int cr2) {
+  const emu_lds_side *sides[3] = {&e->w, &e->r, &e->r2};
+  int conflict[3] = {cw, cr, cr2}, pick = -1;
+  for (int k = 0; k < 3; k++)
+    if (conflict[k]) {
+      if (pick < 0) pick = k;
+      if ((sides[k]->item - 1u) >> a->wave_shift != a->wave) { pick = k; break; }
+    }
+  return emu_report(w, a, pick == 0 ? EMU_WAW : EMU_WAR, sides[pick]);
+}
+
+/* Access a on the bytes record e stands for. The readers kept (r, r2) are
+ * enough to find whether a write conflicts with any read of the interval,
+ * and whether with one of another wave (the error): r is the first reader,
+ * r2 another work-item's read, of another wave than r's when there is one;
+ * each is replaced by a later read of its own wave after a wave barrier (the
+ * older read is then ordered with the rest of that wave, and the newer one
+ * stands for the wave as well), its own work-item's included. */
 __attribute__((always_inline)) static inline void emu_step(emu_worker *w, emu_lds_rec *e, emu_access *a) {
   if (!a->store) {
     if (!a->found) {
       if (w->checks.detect_uninit && e->w.epoch < a->run_start) a->found = emu_report(w, a, EMU_UNINIT, NULL);
       else if (emu_conflict(&e->w, a)) a->found = emu_report(w, a, EMU_RAW, &e->w);
     }
-    if (e->r.epoch != a->side.epoch) { /* the interval's first reader (r2, older, counts as none) */
-      e->r = a->side;
+    uint32_t shift = a->wave_shift, rw = (e->r.item - 1u) >> shift;
+    if (e->r.epoch != a->side.epoch || (rw == a->wave && e->r.wave_epoch != a->side.wave_epoch)) {
+      e->r = a->side; /* first of the interval (r2, older, counts as none), or newer for r's wave */
     } else if (e->r.item != a->side.item) {
-      /* A second reader: the first of another work-item, replaced by one of
-       * another wave than the first reader if it is in the first's wave. */
-      uint32_t shift = a->wave_shift, rw = (e->r.item - 1u) >> shift;
-      if (e->r2.epoch != a->side.epoch ||
-          (e->r2.item != a->side.item && (e->r2.item - 1u) >> shift == rw && a->wave != rw))
+      uint32_t w2 = (e->r2.item - 1u) >> shift;
+      if (e->r2.epoch != a->side.epoch || e->r2.item == e->r.item || (w2 == rw && a->wave != rw) ||
+          (w2 == a->wave && e->r2.wave_epoch != a->side.wave_epoch))
         e->r2 = a->side;
     }
     return;
   }
   if (!a->found) {
-    if (emu_conflict(&e->w, a)) a->found = emu_report(w, a, EMU_WAW, &e->w);
-    else if (emu_conflict(&e->r, a)) a->found = emu_report(w, a, EMU_WAR, &e->r);
-    else if (emu_conflict(&e->r2, a)) a->found = emu_report(w, a, EMU_WAR, &e->r2);
+    int cw = emu_conflict(&e->w, a), cr = emu_conflict(&e->r, a), cr2 = emu_conflict(&e->r2, a);
+    if (cw | cr | cr2) a->found = emu_write_found(w, e, a, cw, cr, cr2);
   }
   e->w = a->side;
 }

@@ -11,7 +11,8 @@
  *   interval (a write: in its last write, first and second reader; a read:
  *   in its last write and first reader) and, with detect_uninit, a write of
  *   this run (a read). It stores what __ldsan_emu_lds_track would (a write:
- *   the last write; a read: the first reader, if none of this interval yet).
+ *   the last write; a read: the first reader, if none of this interval yet or
+ *   if it is this work-item's before a wave barrier).
  *
  * Every other access calls __ldsan_emu_lds_track_at with the pc the inline
  * path records (an asm lea at the access), so an access has one pc either
@@ -39,7 +40,9 @@ typedef struct emu_lds_side {
 /* What the checks keep of a byte: the last write, the first read since the
  * start of its barrier interval and a second reader of that interval (another
  * work-item; one of another wave than the first is preferred), so a write
- * finds a racing read even when the first reader is the writer itself. Kept
+ * finds a racing read even when the first reader is the writer itself, and
+ * one of another wave when there is one (core_lds_check.c, emu_step: a later
+ * read of a reader's wave after a wave barrier replaces it). Kept
  * per 4-byte word while every byte of the word has the same record (accesses
  * of whole aligned words: one record), per byte once an access covers part of
  * a word in this run (split_epoch: the run's epoch it split in; the word's

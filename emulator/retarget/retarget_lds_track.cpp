@@ -240,10 +240,12 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
       continue;
     }
     // A read is kept as the interval's first reader unless it has one (then
-    // this work-item, by the check).
+    // this work-item, by the check), or as a newer read of it after a wave
+    // barrier (core_lds_check.c, emu_step).
     BasicBlock *First = BasicBlock::Create(Ctx, "ldsan.track.first", F, Slow);
     BasicBlock *Next = BasicBlock::Create(Ctx, "ldsan.track.next", F, Slow);
-    B.CreateCondBr(B.CreateICmpNE(ReadEpochs[K], T.Epoch), First, Next);
+    Value *RWave = B.CreateLoad(I32, at(B, Recs[K], LDSAN_EMU_REC_R + LDSAN_EMU_SIDE_WAVE_EPOCH));
+    B.CreateCondBr(B.CreateOr(B.CreateICmpNE(ReadEpochs[K], T.Epoch), B.CreateICmpNE(RWave, WaveEpoch)), First, Next);
     B.SetInsertPoint(First);
     storeSide(Recs[K], LDSAN_EMU_REC_R);
     B.CreateBr(Next);
