@@ -39,6 +39,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "retarget/retarget_exit.h"
+
 #include "../tools/input_kind.h"
 #include "rdc_bitcode.h"
 
@@ -70,6 +72,7 @@ typedef struct strvec { char **v; int n, cap; } strvec;
 static char ldsan_emu_tmpdir[PATH_MAX];
 static int ldsan_emu_verbose;
 static const char *ldsan_emu_hint;  /* printed under the next error, if set */
+static int ldsan_emu_hint_exit;     /* if not 0: only when a step fails with this exit status */
 
 static void cleanup(void);
 
@@ -188,6 +191,7 @@ static void run(const char *step, const strvec *argv, char **out) {
     if (errno != EINTR) die("waitpid: %s", strerror(errno));
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) die("%s: '%s' could not be run", step, argv->v[0]);
+  if (ldsan_emu_hint_exit && !(WIFEXITED(status) && WEXITSTATUS(status) == ldsan_emu_hint_exit)) ldsan_emu_hint = NULL;
   die("%s failed (%s %d); command: %s ...; rerun with LDSAN_EMU_VERBOSE=1 to see every step", step,
       WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
       argv->v[0]);
@@ -382,18 +386,23 @@ static void retarget_device(const char *retarget, const strvec *cflags, const ch
   push(&r, bc);
   push(&r, "-o");
   push(&r, dev);
-  int optimized = 0;
+  int optimized = 0; /* the last -O flag decides, as for clang */
   for (int k = 0; k < cflags->n; k++)
-    optimized |= strncmp(cflags->v[k], "-O", 2) == 0 && strcmp(cflags->v[k], "-O0");
+    if (strncmp(cflags->v[k], "-O", 2) == 0) optimized = strcmp(cflags->v[k], "-O0") != 0;
   /* The retarget tool checks only code the kernels can reach, so unused
    * device-library functions do not matter at -O0; reachable unoptimized
    * code still has branches that inlining and constant folding would
-   * remove, and an unsupported intrinsic there may go away with -O1+. */
-  if (!optimized && !ldsan_emu_hint) ldsan_emu_hint = "the device code was compiled without optimization, so code that inlining "
-                                   "and constant folding would have removed is still retargeted; if the "
-                                   "intrinsic above comes from such code, -O1 or higher may avoid the error";
+   * remove, and an unsupported intrinsic there may go away with -O1+ (said
+   * only when the tool's errors were all such intrinsics). */
+  if (!optimized && !ldsan_emu_hint) {
+    ldsan_emu_hint = "the device code was compiled without optimization, so code that inlining and constant "
+                     "folding would have removed is still retargeted; if the intrinsic above comes from such "
+                     "code, -O1 or higher may avoid the error";
+    ldsan_emu_hint_exit = LDSAN_EMU_RETARGET_EXIT_INTRINSIC;
+  }
   run(fmt("retargeting the device code of %s to the CPU", what), &r, NULL);
   ldsan_emu_hint = NULL;
+  ldsan_emu_hint_exit = 0;
 }
 
 int main(int argc, char **argv) {

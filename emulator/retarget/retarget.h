@@ -48,6 +48,7 @@ typedef struct rt_ctx {
   LLVMBuilderRef b;
   const char *input;
   int errors;
+  int intrinsic_errors;     /* of them, intrinsics the emulator does not lower (rt_intrinsic_error) */
   /* Where rt_error is: the instruction being lowered (NULL: none; its function
    * and source line go into the message), and whether it is in a checked copy
    * (rt_lds_checks: its errors are its kernel's own, said once there). */
@@ -77,6 +78,9 @@ int rt_emit_object(LLVMTargetMachineRef tm, LLVMModuleRef mod, const char *path,
 
 /* retarget_util.c: helpers shared by the passes (retarget_main.c drives them) */
 void rt_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for an intrinsic the emulator does not lower (counted: the tool's
+ * exit status says when all errors were such, retarget_exit.h). */
+void rt_intrinsic_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The user's source file the module came from (clang's source_filename), else the input's path. */
 const char *rt_source_name(rt_ctx *c);
 /* Returns the function `name`, declaring it with type fty if absent. */

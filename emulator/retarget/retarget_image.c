@@ -125,12 +125,20 @@ static void rt_strip_attrs(rt_ctx *c, LLVMValueRef f) {
   (void)c;
 }
 
-static const char *rt_first_user_fn(LLVMValueRef v) {
+/* An instruction that uses v, for rt_error's site (its line and function):
+ * one in the user's own code rather than in a kernel's checked copy (the
+ * LDS checks' twin, RT_CHECKED_SUFFIX); NULL if only constants use it. */
+static LLVMValueRef rt_first_user(LLVMValueRef v) {
+  LLVMValueRef any = NULL;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsAInstruction(user)) return rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
+    if (!LLVMIsAInstruction(user)) continue;
+    const char *fn = rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
+    size_t n = strlen(fn), k = strlen(RT_CHECKED_SUFFIX);
+    if (n < k || strcmp(fn + n - k, RT_CHECKED_SUFFIX)) return user;
+    if (!any) any = user;
   }
-  return "<a constant>";
+  return any;
 }
 
 static void rt_fix_function(rt_ctx *c, LLVMValueRef f) {
@@ -157,9 +165,11 @@ static void rt_fix_function(rt_ctx *c, LLVMValueRef f) {
     LLVMSetValueName2(f, buf, strlen(buf));
     return;
   }
-  rt_error(c, "function '%s' (called from '%s') is not defined in the device code and not provided by the "
-              "emulator; link the device runtime (ldsan-rt.bc) and device libraries before retargeting",
-           name, rt_first_user_fn(f));
+  c->site = rt_first_user(f);
+  rt_error(c, "device function '%s' is used but not defined in the device code (nor provided by the emulator): "
+              "define it in this file, or build every file with -fgpu-rdc and link the one that defines it",
+           name);
+  c->site = NULL;
 }
 
 void rt_fix_symbols(rt_ctx *c) {
@@ -180,7 +190,10 @@ void rt_fix_symbols(rt_ctx *c) {
                RT_ASAN_SECTION);
       LLVMSetValueName2(g, buf, strlen(buf));
     } else if (LLVMGetFirstUse(g) && !rt_has_prefix(name, "__ldsan_emu_")) {
-      rt_error(c, "global '%s' (used in '%s') is not defined in the device code", name, rt_first_user_fn(g));
+      c->site = rt_first_user(g);
+      rt_error(c, "device variable '%s' is used but not defined in the device code: define it in this file, "
+                  "or build every file with -fgpu-rdc and link the one that defines it", name);
+      c->site = NULL;
     }
   }
   for (LLVMValueRef a = LLVMGetFirstGlobalAlias(c->mod); a; a = LLVMGetNextGlobalAlias(a))

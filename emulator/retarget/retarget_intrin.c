@@ -240,7 +240,7 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
   case H_WAVE_CMP: {
     LLVMValueRef pred = args[2];
     if (!LLVMIsAConstantInt(pred)) {
-      rt_error(c, "%s with a predicate that is not a constant is not supported by the CPU emulator", name);
+      rt_intrinsic_error(c, "%s with a predicate that is not a constant is not supported by the CPU emulator", name);
       return NULL;
     }
     unsigned p = (unsigned)LLVMConstIntGetZExtValue(pred);
@@ -556,7 +556,7 @@ void rt_lower_intrinsics(rt_ctx *c) {
         const rt_intrin *in = rt_lookup(name);
         c->site = ci; /* for rt_error */
         if (!in) {
-          if (amdgcn) rt_error(c, "intrinsic %s is not supported by the CPU emulator", name);
+          if (amdgcn) rt_intrinsic_error(c, "intrinsic %s is not supported by the CPU emulator", name);
           c->site = NULL;
           continue;
         }

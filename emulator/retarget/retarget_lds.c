@@ -214,7 +214,8 @@ static void rt_lower_inst(rt_ctx *c, LLVMValueRef f, LLVMValueRef in) {
     if (rt_lower_memintrin(c, in, name)) return;
     for (unsigned i = 0; i < (unsigned)LLVMGetNumArgOperands(in); i++)
       if (rt_addrspace(LLVMGetOperand(in, i)) == (int)RT_AS_LDS && strncmp(name, "llvm.lifetime.", 14))
-        rt_error(c, "intrinsic %s with an LDS pointer argument in function '%s' is not supported", name, rt_name(f));
+        rt_intrinsic_error(c, "intrinsic %s with an LDS pointer argument in function '%s' is not supported", name,
+                           rt_name(f));
   }
 }
 

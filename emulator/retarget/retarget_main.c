@@ -23,6 +23,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "retarget.h"
+#include "retarget_exit.h"
 
 #define RT_TRIPLE "x86_64-pc-linux-gnu"
 /* Address spaces the device IR keeps: flat-sized (64-bit) global, constant and
@@ -151,7 +152,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ldsan-emu-retarget: %d error(s): the device code of %s cannot run on the CPU emulator; change "
             "what is named above, or build for a GPU (ldsan-cc --offload-arch=gfx90a:xnack+)\n", c.errors,
             rt_source_name(&c));
-    return 1;
+    return c.intrinsic_errors == c.errors ? LDSAN_EMU_RETARGET_EXIT_INTRINSIC : 1;
   }
   rt_wiloop_prepare(c.mod);
   rt_build_image(&c);

@@ -22,16 +22,13 @@ const char *rt_source_name(rt_ctx *c) {
 
 /* "file:line: message (in function 'name')": the user's source line where the
  * site has one (the module's source file otherwise), the function demangled. */
-void rt_error(rt_ctx *c, const char *fmt, ...) {
-  if (c->in_checked_copy) return; /* the kernel's own copy has it too */
+static int rt_verror(rt_ctx *c, const char *fmt, va_list ap) {
+  if (c->in_checked_copy) return 0; /* the kernel's own copy has it too */
   unsigned len = 0, line = c->site ? LLVMGetDebugLocLine(c->site) : 0;
   const char *file = c->site ? LLVMGetDebugLocFilename(c->site, &len) : NULL;
   if (file && len && line) fprintf(stderr, "ldsan-emu-retarget: error: %.*s:%u: ", (int)len, file, line);
   else fprintf(stderr, "ldsan-emu-retarget: error: %s: ", rt_source_name(c));
-  va_list ap;
-  va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
-  va_end(ap);
   if (c->site) {
     const char *name = rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(c->site)));
     int status = -1;
@@ -41,6 +38,21 @@ void rt_error(rt_ctx *c, const char *fmt, ...) {
   }
   fputc('\n', stderr);
   c->errors++;
+  return 1;
+}
+
+void rt_error(rt_ctx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  rt_verror(c, fmt, ap);
+  va_end(ap);
+}
+
+void rt_intrinsic_error(rt_ctx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  c->intrinsic_errors += rt_verror(c, fmt, ap);
+  va_end(ap);
 }
 
 const char *rt_name(LLVMValueRef v) {

@@ -29,7 +29,7 @@ if [[ "$arch" == emulate ]]; then
   "$cc" --emulate -fgpu-rdc a.o -L. -lb -o app2
   ./app2 | grep 'rdc: PASSED' >/dev/null || fail "--emulate: b.o from a static library"
   if "$cc" --emulate -fgpu-rdc a.o -o app3 2>err; then fail "--emulate: linking without b.o succeeded"; fi
-  grep -q "fill_reversed.* is not defined in the device code" err && grep -q "hint: with -fgpu-rdc, each __device__ function" err \
+  grep -q "fill_reversed.* is used but not defined in the device code" err && grep -q "hint: with -fgpu-rdc, each __device__ function" err \
     || { cat err; fail "--emulate: unclear message for a missing __device__ function"; }
   echo "ok [emulate]: -fgpu-rdc objects, one command and a static library run on the emulator"; exit 0
 fi

@@ -3,7 +3,8 @@
 # runs it, and checks its ldsan report field by field against expectations
 # written in the program as comments:
 #   // EXPECT: no-report              clean: exit 0 (unless EXPECT-EXIT), no report, no emulator error
-#   // EXPECT: build-error            ldsan-cc --emulate must fail (EXPECT-STDERR checks its messages)
+#   // EXPECT: build-error            ldsan-cc --emulate must fail (EXPECT-STDERR checks its messages,
+#                                     EXPECT-ABSENT what it must not say)
 #   // EXPECT: <bug-name>             the first report's headline bug, e.g. lds-buffer-overflow
 #   // EXPECT-ACCESS: WRITE of size 4 substring of "<READ|WRITE> of size <n>" in the access line
 #   // EXPECT-WORKITEM: (64,0,0)      exact work-item id of the first report
@@ -68,6 +69,8 @@ if ! LDSAN_EMU_VERBOSE=1 "$cc" --emulate -O2 ${cflags[@]+"${cflags[@]}"} -I"$(di
     while IFS= read -r v; do
       grep -qF -- "$v" "$tmp/cc.err" || { echo "FAIL build error: missing '$v'"; missing=1; }
     done < <(fields EXPECT-STDERR)
+    v=$(field EXPECT-ABSENT)
+    if [[ -n "$v" ]] && grep -qF -- "$v" "$tmp/cc.err"; then echo "FAIL build error: '$v' was printed"; missing=1; fi
     [[ $missing -eq 0 ]] && { echo "ok   build failed as expected: $(fields EXPECT-STDERR | paste -sd'|')"; exit 0; }
     echo "in:"; cat "$tmp/cc.err"; exit 1
   fi

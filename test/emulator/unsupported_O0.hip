@@ -4,8 +4,9 @@
 // code is ignored at -O0 (clean_O0.hip), but code reachable through an
 // address must still fail the build, naming the intrinsic and the function.
 // EXPECT: build-error
-// EXPECT-STDERR: error: test/emulator/unsupported_O0.hip:13: intrinsic llvm.amdgcn.s.getreg is not supported by the CPU emulator (in function 'swap_pairs(int)')
+// EXPECT-STDERR: error: test/emulator/unsupported_O0.hip:14: intrinsic llvm.amdgcn.s.getreg is not supported by the CPU emulator (in function 'swap_pairs(int)')
 // EXPECT-STDERR: the device code of test/emulator/unsupported_O0.hip cannot run on the CPU emulator; change what is named above, or build for a GPU
+// EXPECT-STDERR: hint: the device code was compiled without optimization
 // CFLAGS: -O0
 #include "common.h"
 
