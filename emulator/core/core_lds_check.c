@@ -355,7 +355,10 @@ __attribute__((noinline, cold)) static int emu_write_found(emu_worker *w, const 
 
 /* Access a on the bytes record e stands for. The readers kept (r, r2) are
  * enough to find whether a write conflicts with any read of the interval,
- * and whether with one of another wave (the error): r is the first reader,
+ * and whether with one of another wave (the error), as long as the reads are
+ * not atomic (an atomic read kept for its wave hides a plain read of that
+ * wave from an atomic write, which conflicts only with the plain one; not
+ * handled yet): r is the first reader,
  * r2 another work-item's read, of another wave than r's when there is one;
  * each is replaced by a later read of its own wave after a wave barrier (the
  * older read is then ordered with the rest of that wave, and the newer one

@@ -8,9 +8,12 @@
 //            the reads of lanes 0 and 1 before it are ordered;
 //   reread:  lane 0 reads, a wave barrier, lane 0 reads again, lane 1 writes:
 //            the race is with lane 0's second read;
-//   between: lanes 0 and 64 read, lane 1 writes (the shuffle keeps the waves
-//            in lockstep): lane 1's write races with lane 0's read within
-//            its wave and with lane 64's between waves, which is the error.
+//   between: lanes 0 and 64 read, lane 1 writes: lane 1's write races with
+//            lane 0's read within its wave and with lane 64's between waves,
+//            which is the error. The order (both reads first) is the work-
+//            item loops': the shuffle makes the kernel lockstep, and every
+//            lane runs up to it before any runs on (as fibers, wave 0 would
+//            finish first: race_readers.sh does not run them so).
 #include "common.h"
 
 template <bool fixed>
