@@ -137,6 +137,8 @@ unsigned rt_hoist_shadow_checks(LLVMModuleRef m, int verbose);
 
 /* The name suffix of rt_lds_checks' checked copies of a kernel's functions. */
 #define RT_CHECKED_SUFFIX ".ldsan.checked"
+/* retarget_util.c: whether function f is such a copy. */
+int rt_is_checked_copy(LLVMValueRef f);
 
 /* retarget_wiloop.cpp: work-item loops (see there). */
 typedef struct rt_wiloop {

@@ -133,9 +133,7 @@ static LLVMValueRef rt_first_user(LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (!LLVMIsAInstruction(user)) continue;
-    const char *fn = rt_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
-    size_t n = strlen(fn), k = strlen(RT_CHECKED_SUFFIX);
-    if (n < k || strcmp(fn + n - k, RT_CHECKED_SUFFIX)) return user;
+    if (!rt_is_checked_copy(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)))) return user;
     if (!any) any = user;
   }
   return any;

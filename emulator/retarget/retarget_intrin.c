@@ -538,9 +538,7 @@ static void rt_drop_unreachable(rt_ctx *c) {
 void rt_lower_intrinsics(rt_ctx *c) {
   rt_drop_unreachable(c);
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
-    size_t n = 0, k = strlen(RT_CHECKED_SUFFIX);
-    const char *fname = LLVMGetValueName2(f, &n);
-    c->in_checked_copy = n >= k && !strcmp(fname + n - k, RT_CHECKED_SUFFIX);
+    c->in_checked_copy = rt_is_checked_copy(f);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef next;
       for (LLVMValueRef ci = LLVMGetFirstInstruction(bb); ci; ci = next) {

@@ -55,6 +55,12 @@ void rt_intrinsic_error(rt_ctx *c, const char *fmt, ...) {
   va_end(ap);
 }
 
+int rt_is_checked_copy(LLVMValueRef f) {
+  size_t n = 0, k = strlen(RT_CHECKED_SUFFIX);
+  const char *name = LLVMGetValueName2(f, &n);
+  return n >= k && !strcmp(name + n - k, RT_CHECKED_SUFFIX);
+}
+
 const char *rt_name(LLVMValueRef v) {
   size_t n;
   const char *s = LLVMGetValueName2(v, &n);
