@@ -71,6 +71,7 @@ void __ldsan_lds_checks_enter(uint64_t block);
 void __ldsan_lds_check(uint32_t lds_offset, uint32_t size_kind);
 void __ldsan_lds_check_flat(uint64_t address, uint32_t size_kind);
 void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind);
+void __ldsan_lds_check_wave_barrier(void);
 void __ldsan_lds_check_exit(uint32_t size_kind);
 
 /* globals.c: instrumented globals and module init. */

@@ -2,18 +2,22 @@
  * a data race between two work-items of a workgroup (two accesses to one LDS
  * byte between the same two barriers, one a write, not both atomic) and a
  * read of LDS no work-item of the workgroup wrote. The plugin calls
- * __ldsan_lds_check before every LDS access of the kernel's code and
- * __ldsan_lds_check_barrier after every s_barrier (instrument/LdsChecks.cpp).
+ * __ldsan_lds_check before every LDS access of the kernel's code,
+ * __ldsan_lds_check_barrier after every s_barrier and, with the race checks,
+ * __ldsan_lds_check_wave_barrier after every wave barrier
+ * (instrument/LdsChecks.cpp).
  *
  * The block's hazard shadow lives in its chunk, after the block and its tail
  * redzone (enter_checked asks for the room, block.c):
  *
  *   block            block + size + tail, 64-aligned
- *   | LDS ... | tail | area header | epoch[1024] (u32) | barrier[2][32] | entry[size] (u64) | pc[size/4][2] (u32) |
+ *   | LDS ... | tail | area header | epoch[1024] (u32) | barrier[2][32] | wave_syncs[32] |
+ *   | entry[size] (u64) | pc[size/4][2] (u32) |
  *
  * entry (one per LDS byte): the last writer and one reader since it, each a
- * work-item (flat id + 1, 0: none), atomic or not, and the barrier epoch of
- * the access; "many" says a work-item of another wave than the recorded
+ * work-item (flat id + 1, 0: none), atomic or not, the barrier epoch of the
+ * access and the wave barriers its wave had passed in that epoch (up to
+ * LDSAN_HZ_WAVE_SYNC_MAX); "many" says a work-item of another wave than the recorded
  * reader read in that epoch too (so a write races with a read of another
  * wave even when the recorded reader is the writer or in its wave). pc: the
  * last write's and read's pc and size per 4-byte word (hz_pc_word: pc bits
@@ -25,7 +29,7 @@
  * max(epoch[me], run_start). A run of the block (one workgroup) starts past
  * every epoch the block's earlier runs reached (max_epoch), so entries left
  * by them read as empty (epoch < run_start) without clearing anything. Epochs
- * are 19 bits: a run that would start past LDSAN_HZ_RUN_LIMIT clears the area
+ * are 15 bits: a run that would start past LDSAN_HZ_RUN_LIMIT clears the area
  * instead (the wave of work-item 0, at enter), and a run whose barriers reach
  * LDSAN_HZ_EPOCH_LIMIT rebases at that barrier: every work-item rewrites its
  * share of the entries (written in this run: written in epoch 1 by nobody,
@@ -49,6 +53,16 @@
  * at the split check's epoch), and a lane whose epoch is below its wave's
  * last barrier at the kernel's exit returned before it (the warning).
  *
+ * Wave barriers (__builtin_amdgcn_wave_barrier: lanes of one wave are ordered
+ * across it, the compiler moves no LDS access over it): the first active lane
+ * of the wave counts them in wave_syncs[wave] for its barrier epoch. Two
+ * accesses of one wave at different counts are ordered (no race); at the same
+ * count they are not (the within-wave warning). A count saturates at
+ * LDSAN_HZ_WAVE_SYNC_MAX: two accesses past that many wave barriers of one
+ * epoch count as ordered (a missed warning, never a false one). The count is
+ * the wave's, not the lane's: a lane masked off at a wave barrier is ordered
+ * by it all the same, as the wave issues its LDS accesses in order.
+ *
  * Concurrency: lanes of all waves update an entry with a 64-bit CAS; the pcs
  * are plain stores beside it, so when three or more work-items race on one
  * byte at once the pc reported for the earlier access may be another racer's.
@@ -56,22 +70,29 @@
 #include "entry_points.h"
 #include "runtime.h"
 
-/* Entry fields. */
+/* Entry fields: the writer in bits 0-31 (item 11, atomic 1, wave syncs 4,
+ * epoch 16), the reader in bits 32-63 (item 11, atomic 1, many 1, wave
+ * syncs 4, epoch 15). */
 #define HZ_ITEM_BITS 11u
 #define HZ_ITEM_MASK ((1u << HZ_ITEM_BITS) - 1u)
+#define HZ_SYNCS_MASK LDSAN_HZ_WAVE_SYNC_MAX
 #define HZ_W_ITEM(e) ((uint32_t)(e) & HZ_ITEM_MASK)
 #define HZ_W_ATOMIC(e) (((uint32_t)(e) >> 11) & 1u)
-#define HZ_W_EPOCH(e) ((uint32_t)(e) >> 12)
+#define HZ_W_SYNCS(e) (((uint32_t)(e) >> 12) & HZ_SYNCS_MASK)
+#define HZ_W_EPOCH(e) ((uint32_t)(e) >> 16)
 #define HZ_R_ITEM(e) ((uint32_t)((e) >> 32) & HZ_ITEM_MASK)
 #define HZ_R_ATOMIC(e) ((uint32_t)((e) >> 43) & 1u)
 #define HZ_R_MANY(e) ((uint32_t)((e) >> 44) & 1u)
-#define HZ_R_EPOCH(e) ((uint32_t)((e) >> 45))
+#define HZ_R_SYNCS(e) ((uint32_t)((e) >> 45) & HZ_SYNCS_MASK)
+#define HZ_R_EPOCH(e) ((uint32_t)((e) >> 49))
+_Static_assert(LDSAN_HZ_EPOCH_LIMIT < (1u << 15) && HZ_SYNCS_MASK == 15u, "entry fields");
 
-static inline uint64_t hz_writer(uint32_t item, uint32_t atomic, uint32_t epoch) {
-  return (uint64_t)(item | atomic << 11 | epoch << 12);
+static inline uint64_t hz_writer(uint32_t item, uint32_t atomic, uint32_t syncs, uint32_t epoch) {
+  return (uint64_t)(item | atomic << 11 | syncs << 12 | epoch << 16);
 }
-static inline uint64_t hz_reader(uint32_t item, uint32_t atomic, uint32_t many, uint32_t epoch) {
-  return ((uint64_t)item | (uint64_t)atomic << 11 | (uint64_t)many << 12 | (uint64_t)epoch << 13) << 32;
+static inline uint64_t hz_reader(uint32_t item, uint32_t atomic, uint32_t many, uint32_t syncs, uint32_t epoch) {
+  return ((uint64_t)item | (uint64_t)atomic << 11 | (uint64_t)many << 12 | (uint64_t)syncs << 13 |
+          (uint64_t)epoch << 17) << 32;
 }
 
 /* A word of pc[]: an access's pc (4-aligned) without bit 31 and above, over
@@ -101,11 +122,12 @@ uint64_t __ldsan_hz_area(uint64_t block, uint64_t block_size) {
   return (block + block_size + LDSAN_DYNAMIC_TAIL_REDZONE + 63u) & ~63ull;
 }
 
-/* Bytes of the area after its header (epochs, barrier notes, entries, pcs):
- * a multiple of 8. */
+/* Bytes of the area after its header (epochs, barrier notes, wave syncs,
+ * entries, pcs): a multiple of 8. */
 static inline uint64_t hz_body_bytes(uint64_t block_size) {
   uint64_t bytes = (block_size + 7u) & ~7ull;
-  return 4ull * LDSAN_HZ_MAX_ITEMS + 2ull * LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_barrier) + 8ull * bytes + 2ull * bytes;
+  return 4ull * LDSAN_HZ_MAX_ITEMS + 2ull * LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_barrier) +
+         LDSAN_HZ_MAX_WAVES * sizeof(ldsan_hz_wave_syncs) + 8ull * bytes + 2ull * bytes;
 }
 
 uint64_t __ldsan_hz_bytes(uint64_t block_size) { return sizeof(ldsan_hz_header) + hz_body_bytes(block_size); }
@@ -122,8 +144,11 @@ static inline uint32_t hz_epoch_of(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t me)
 static inline LDSAN_GLOBAL ldsan_hz_barrier *hz_barriers(LDSAN_GLOBAL ldsan_hz_header *h) {
   return (LDSAN_GLOBAL ldsan_hz_barrier *)(hz_epochs(h) + LDSAN_HZ_MAX_ITEMS);
 }
+static inline LDSAN_GLOBAL ldsan_hz_wave_syncs *hz_wave_syncs(LDSAN_GLOBAL ldsan_hz_header *h) {
+  return (LDSAN_GLOBAL ldsan_hz_wave_syncs *)(hz_barriers(h) + 2u * LDSAN_HZ_MAX_WAVES);
+}
 static inline LDSAN_GLOBAL uint64_t *hz_entries(LDSAN_GLOBAL ldsan_hz_header *h) {
-  return (LDSAN_GLOBAL uint64_t *)(hz_barriers(h) + 2u * LDSAN_HZ_MAX_WAVES);
+  return (LDSAN_GLOBAL uint64_t *)(hz_wave_syncs(h) + LDSAN_HZ_MAX_WAVES);
 }
 static inline LDSAN_GLOBAL uint32_t *hz_pcs(LDSAN_GLOBAL ldsan_hz_header *h) {
   return (LDSAN_GLOBAL uint32_t *)(hz_entries(h) + ((h->block_size + 7u) & ~7ull));
@@ -135,7 +160,13 @@ uint64_t __ldsan_hz_step(uint64_t old, const ldsan_hz_access *a, ldsan_hz_findin
   if (we < a->run_start) w = 0; /* an earlier run's, or never */
   if (re < a->run_start) r = 0;
   uint32_t my_wave = (a->item - 1u) / a->wave_size;
-  int w_now = w && w != a->item && we == a->epoch && !(a->atomic && HZ_W_ATOMIC(old));
+  int w_same_wave = w && (w - 1u) / a->wave_size == my_wave;
+  int r_same_wave = r && (r - 1u) / a->wave_size == my_wave;
+  /* Within the caller's wave, a wave barrier between orders two accesses. */
+  int syncs_open = a->wave_syncs < LDSAN_HZ_WAVE_SYNC_MAX;
+  int w_ordered = w_same_wave && (HZ_W_SYNCS(old) != a->wave_syncs || !syncs_open);
+  int r_ordered = r_same_wave && (HZ_R_SYNCS(old) != a->wave_syncs || !syncs_open);
+  int w_now = w && w != a->item && we == a->epoch && !w_ordered && !(a->atomic && HZ_W_ATOMIC(old));
   int r_now = r && re == a->epoch && !(a->atomic && HZ_R_ATOMIC(old));
   f->hazard = 0;
   f->other = 0;
@@ -146,23 +177,35 @@ uint64_t __ldsan_hz_step(uint64_t old, const ldsan_hz_access *a, ldsan_hz_findin
     else if (a->races && w_now)
       f->hazard = LDSAN_HAZARD_RAW, f->other = w, f->other_atomic = HZ_W_ATOMIC(old);
     uint64_t reader;
-    if (!r || re != a->epoch) reader = hz_reader(a->item, a->atomic, 0, a->epoch);
-    else if (r != a->item && (r - 1u) / a->wave_size != my_wave) reader = hz_reader(r, HZ_R_ATOMIC(old), 1, re);
-    else return old;
+    if (!r || re != a->epoch)
+      reader = hz_reader(a->item, a->atomic, 0, a->wave_syncs, a->epoch);
+    else if (r_same_wave && HZ_R_SYNCS(old) != a->wave_syncs) /* a newer read of r's wave stands for it */
+      reader = hz_reader(a->item, a->atomic, HZ_R_MANY(old), a->wave_syncs, a->epoch);
+    else if (r != a->item && !r_same_wave)
+      reader = hz_reader(r, HZ_R_ATOMIC(old), 1, HZ_R_SYNCS(old), re);
+    else
+      return old;
     return (old & 0xffffffffull) | reader;
   }
-  if (a->races && w_now) {
+  /* The recorded reader races unless it is the caller or ordered with it;
+   * a reader of another wave than it (HZ_R_MANY) races across waves with
+   * this write when the recorded one does not, or does within one wave. */
+  int war = 0;
+  uint32_t war_other = 0;
+  if (r_now && r != a->item && !r_ordered && !(HZ_R_MANY(old) && r_same_wave))
+    war = 1, war_other = r;
+  else if (r_now && HZ_R_MANY(old))
+    war = 1, war_other = LDSAN_HZ_OTHER_UNKNOWN;
+  /* Of a write-after-write within the wave and a write-after-read between
+   * waves, the one between waves (an error). */
+  int war_between = war && (war_other == LDSAN_HZ_OTHER_UNKNOWN || !r_same_wave);
+  if (a->races && w_now && !(w_same_wave && war_between)) {
     f->hazard = LDSAN_HAZARD_WAW, f->other = w, f->other_atomic = HZ_W_ATOMIC(old);
-  } else if (a->races && r_now) {
-    /* The recorded reader, unless a reader of another wave than it (HZ_R_MANY)
-     * is the one that races across waves with this write. */
-    int r_same_wave = (r - 1u) / a->wave_size == my_wave;
-    if (r != a->item && !(HZ_R_MANY(old) && r_same_wave))
-      f->hazard = LDSAN_HAZARD_WAR, f->other = r, f->other_atomic = HZ_R_ATOMIC(old);
-    else if (HZ_R_MANY(old))
-      f->hazard = LDSAN_HAZARD_WAR, f->other = LDSAN_HZ_OTHER_UNKNOWN;
+  } else if (a->races && war) {
+    f->hazard = LDSAN_HAZARD_WAR, f->other = war_other;
+    f->other_atomic = war_other == LDSAN_HZ_OTHER_UNKNOWN ? 0 : HZ_R_ATOMIC(old);
   }
-  return hz_writer(a->item, a->atomic, a->epoch) | (old & 0xffffffff00000000ull);
+  return hz_writer(a->item, a->atomic, a->wave_syncs, a->epoch) | (old & 0xffffffff00000000ull);
 }
 
 /* The calling work-item's flat id within the workgroup, and the workgroup's size. */
@@ -281,6 +324,14 @@ static __attribute__((noinline, cold)) void report_finding(LDSAN_GLOBAL ldsan_hz
   report_once(h, &r);
 }
 
+/* The wave barriers wave `wave` passed in barrier epoch `epoch`, saturated. */
+static inline uint32_t wave_syncs_of(LDSAN_GLOBAL ldsan_hz_header *h, uint32_t wave, uint32_t epoch) {
+  LDSAN_GLOBAL ldsan_hz_wave_syncs *ws = &hz_wave_syncs(h)[wave];
+  if (__ldsan_load_relaxed_u32(&ws->epoch, LDSAN_SCOPE_WORKGROUP) != epoch) return 0;
+  uint32_t count = __ldsan_load_relaxed_u32(&ws->count, LDSAN_SCOPE_WORKGROUP);
+  return count < LDSAN_HZ_WAVE_SYNC_MAX ? count : LDSAN_HZ_WAVE_SYNC_MAX;
+}
+
 /* The check of an access at block offset off of the running block (area h);
  * pc: the access's. An offset past the block is not LDS of this workgroup (a
  * flat access elsewhere) or out of bounds (the bounds checks report it). */
@@ -292,9 +343,11 @@ static void check_in(LDSAN_GLOBAL ldsan_hz_header *h, uint64_t block, uint64_t o
   if (size > block_size - off) size = (uint32_t)(block_size - off);
   uint32_t items, me = flat_id(&items);
   if (me >= LDSAN_HZ_MAX_ITEMS) return;
-  ldsan_hz_access a = {me + 1u, hz_epoch_of(h, me), h->run_start, __ldsan_wave_size(),
+  uint32_t epoch = hz_epoch_of(h, me), wave_size = __ldsan_wave_size();
+  int races = (size_kind & LDSAN_LDS_CHECK_RACES) != 0;
+  ldsan_hz_access a = {me + 1u, epoch, h->run_start, wave_size, races ? wave_syncs_of(h, me / wave_size, epoch) : 0u,
                        (size_kind & LDSAN_LDS_CHECK_STORE) != 0, (size_kind & LDSAN_LDS_CHECK_ATOMIC) != 0,
-                       (size_kind & LDSAN_LDS_CHECK_RACES) != 0, (size_kind & LDSAN_LDS_CHECK_UNINIT) != 0};
+                       races, (size_kind & LDSAN_LDS_CHECK_UNINIT) != 0};
   LDSAN_GLOBAL uint64_t *entries = hz_entries(h);
   ldsan_hz_finding first = {0, 0, 0};
   uint64_t first_off = off;
@@ -330,6 +383,26 @@ LDSAN_ENTRY_FN void __ldsan_lds_check_flat(uint64_t addr, uint32_t size_kind) {
   if (h && addr >= block) check_in(h, block, addr - block, size_kind, __ldsan_return_address());
 }
 
+/* After a wave barrier (with the race checks): the first active lane counts
+ * it for its wave and barrier epoch. The wave's later accesses see the count
+ * (the same wave, program order), so its accesses before and after the wave
+ * barrier are ordered. */
+LDSAN_ENTRY_FN void __ldsan_lds_check_wave_barrier(void) {
+  uint64_t block = 0;
+  LDSAN_GLOBAL ldsan_hz_header *h = current_area(&block);
+  if (!h || !__ldsan_first_active_lane()) return;
+  uint32_t items, me = flat_id(&items);
+  if (me >= LDSAN_HZ_MAX_ITEMS) return;
+  uint32_t epoch = hz_epoch_of(h, me);
+  LDSAN_GLOBAL ldsan_hz_wave_syncs *ws = &hz_wave_syncs(h)[me / __ldsan_wave_size()];
+  uint32_t count = __ldsan_load_relaxed_u32(&ws->epoch, LDSAN_SCOPE_WORKGROUP) == epoch
+                       ? __ldsan_load_relaxed_u32(&ws->count, LDSAN_SCOPE_WORKGROUP)
+                       : 0u;
+  if (count < LDSAN_HZ_WAVE_SYNC_MAX) /* saturates: never wraps back to an earlier count */
+    __ldsan_store_relaxed_u32(&ws->count, count + 1u, LDSAN_SCOPE_WORKGROUP);
+  __ldsan_store_relaxed_u32(&ws->epoch, epoch, LDSAN_SCOPE_WORKGROUP);
+}
+
 /* Rewrites this work-item's share of the entries for run_start
  * LDSAN_HZ_REBASED: written in this run -> written in that epoch by a
  * work-item no access matches (HZ_ITEM_MASK), else empty. */
@@ -340,7 +413,7 @@ static __attribute__((noinline, cold)) void rebase(LDSAN_GLOBAL ldsan_hz_header 
   for (uint64_t i = me; i < n; i += items) {
     uint64_t e = entries[i];
     int written = HZ_W_ITEM(e) && HZ_W_EPOCH(e) >= run_start;
-    entries[i] = written ? hz_writer(HZ_ITEM_MASK, 0, LDSAN_HZ_REBASED) : 0;
+    entries[i] = written ? hz_writer(HZ_ITEM_MASK, 0, 0, LDSAN_HZ_REBASED) : 0;
   }
 }
 
@@ -405,6 +478,7 @@ LDSAN_EXPORT void __ldsan_lds_check_barrier(uint64_t pc, uint32_t size_kind) {
     if (me == 0) {
       h->run_start = LDSAN_HZ_REBASED;
       h->max_epoch = LDSAN_HZ_REBASED + 1u;
+      for (uint32_t v = 0; v < LDSAN_HZ_MAX_WAVES; v++) hz_wave_syncs(h)[v].epoch = 0; /* none in the new epochs */
     }
     __ldsan_target_barrier();
     next = LDSAN_HZ_REBASED + 1u;

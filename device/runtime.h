@@ -212,10 +212,10 @@ void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t
 /* ---- lds_checks.c: LDS races and uninitialized reads (-fsanitize-lds) ------ */
 #define LDSAN_HZ_MAGIC 0x5A48444Cu          /* 'LDHZ' */
 #define LDSAN_HZ_MAX_ITEMS 1024u            /* work-items per workgroup with an epoch slot */
-/* Epochs stay below LDSAN_HZ_EPOCH_LIMIT (19 bits). The host build (unit tests
+/* Epochs stay below LDSAN_HZ_EPOCH_LIMIT (15 bits). The host build (unit tests
  * only) uses a small limit so its tests cross it. */
 #if defined(__AMDGCN__)
-#define LDSAN_HZ_EPOCH_LIMIT ((1u << 19) - 1u)
+#define LDSAN_HZ_EPOCH_LIMIT ((1u << 15) - 1u)
 #else
 #define LDSAN_HZ_EPOCH_LIMIT 40u
 #endif
@@ -226,6 +226,15 @@ void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t
 
 #define LDSAN_HZ_REPORTED 8u                /* distinct hazards per run counted in one record each */
 #define LDSAN_HZ_MAX_WAVES (LDSAN_HZ_MAX_ITEMS / 32u) /* waves of such a workgroup, wave32 */
+/* Wave barriers a wave passed in one barrier epoch, as an entry keeps them:
+ * saturating, and two accesses at the saturated count are taken as ordered. */
+#define LDSAN_HZ_WAVE_SYNC_MAX 15u
+
+/* A wave's wave barriers (llvm.amdgcn.wave.barrier) in its barrier epoch
+ * `epoch` (another epoch: none yet in the caller's). */
+typedef struct ldsan_hz_wave_syncs {
+  uint32_t epoch, count;
+} ldsan_hz_wave_syncs;
 
 /* A wave's last barrier of one epoch parity: its epoch, the work-item that
  * noted it (+ 1) and its pc (lds_checks.c). */
@@ -259,6 +268,7 @@ typedef struct ldsan_hz_access {
   uint32_t epoch;        /* its barrier epoch */
   uint32_t run_start;    /* the run's first epoch: older entries are empty */
   uint32_t wave_size;
+  uint32_t wave_syncs;   /* its wave's wave barriers in its epoch, up to LDSAN_HZ_WAVE_SYNC_MAX */
   int store, atomic, races, uninit;
 } ldsan_hz_access;
 /* What it found at one byte: hazard 0 (none), an ldsan_hazard, or LDSAN_HZ_UNINIT. */

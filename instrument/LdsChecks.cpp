@@ -56,12 +56,14 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
       M.getOrInsertFunction(LDSAN_LDS_CHECK_FLAT_NAME, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx), I32);
   FunctionCallee Barrier =
       M.getOrInsertFunction(LDSAN_LDS_CHECK_BARRIER_NAME, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx), I32);
+  FunctionCallee WaveBarrier = M.getOrInsertFunction(LDSAN_LDS_CHECK_WAVE_BARRIER_NAME, Type::getVoidTy(Ctx));
   const DataLayout &DL = M.getDataLayout();
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
     SmallVector<std::pair<Instruction *, Value *>, 32> Accesses;
     SmallVector<CallInst *, 8> Barriers;
+    SmallVector<CallInst *, 8> WaveBarriers;
     SmallVector<uint32_t, 32> Kinds;
     SmallVector<CallInst *, 8> MemOps;
     for (Instruction &I : instructions(F)) {
@@ -73,6 +75,8 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
         Kinds.push_back(Kind | Mask);
       } else if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier) {
         Barriers.push_back(II);
+      } else if (II && II->getIntrinsicID() == Intrinsic::amdgcn_wave_barrier) {
+        WaveBarriers.push_back(II);
       }
     }
     for (unsigned K = 0; K < Accesses.size(); ++K) {
@@ -108,6 +112,11 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
       Value *Pc = B.CreateIntrinsic(B.getInt64Ty(), Intrinsic::amdgcn_s_getpc, ArrayRef<Value *>{});
       B.CreateCall(Barrier, {Pc, ConstantInt::get(I32, Mask)});
     }
+    // A wave barrier orders its wave's LDS accesses before and after it
+    // (the race checks count the wave's wave barriers per barrier epoch).
+    if (Mask & LDSAN_LDS_CHECK_RACES)
+      for (CallInst *CI : WaveBarriers)
+        CallInst::Create(WaveBarrier, {}, "", std::next(CI->getIterator()))->setDebugLoc(CI->getDebugLoc());
   }
 }
 

@@ -4,7 +4,8 @@
 // LDSAN_LDS_CHECKS, or opt's -ldsan-lds-checks=): before the LDS lowering,
 // every load, store and atomic of LDS in the module calls __ldsan_lds_check
 // (its LDS offset, size and kind) and every s_barrier is followed by
-// __ldsan_lds_check_barrier (with the barrier's pc); after it, each kernel's
+// __ldsan_lds_check_barrier (with the barrier's pc), with races every wave
+// barrier by __ldsan_lds_check_wave_barrier; after it, each kernel's
 // prologue takes the checked enter (a chunk with room for the hazard shadow)
 // and sets the shadow up on the wave of work-item 0, and its exit barrier is
 // followed by __ldsan_lds_check_exit (device/lds_checks.c).

@@ -4,6 +4,7 @@
 # object links (no undefined symbol), its kernel calls __ldsan_lds_check at
 # its LDS accesses, __ldsan_lds_check_flat in the function it passes an LDS
 # pointer to, __ldsan_lds_check_barrier after each barrier,
+# __ldsan_lds_check_wave_barrier after its wave barrier (races only),
 # __ldsan_lds_checks_enter once and __ldsan_lds_check_exit once, its descriptor says R and U; built without
 # the option, none of that is there (no cost). Prints the instructions of
 # the per-access check (make bench reads the line).
@@ -34,6 +35,7 @@ k=_Z7checkedPii
 # (At -O0 the kernel reaches its LDS through flat pointers: __ldsan_lds_check_flat.)
 n=$(calls $k '__ldsan_lds_check(_flat)?'); [[ $n -ge 6 ]] || fail "kernel calls __ldsan_lds_check(_flat) $n times, expected its LDS accesses (at least 6)"
 n=$(calls $k __ldsan_lds_check_barrier); [[ $n -eq 2 ]] || fail "kernel calls __ldsan_lds_check_barrier $n times, expected 2 (its barriers)"
+n=$(calls $k __ldsan_lds_check_wave_barrier); [[ $n -eq 1 ]] || fail "kernel calls __ldsan_lds_check_wave_barrier $n times, expected 1 (its wave barrier)"
 n=$(calls $k __ldsan_lds_checks_enter); [[ $n -eq 1 ]] || fail "kernel calls __ldsan_lds_checks_enter $n times, expected 1"
 n=$(calls $k __ldsan_lds_check_exit); [[ $n -eq 1 ]] || fail "kernel calls __ldsan_lds_check_exit $n times, expected 1 (after its exit barrier)"
 n=$(calls $k __ldsan_kernel_enter_checked); [[ $n -eq 0 ]] || fail "the checked enter is called, not inlined into the kernel"
@@ -46,6 +48,9 @@ body() { awk -v f="$1:" '$1==f {on=1; next} on && /^\.Lfunc_end/ {on=0} on && $1
 insns=$(body __ldsan_lds_check); flat_insns=$(body __ldsan_lds_check_flat)
 [[ $flat_insns -gt 0 ]] || fail "no __ldsan_lds_check_flat body in the assembly"
 [[ $opt == -O0 || $insns -gt 0 ]] || fail "no __ldsan_lds_check body in the assembly"
+# Uninitialized reads only: wave barriers do not matter to them.
+build "$tmp/uninit" -fsanitize-lds=uninit
+! grep -q "__ldsan_lds_check_wave_barrier" "$tmp/uninit.s" || fail "a build with -fsanitize-lds=uninit calls __ldsan_lds_check_wave_barrier"
 # Without the option: nothing of it.
 build "$tmp/plain"
 ! grep -q "__ldsan_lds_check\|__ldsan_kernel_enter_checked" "$tmp/plain.s" || fail "a build without -fsanitize-lds has LDS check code"

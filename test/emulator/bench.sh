@@ -75,7 +75,7 @@ compiled=$("$tmp/compiled_in" 5 | value emulated_ms)
 printf '  compiled in (-fsanitize-lds=races,uninit):                %10.3f ms\n' "$compiled"
 awk -v a="$emu" -v b="$compiled" 'BEGIN { printf "  slowdown of the compiled-in checks on the emulator: %.1fx\n", b / a }'
 echo "Device cost of the compiled-in checks (test/compile/check_lds_checks.sh, static instructions; memory per"
-echo "block: 10 bytes per LDS byte + 4224 bytes):"
+echo "block: 10 bytes per LDS byte + 5504 bytes):"
 for arch in gfx90a:xnack+ gfx942:xnack+; do
   printf '  %s\n' "$(test/compile/check_lds_checks.sh "$arch" -O2 | sed 's/^ok: //')"
 done

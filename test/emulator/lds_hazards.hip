@@ -70,6 +70,18 @@ __global__ void wave_exchange(const int *in, int *out) {
   out[blockIdx.x * WG + t] = s[(t & ~63) + ((t + 1) & 63)];  // same wave: a warning, not an error
 }
 
+// The same exchange ordered by a wave barrier (the compiler moves no LDS
+// access across it; the wave issues its LDS accesses in order): correct on a
+// 64-lane wave; on wave32 the neighbour of lane 31 is in the next wave, where
+// the wave barrier orders nothing: a race between waves.
+__global__ void wave_exchange_synced(const int *in, int *out) {
+  __shared__ int s[WG];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * WG + t];
+  __builtin_amdgcn_wave_barrier();
+  out[blockIdx.x * WG + t] = s[(t & ~63) + ((t + 1) & 63)];
+}
+
 // 3-point stencil whose halo is not loaded.
 template <bool fixed>
 __global__ void stencil(const int *in, int *out, int n) {
@@ -206,6 +218,7 @@ int main(int argc, char **argv) {
   CASE("staged-fixed", (staged<true><<<groups, WG>>>(in, out)))
   CASE("wave-exchange", (wave_exchange<false><<<groups, WG>>>(in, out)))
   CASE("wave-exchange-fixed", (wave_exchange<true><<<groups, WG>>>(in, out)))
+  CASE("wave-exchange-synced", (wave_exchange_synced<<<groups, WG>>>(in, out)))
   CASE("stencil", (stencil<false><<<groups, WG>>>(in, out, groups * WG)))
   CASE("stencil-fixed", (stencil<true><<<groups, WG>>>(in, out, groups * WG)))
   CASE("dynamic", (dynamic_half<false><<<groups, WG, WG * sizeof(int)>>>(in, out)))

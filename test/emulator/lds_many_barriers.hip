@@ -1,5 +1,5 @@
-// The LDS checks across more barriers than their epochs count (2^19 on the
-// device, device/lds_checks.c): one workgroup passes 540,000 barriers,
+// The LDS checks across more barriers than their epochs count (2^15 on the
+// device, device/lds_checks.c): one workgroup passes 100,000 barriers,
 // exchanging values through LDS between each two; the checks must rebase
 // their epochs on the way without a false report, and still find the race
 // planted after the loop when asked (`./lds_many_barriers race`).
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #define WG 64
-#define ROUNDS 270000
+#define ROUNDS 50000
 
 __global__ void many(int *out, int rounds, int race) {
   __shared__ int s[WG];

@@ -1,7 +1,7 @@
 /* Unit tests of device/lds_checks.c (ldsan-cc -fsanitize-lds=races,uninit) on
  * the host: work-items of one workgroup of 128 (two waves) run one after
  * another by setting the target hooks' ids; every hazard kind, same-wave
- * severity, barriers, atomics, a write racing with a read of another wave the
+ * severity, barriers, wave barriers, atomics, a write racing with a read of another wave the
  * entry did not record, a new run on the same block, the area cleared once
  * runs reach the run limit and a rebase when one run's barriers reach the
  * epoch limit (40 in the host build), with no false report after either. */
@@ -52,6 +52,17 @@ static void barrier_some(uint32_t lo, uint32_t hi, uint32_t skip_lo, uint32_t sk
     __ldsan_lds_check_barrier(pc, RACES_UNINIT);
   }
 }
+/* A wave barrier (__builtin_amdgcn_wave_barrier) passed by the lanes
+ * [lo, hi) of one wave: the first of them is its first active lane. */
+static void wave_barrier(uint32_t lo, uint32_t hi) {
+  for (uint32_t i = lo; i < hi; i++) {
+    as_item(i);
+    __ldsan_host_lane_rank = i - lo;
+    __ldsan_lds_check_wave_barrier();
+  }
+  __ldsan_host_lane_rank = 0;
+}
+
 /* Every work-item after the kernel's exit barrier. */
 static void exit_all(void) {
   for (uint32_t i = 0; i < ITEMS; i++) {
@@ -143,6 +154,82 @@ static void test_same_wave_is_a_warning(void) {
   CHECK_EQ(reports(), 2);
   CHECK_EQ(report(1)->flags, LDSAN_ACCESS_WRITE | LDSAN_ACCESS_SAME_WAVE);
   CHECK_EQ(__ldsan_host_trap_count, 1);
+}
+
+/* A wave barrier orders the accesses of its wave before and after it, not
+ * those of another wave; the counts start again at each barrier epoch and
+ * saturate (then taken as ordered: a missed warning, never a false one). */
+static void test_wave_barrier_orders(void) {
+  reset();
+  __ldsan_device_state.flags = 0;
+  store_at(3, 40, 4);
+  wave_barrier(0, 64);
+  load_at(4, 40, 4); /* the neighbour exchange with a wave barrier between */
+  wave_barrier(0, 64);
+  store_at(5, 40, 4);
+  CHECK_EQ(reports(), 0);
+  /* Lanes 32-63 alone (an if): the wave's count all the same. */
+  store_at(7, 44, 4);
+  wave_barrier(32, 64);
+  load_at(8, 44, 4);
+  CHECK_EQ(reports(), 0);
+  /* Another wave is not ordered by it. */
+  store_at(64, 48, 4);
+  wave_barrier(0, 64);
+  wave_barrier(64, 128);
+  load_at(0, 48, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->hazard, LDSAN_HAZARD_RAW);
+  CHECK_EQ(report(0)->flags, 0); /* between waves: an error */
+  /* Reread: lane 0 reads, a wave barrier, lane 0 reads again, lane 1 writes:
+   * the second read races with the write (a warning). */
+  reset();
+  __ldsan_device_state.flags = 0;
+  store_at(0, 60, 4);
+  barrier_all();
+  load_at(0, 60, 4);
+  wave_barrier(0, 64);
+  load_at(0, 60, 4);
+  store_at(1, 60, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->hazard, LDSAN_HAZARD_WAR);
+  CHECK_EQ(report(0)->other_workitem_id[0], 0);
+  CHECK_EQ(report(0)->flags, LDSAN_ACCESS_WRITE | LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING);
+  /* Stale: lanes 0 and 1 read, a wave barrier, lane 2 reads, lane 0 writes:
+   * it races with lane 2's read. */
+  store_at(0, 64, 4);
+  barrier_all();
+  load_at(0, 64, 4);
+  load_at(1, 64, 4);
+  wave_barrier(0, 64);
+  load_at(2, 64, 4);
+  store_at(0, 64, 4);
+  CHECK_EQ(reports(), 2);
+  CHECK_EQ(report(1)->hazard, LDSAN_HAZARD_WAR);
+  CHECK_EQ(report(1)->other_workitem_id[0], 2);
+  /* A write racing with a write of its wave and a read of another: the
+   * race between waves (the error) is the one reported. */
+  store_at(1, 72, 4);
+  load_at(64, 72, 4); /* a read after write between waves */
+  CHECK_EQ(reports(), 3);
+  store_at(2, 72, 4);
+  CHECK_EQ(reports(), 4);
+  CHECK_EQ(report(3)->hazard, LDSAN_HAZARD_WAR);
+  CHECK_EQ(report(3)->other_workitem_id[0], 64);
+  CHECK_EQ(report(3)->flags, LDSAN_ACCESS_WRITE);
+  /* Saturated: past 15 wave barriers of one epoch, taken as ordered. */
+  reset();
+  __ldsan_device_state.flags = 0;
+  for (uint32_t k = 0; k < LDSAN_HZ_WAVE_SYNC_MAX; k++) wave_barrier(0, 64);
+  store_at(3, 80, 4);
+  load_at(4, 80, 4);
+  CHECK_EQ(reports(), 0);
+  /* The next epoch counts from none: the exchange there races again. */
+  barrier_all();
+  store_at(3, 84, 4);
+  load_at(4, 84, 4);
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->flags, LDSAN_ACCESS_SAME_WAVE | LDSAN_REPORT_WARNING);
 }
 
 static void test_barrier_orders(void) {
@@ -410,6 +497,7 @@ int main(void) {
   RUN(test_one_record_per_run);
   RUN(test_same_wave_is_a_warning);
   RUN(test_barrier_orders);
+  RUN(test_wave_barrier_orders);
   RUN(test_uninitialized);
   RUN(test_atomics);
   RUN(test_unrecorded_reader);
