@@ -19,6 +19,7 @@
 #include "LdsPlan.h"
 #include "Runtime.h"
 #include "SizedReports.h"
+#include "WaveFences.h"
 
 #include "ldsan/abi.h"
 
@@ -358,6 +359,7 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
                       std::unique_ptr<Module> RT, unsigned Checks, bool LdsOnly,
                       Failure &F) {
   mergeDynamicLds(X, Plan);
+  markWaveOrderingFences(X);
   if (Checks)
     addLdsAccessChecks(X, Checks);
   if (LdsOnly)
