@@ -31,7 +31,7 @@ EMU_CORE_OBJ := $(EMU_CORE_SRC:emulator/core/%.c=$(BUILD)/obj/emucore/%.o) $(BUI
 .PHONY: emulator-core emucore-tests bench-core
 emulator-core: $(EMU_RETARGET) $(EMU_CORE_LIB)
 
-$(BUILD)/obj/retarget/%.o: emulator/retarget/%.cpp emulator/retarget/retarget.h emulator/retarget/retarget_loops.h emulator/core/emu_tls.h emulator/core/lds_track.h emulator/emu.h instrument/MemOps.h
+$(BUILD)/obj/retarget/%.o: emulator/retarget/%.cpp emulator/retarget/retarget.h emulator/retarget/retarget_loops.h emulator/core/emu_tls.h emulator/core/lds_track.h emulator/emu.h instrument/MemOps.h instrument/AsanShadow.h
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(EMU_RT_CXXFLAGS) -c $< -o $@
 

@@ -54,6 +54,7 @@
 
 extern "C" {
 #include "../../include/ldsan/entry_points.def"
+#include "../../instrument/AsanShadow.h"
 #include "../../instrument/MemOps.h"
 #include "../core/core_wave_ops.h"
 #include "../core/lds_track.h"
@@ -61,6 +62,7 @@ extern "C" {
 }
 
 using namespace llvm;
+using ldsan::isShadowPointer;
 
 namespace {
 
@@ -108,18 +110,6 @@ bool isSharedPointer(const Value *P) {
   if (auto *GV = dyn_cast<GlobalVariable>(Obj))
     return !GV->isConstant();
   return true;
-}
-
-// ASan's shadow byte of an address: inttoptr((addr >> 3) + offset).
-bool isShadowPointer(const Value *P) {
-  auto *I2P = dyn_cast<IntToPtrInst>(P);
-  if (!I2P)
-    return false;
-  auto *Add = dyn_cast<BinaryOperator>(I2P->getOperand(0));
-  if (!Add || (Add->getOpcode() != Instruction::Add && Add->getOpcode() != Instruction::Or))
-    return false;
-  auto *Shr = dyn_cast<BinaryOperator>(Add->getOperand(0));
-  return Shr && Shr->getOpcode() == Instruction::LShr;
 }
 
 // The pointer operand of a memory access of the kernel's own code, or null.

@@ -52,6 +52,22 @@ define amdgpu_kernel void @k(i32 %i) #0 {
   ret void
 }
 
+; __syncthreads() at -O0 (the barrier's arguments reloaded from their
+; allocas between the fences and the s_barrier): none either
+; CHECK-LABEL: define void @work_group_barrier(
+; CHECK-NOT: wave.barrier
+; CHECK: ret void
+define void @work_group_barrier(i32 %flags) #0 {
+  %f = alloca i32, addrspace(5)
+  store i32 %flags, ptr addrspace(5) %f
+  %a = load i32, ptr addrspace(5) %f
+  call void @__atomic_work_item_fence(i32 %a, i32 3, i32 1)
+  call void @llvm.amdgcn.s.barrier()
+  %b = load i32, ptr addrspace(5) %f
+  call void @__atomic_work_item_fence(i32 %b, i32 2, i32 1)
+  ret void
+}
+
 ; CHECK-LABEL: define {{.*}}void @__ockl_helper(
 ; CHECK: fence syncscope("agent") seq_cst
 ; CHECK-NEXT: ret void
