@@ -53,7 +53,7 @@
  * at the split check's epoch), and a lane whose epoch is below its wave's
  * last barrier at the kernel's exit returned before it (the warning).
  *
- * Wave barriers (__builtin_amdgcn_wave_barrier: lanes of one wave are ordered
+ * Wave barriers (llvm.amdgcn.wave.barrier: lanes of one wave are ordered
  * across it, the compiler moves no LDS access over it): the first active lane
  * of the wave counts them in wave_syncs[wave] for its barrier epoch. Two
  * accesses of one wave at different counts are ordered (no race); at the same
@@ -393,11 +393,9 @@ LDSAN_ENTRY_FN void __ldsan_lds_check_wave_barrier(void) {
   if (!h || !__ldsan_first_active_lane()) return;
   uint32_t items, me = flat_id(&items);
   if (me >= LDSAN_HZ_MAX_ITEMS) return;
-  uint32_t epoch = hz_epoch_of(h, me);
-  LDSAN_GLOBAL ldsan_hz_wave_syncs *ws = &hz_wave_syncs(h)[me / __ldsan_wave_size()];
-  uint32_t count = __ldsan_load_relaxed_u32(&ws->epoch, LDSAN_SCOPE_WORKGROUP) == epoch
-                       ? __ldsan_load_relaxed_u32(&ws->count, LDSAN_SCOPE_WORKGROUP)
-                       : 0u;
+  uint32_t epoch = hz_epoch_of(h, me), wave = me / __ldsan_wave_size();
+  LDSAN_GLOBAL ldsan_hz_wave_syncs *ws = &hz_wave_syncs(h)[wave];
+  uint32_t count = wave_syncs_of(h, wave, epoch);
   if (count < LDSAN_HZ_WAVE_SYNC_MAX) /* saturates: never wraps back to an earlier count */
     __ldsan_store_relaxed_u32(&ws->count, count + 1u, LDSAN_SCOPE_WORKGROUP);
   __ldsan_store_relaxed_u32(&ws->epoch, epoch, LDSAN_SCOPE_WORKGROUP);

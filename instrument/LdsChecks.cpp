@@ -56,7 +56,9 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
       M.getOrInsertFunction(LDSAN_LDS_CHECK_FLAT_NAME, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx), I32);
   FunctionCallee Barrier =
       M.getOrInsertFunction(LDSAN_LDS_CHECK_BARRIER_NAME, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx), I32);
-  FunctionCallee WaveBarrier = M.getOrInsertFunction(LDSAN_LDS_CHECK_WAVE_BARRIER_NAME, Type::getVoidTy(Ctx));
+  FunctionCallee WaveBarrier; // races only: wave barriers order nothing for uninitialized reads
+  if (Mask & LDSAN_LDS_CHECK_RACES)
+    WaveBarrier = M.getOrInsertFunction(LDSAN_LDS_CHECK_WAVE_BARRIER_NAME, Type::getVoidTy(Ctx));
   const DataLayout &DL = M.getDataLayout();
   for (Function &F : M) {
     if (F.isDeclaration())

@@ -120,9 +120,10 @@ unsigned ldsan::markWaveOrderingFences(Module &M) {
           !isIntrinsic(I.getNextNode(), Intrinsic::amdgcn_wave_barrier))
         Fences.push_back(&I);
   }
-  for (Instruction *I : Fences) {
-    Function *WaveBarrier = Intrinsic::getOrInsertDeclaration(&M, Intrinsic::amdgcn_wave_barrier);
+  if (Fences.empty())
+    return 0;
+  Function *WaveBarrier = Intrinsic::getOrInsertDeclaration(&M, Intrinsic::amdgcn_wave_barrier);
+  for (Instruction *I : Fences)
     CallInst::Create(WaveBarrier, {}, "", std::next(I->getIterator()))->setDebugLoc(I->getDebugLoc());
-  }
   return Fences.size();
 }

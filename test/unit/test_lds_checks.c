@@ -52,7 +52,7 @@ static void barrier_some(uint32_t lo, uint32_t hi, uint32_t skip_lo, uint32_t sk
     __ldsan_lds_check_barrier(pc, RACES_UNINIT);
   }
 }
-/* A wave barrier (__builtin_amdgcn_wave_barrier) passed by the lanes
+/* A wave barrier (llvm.amdgcn.wave.barrier) passed by the lanes
  * [lo, hi) of one wave: the first of them is its first active lane. */
 static void wave_barrier(uint32_t lo, uint32_t hi) {
   for (uint32_t i = lo; i < hi; i++) {
