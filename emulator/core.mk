@@ -60,7 +60,7 @@ EMU_DEV_FLAGS := -x hip --offload-arch=gfx90a:xnack+ -mcode-object-version=5 -D_
   -emit-llvm -c -O2 -Wno-unused-command-line-argument
 EMU_TESTS := barrier ids3d dynlds atomics overflow trap
 EMU_TEST_BINS := $(EMU_TESTS:%=$(EMU_T)/%) $(EMU_T)/barrier-hostasan $(EMU_T)/bench $(EMU_T)/wave_ops \
-  $(EMU_T)/shadow_clean
+  $(EMU_T)/shadow_clean $(EMU_T)/lds_disjoint
 
 $(EMU_T)/stub_rt.bc: test/emucore/target_stub_rt.c include/ldsan/abi.h
 	@mkdir -p $(dir $@)
@@ -96,6 +96,12 @@ $(EMU_T)/wave_ops: test/emucore/wave_ops.c emulator/core/core_wave_ops.c emulato
 $(EMU_T)/shadow_clean: test/emucore/shadow_clean.c emulator/core/core_shadow_range.c emulator/core/core_internal.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined $< emulator/core/core_shadow_range.c -o $@
+
+# Unit test of the LDS checks' once-per-loop decision (no device code; the test owns the TLS and worker).
+$(EMU_T)/lds_disjoint: test/emucore/lds_disjoint.c emulator/core/core_lds_disjoint.c emulator/core/core_internal.h \
+    emulator/core/lds_track.h emulator/core/emu_tls.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(EMU_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined $< emulator/core/core_lds_disjoint.c -o $@
 
 TEST_TARGETS += emucore-tests
 emucore-tests: emulator-core $(EMU_TEST_BINS) $(EMU_T)/stub_rt.bc $(EMU_T)/unsupported.low.bc

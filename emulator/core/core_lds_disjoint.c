@@ -31,6 +31,7 @@ typedef struct emu_hull {
   __int128 win_lo, win_hi; /* the first work-item's */
   int64_t step;
   int store;
+  int fills; /* the loop writes every word of [lo, hi) */
 } emu_hull;
 
 /* Whether the bytes of a (writing) and b are never the same for two
@@ -42,6 +43,19 @@ static int emu_apart(const emu_hull *a, const emu_hull *b, uint64_t items) {
   __int128 hi = a->win_hi > b->win_hi ? a->win_hi : b->win_hi;
   __int128 step = a->step < 0 ? -(__int128)a->step : a->step;
   return hi - lo <= step;
+}
+
+/* Takes note that the words of [lo, hi) (inside the block) are written in
+ * this run: the worker keeps one interval, the union when they overlap or
+ * touch, else the larger one. */
+static void emu_known_written(emu_worker *w, __int128 lo, __int128 hi) {
+  __int128 known_lo = w->written_lo, known_hi = w->written_hi;
+  if (known_hi <= known_lo || hi < known_lo || lo > known_hi) { /* disjoint from the known: the larger one */
+    if (known_hi - known_lo < hi - lo) w->written_lo = (uint64_t)lo, w->written_hi = (uint64_t)hi;
+  } else { /* overlapping or adjacent: their union */
+    w->written_lo = (uint64_t)(lo < known_lo ? lo : known_lo);
+    w->written_hi = (uint64_t)(hi > known_hi ? hi : known_hi);
+  }
 }
 
 /* Whether the words of [lo, hi) (inside the block) were all written in this
@@ -58,12 +72,7 @@ static int emu_written(emu_worker *w, const ldsan_emu_tls_state *t, __int128 lo,
   const emu_lds_rec *recs = (const emu_lds_rec *)t->track_recs;
   for (uint64_t i = first; i < end; i++)
     if (recs[i].split_epoch >= t->track_run_start || recs[i].w.epoch < t->track_written_floor) return 0;
-  if (known_hi <= known_lo || hi < known_lo || lo > known_hi) { /* disjoint from the known: the larger one */
-    if (known_hi - known_lo < hi - lo) w->written_lo = (uint64_t)lo, w->written_hi = (uint64_t)hi;
-  } else { /* overlapping or adjacent: their union */
-    w->written_lo = (uint64_t)(lo < known_lo ? lo : known_lo);
-    w->written_hi = (uint64_t)(hi > known_hi ? hi : known_hi);
-  }
+  emu_known_written(w, lo, hi);
   return 1;
 }
 
@@ -81,7 +90,12 @@ EMU_API int __ldsan_emu_lds_disjoint(const emu_lds_span *spans, uint32_t n, uint
         s->step >= (int64_t)LDSAN_EMU_DISJOINT_MAX_BYTES || s->step <= -(int64_t)LDSAN_EMU_DISJOINT_MAX_BYTES)
       return 0;
     __int128 d = (__int128)s->step * (__int128)(items - 1);
-    emu_hull x = {.win_lo = s->lo, .step = s->step, .store = s->store != 0};
+    emu_hull x = {.win_lo = s->lo, .step = s->step, .store = (s->kind & LDSAN_EMU_SPAN_STORE) != 0};
+    /* Every work-item writes whole words, one after another: after the loop
+     * the hull is written (noted only when the answer is yes). */
+    __int128 size = s->size;
+    x.fills = (s->kind & LDSAN_EMU_SPAN_EVERY) && x.store && s->width == 0 && s->size % 4 == 0 &&
+              (s->lo - (uint64_t)block) % 4 == 0 && (items == 1 || s->step == size || s->step == -size);
     x.win_hi = x.win_lo + s->width + s->size;
     x.lo = x.win_lo + (d < 0 ? d : 0);
     x.hi = x.win_hi + (d > 0 ? d : 0);
@@ -112,5 +126,8 @@ EMU_API int __ldsan_emu_lds_disjoint(const emu_lds_span *spans, uint32_t n, uint
     for (uint32_t k = 0; k < m; k++)
       if (k != i && !emu_apart(&h[i], &h[k], items)) return 0;
   }
+  if (t->track_written_floor) /* the next loops' reads of what this one writes need no look at the records */
+    for (uint32_t i = 0; i < m; i++)
+      if (h[i].fills) emu_known_written(w, h[i].lo, h[i].hi);
   return 1;
 }

@@ -82,8 +82,11 @@ typedef struct emu_lds_span {
   uint64_t lo, width;
   int64_t step;
   uint32_t size;
-  uint32_t store; /* a write or an atomic */
+  uint32_t kind; /* LDSAN_EMU_SPAN_STORE: a write or an atomic; LDSAN_EMU_SPAN_EVERY: made by every work-item of the loop */
 } emu_lds_span;
+
+#define LDSAN_EMU_SPAN_STORE 1u
+#define LDSAN_EMU_SPAN_EVERY 2u
 
 #define LDSAN_EMU_LDS_DISJOINT_FN "__ldsan_emu_lds_disjoint"
 #define LDSAN_EMU_DISJOINT_MAX_SPANS 64u        /* spans of one loop */
@@ -92,7 +95,7 @@ typedef struct emu_lds_span {
 #define LDSAN_EMU_SPAN_LO 0
 #define LDSAN_EMU_SPAN_WIDTH 8
 #define LDSAN_EMU_SPAN_STEP 16
-#define LDSAN_EMU_SPAN_ACCESS 24 /* size, then store: one 8-byte word */
+#define LDSAN_EMU_SPAN_ACCESS 24 /* size, then kind: one 8-byte word */
 
 #ifndef __cplusplus
 #include <stddef.h>
@@ -100,7 +103,7 @@ _Static_assert(sizeof(emu_lds_span) == LDSAN_EMU_SPAN_SIZE && offsetof(emu_lds_s
                offsetof(emu_lds_span, width) == LDSAN_EMU_SPAN_WIDTH &&
                offsetof(emu_lds_span, step) == LDSAN_EMU_SPAN_STEP &&
                offsetof(emu_lds_span, size) == LDSAN_EMU_SPAN_ACCESS &&
-               offsetof(emu_lds_span, store) == LDSAN_EMU_SPAN_ACCESS + 4, "emu_lds_span");
+               offsetof(emu_lds_span, kind) == LDSAN_EMU_SPAN_ACCESS + 4, "emu_lds_span");
 _Static_assert(sizeof(emu_lds_rec) == LDSAN_EMU_REC_SIZE && offsetof(emu_lds_rec, split_epoch) == LDSAN_EMU_REC_SPLIT &&
                offsetof(emu_lds_rec, w) == LDSAN_EMU_REC_W && offsetof(emu_lds_rec, r) == LDSAN_EMU_REC_R &&
                offsetof(emu_lds_rec, r2) == LDSAN_EMU_REC_R2, "emu_lds_rec");

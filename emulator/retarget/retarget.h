@@ -128,7 +128,7 @@ unsigned rt_form_groups(rt_ctx *c, int verbose);
  * there). Returns how many loops it versioned; the module then needs a
  * cleanup (RT_SHADOW_CLEANUP). With `verbose`, counts them per function. */
 unsigned rt_hoist_shadow_checks(LLVMModuleRef m, int verbose);
-#define RT_SHADOW_CLEANUP "function(instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm),gvn,instcombine<no-verify-fixpoint>,simplifycfg)"
+#define RT_SHADOW_CLEANUP "function(instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm),gvn,instcombine<no-verify-fixpoint>,simplifycfg,loop-vectorize,instcombine<no-verify-fixpoint>,simplifycfg)"
 
 /* The property (in !llvm.loop) of a work-item loop that runs a region for
  * every work-item at once, outside lockstep: the loop is the whole barrier

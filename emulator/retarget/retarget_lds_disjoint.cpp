@@ -19,7 +19,8 @@
 // the first work-item's bytes and the step between work-items) and, before
 // the loop, passes them to the core (__ldsan_emu_lds_disjoint,
 // core_lds_disjoint.c), which says whether they are disjoint (and, with
-// detect_uninit, whether the reads' words are all written already). Yes: a
+// detect_uninit, whether the reads' words are all written already, and then
+// takes note of what the loop's writes made written). Yes: a
 // copy of the loop runs in which the inline paths' TLS track_fast (0 at run
 // time everywhere) is the constant 1, so a read only passes and a write
 // stores its epoch, item and size; the optimizer then drops the
@@ -30,7 +31,9 @@
 // that, retarget_shadow_ranges.cpp's leavesShadowAlone: the report
 // functions, the LDS checks' own calls); an LDS access in a call it makes
 // would not be described.
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -56,6 +59,7 @@ struct Site {
   Value *Ptr;
   uint32_t Size;
   bool Store;
+  bool Every; // every work-item of the loop makes the access (a load or store of Ptr on every iteration)
 };
 
 // Whether load LI reads the TLS track_fast field.
@@ -68,9 +72,42 @@ bool isFastField(const LoadInst *LI) {
   return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_TRACK_FAST;
 }
 
+// Whether a load or store of P in L runs on every iteration of L (which
+// leaves only through its latch), given that the tests in Nulls find the block pointer not
+// null: no path from the header to the latch (taking only the not-null side
+// of those tests) avoids every block of L's own with such an access.
+bool everyIteration(Loop *L, LoopInfo &LI, ArrayRef<ICmpInst *> Nulls, Value *P) {
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!Latch || L->getExitingBlock() != Latch) return false; // every work-item reaches the latch
+  const Value *Want = P->stripPointerCasts();
+  SmallPtrSet<const BasicBlock *, 8> Access;
+  for (BasicBlock *BB : L->blocks()) {
+    if (LI.getLoopFor(BB) != L) continue;
+    for (Instruction &I : *BB)
+      if (Value *Ptr = getLoadStorePointerOperand(&I); Ptr && Ptr->stripPointerCasts() == Want) Access.insert(BB);
+  }
+  if (Access.empty()) return false;
+  SmallPtrSet<const BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 32> Work{L->getHeader()};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (Access.count(BB) || !L->contains(BB) || !Seen.insert(BB).second) continue;
+    if (BB == Latch) return false;
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    auto *C = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+    if (C && is_contained(Nulls, C)) { // the not-null side only
+      Work.push_back(Br->getSuccessor(C->getPredicate() == CmpInst::ICMP_EQ ? 1 : 0));
+      continue;
+    }
+    for (BasicBlock *S : successors(BB))
+      if (S != L->getHeader()) Work.push_back(S);
+  }
+  return true;
+}
+
 // The LDS checks' calls in L (both the inline paths' slow calls and the
 // plain ones); false if one has a size the span cannot say.
-bool collectSites(Loop *L, SmallVectorImpl<Site> &Sites) {
+bool collectSites(Loop *L, LoopInfo &LI, ArrayRef<ICmpInst *> Nulls, SmallVectorImpl<Site> &Sites) {
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
       auto *CB = dyn_cast<CallBase>(&I);
@@ -83,7 +120,8 @@ bool collectSites(Loop *L, SmallVectorImpl<Site> &Sites) {
       uint32_t V = (uint32_t)SK->getZExtValue();
       uint32_t Size = V & LDSAN_EMU_TRACK_SIZE_MASK;
       if (Size == 0 || Size > LDSAN_EMU_DISJOINT_MAX_BYTES) return false;
-      Sites.push_back({CB->getArgOperand(0), Size, (V & (LDSAN_EMU_TRACK_STORE | LDSAN_EMU_TRACK_ATOMIC)) != 0});
+      bool Store = (V & (LDSAN_EMU_TRACK_STORE | LDSAN_EMU_TRACK_ATOMIC)) != 0;
+      Sites.push_back({CB->getArgOperand(0), Size, Store, Store && everyIteration(L, LI, Nulls, CB->getArgOperand(0))});
     }
   return !Sites.empty() && Sites.size() <= LDSAN_EMU_DISJOINT_MAX_SPANS;
 }
@@ -124,7 +162,7 @@ void replaceIn(Loop *L, Value *V, Value *New, Instruction *At, unsigned Depth = 
 
 } // namespace
 
-Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT) {
+Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<LoadInst *> Block) {
   if (!getBooleanLoopAttribute(L, RT_LOOP_WHOLE_INTERVAL)) return nullptr;
   BasicBlock *PH = L->getLoopPreheader();
   Function &F = *PH->getParent();
@@ -134,7 +172,8 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     if (auto *LI = dyn_cast<LoadInst>(&I); LI && isFastField(LI) && usesIn(L, LI)) FastLoads.push_back(LI);
   if (FastLoads.empty()) return nullptr;
   SmallVector<Site, 16> Sites;
-  if (!collectSites(L, Sites)) return nullptr;
+  SmallVector<ICmpInst *, 4> Nulls = nullTests(L, Block);
+  if (!collectSites(L, LI, Nulls, Sites)) return nullptr;
   if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) return nullptr;
 
   LLVMContext &Ctx = F.getContext();
@@ -169,7 +208,8 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     B.CreateStore(W, field(K, LDSAN_EMU_SPAN_WIDTH));
     B.CreateStore(Step, field(K, LDSAN_EMU_SPAN_STEP));
     static_assert(LDSAN_EMU_SPAN_SIZE == 32, "lo, width, step, then size and store in one word");
-    B.CreateStore(B.getInt64(Sites[K].Size | uint64_t(Sites[K].Store) << 32), field(K, LDSAN_EMU_SPAN_ACCESS));
+    uint64_t Kind = (Sites[K].Store ? LDSAN_EMU_SPAN_STORE : 0) | (Sites[K].Every ? LDSAN_EMU_SPAN_EVERY : 0);
+    B.CreateStore(B.getInt64(Sites[K].Size | Kind << 32), field(K, LDSAN_EMU_SPAN_ACCESS));
   }
   Value *Items = B.CreateAdd(expand(Trips), B.getInt64(1));
   for (Guard &G : AF.Guards) {
@@ -180,6 +220,12 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
   }
   FunctionCallee Disjoint =
       F.getParent()->getOrInsertFunction(LDSAN_EMU_LDS_DISJOINT_FN, B.getInt32Ty(), B.getPtrTy(), B.getInt32Ty(), I64);
+  // Spans whose guards failed may be wrong, and a write of every work-item is
+  // one only when the block pointer is not null: else the core sees no
+  // work-items.
+  Value *Sure = Ok;
+  for (ICmpInst *C : Nulls) Sure = B.CreateAnd(Sure, B.CreateIsNotNull(C->getOperand(0)));
+  Items = B.CreateSelect(Sure, Items, B.getInt64(0));
   Value *Answer = B.CreateCall(Disjoint, {B.CreateAddrSpaceCast(Spans, B.getPtrTy()), B.getInt32(Sites.size()), Items});
   Value *Fast = B.CreateAnd(Ok, B.CreateICmpNE(Answer, B.getInt32(0)));
   // The copy that skips the comparisons, and the loop that makes them.

@@ -149,8 +149,8 @@ bool swLowered(const Module &M) {
 }
 
 // Hoists the block pointer's loads from the LDS window to the preheader (in
-// a module swLowered).
-bool hoistBlockPointer(Loop *L) {
+// a module swLowered) and adds them to Loads.
+bool hoistBlockPointer(Loop *L, SmallVectorImpl<LoadInst *> &Hoisted) {
   BasicBlock *PH = L->getLoopPreheader();
   if (!PH) return false;
   SmallVector<LoadInst *, 8> Loads;
@@ -169,7 +169,45 @@ bool hoistBlockPointer(Loop *L) {
       }
     }
   for (LoadInst *LI : Loads) LI->moveBefore(PH->getTerminator()->getIterator());
+  Hoisted.append(Loads.begin(), Loads.end());
   return !Loads.empty();
+}
+
+// An extension (i32 to i64) in a hoisted access's address, affine in the
+// work-item with one value per work-item: in the fast copy it becomes Lo +
+// Step * i, computed in 64 bits, which the guards make equal to it.
+struct Widened {
+  CastInst *Ext;
+  Affine A;
+};
+
+// The extensions that the addresses of Hs's accesses are computed from, in
+// L's own blocks (not its inner loops'), affine as above; their guards join
+// AF's.
+template <class HoistedT>
+SmallVector<Widened, 8> widenedExtensions(Loop *L, LoopInfo &LI, ScalarEvolution &SE, AffineFinder &AF,
+                                          ArrayRef<HoistedT> Hs) {
+  SmallVector<Widened, 8> Out;
+  SmallPtrSet<Value *, 32> Seen;
+  SmallVector<Value *, 32> Work;
+  for (const HoistedT &H : Hs) Work.push_back(H.SL.Addr);
+  while (!Work.empty() && Seen.size() < 256) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second || LI.getLoopFor(I->getParent()) != L || isa<PHINode>(I)) continue;
+    auto *E = dyn_cast<CastInst>(I);
+    if (E && (isa<SExtInst>(E) || isa<ZExtInst>(E)) && E->getType()->isIntegerTy(64) &&
+        E->getSrcTy()->getIntegerBitWidth() <= 32) {
+      Affine A;
+      size_t G = AF.Guards.size();
+      if (AF.of(SE.getSCEV(E), A) && A.W->isZero()) {
+        Out.push_back({E, A});
+        continue;
+      }
+      AF.Guards.resize(G);
+    }
+    for (Use &U : I->operands()) Work.push_back(U.get());
+  }
+  return Out;
 }
 
 struct Hoisted {
@@ -181,7 +219,7 @@ struct Hoisted {
 // Versions L when it has hoistable shadow loads. Returns the fast copy's
 // header, or null.
 BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-                        unsigned &HoistedLoads, unsigned &AllLoads) {
+                        ArrayRef<LoadInst *> Block, unsigned &HoistedLoads, unsigned &AllLoads) {
   SmallVector<ShadowLoad, 16> Loads;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
@@ -206,9 +244,14 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
     Hs.push_back({SL, AF.whole(A), unsigned(SL.Load->getType()->getIntegerBitWidth() / 8)});
   }
   if (Hs.empty()) return nullptr;
+  // Extensions are widened only where the copy has the work-item index.
+  PHINode *Index = L->getCanonicalInductionVariable();
+  SmallVector<Widened, 8> Ws;
+  if (Index && Index->getType()->isIntegerTy(64)) Ws = widenedExtensions(L, LI, SE, AF, ArrayRef<Hoisted>(Hs));
   // Nothing expanded may trap (a division by a value that can be 0).
   SCEVExpander Exp(SE, "shadow.range");
   bool Safe = Exp.isSafeToExpand(Trips);
+  for (Widened &W : Ws) Safe = Safe && Exp.isSafeToExpand(W.A.Lo) && Exp.isSafeToExpand(W.A.Step);
   for (Guard &G : AF.Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
   for (Hoisted &H : Hs) Safe = Safe && Exp.isSafeToExpand(H.R.Lo) && Exp.isSafeToExpand(H.R.W);
   if (!Safe) return nullptr;
@@ -221,10 +264,18 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   IRBuilder<> B(At);
   auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
   Value *Ok = B.CreateICmpUGE(expand(SE.getNoopOrZeroExtend(Trips, I64)), B.getInt64(kMinItems - 1));
+  // The fast copy is entered only when the block pointers are not null, so
+  // its tests of them are constants -- and the loop has no branch left that
+  // keeps the vectorizer out.
+  SmallVector<ICmpInst *, 4> NullTests = nullTests(L, Block);
+  for (ICmpInst *C : NullTests) // the hoisted loads are in PH, before At
+    Ok = B.CreateAnd(Ok, B.CreateIsNotNull(C->getOperand(0)));
   for (Guard &G : AF.Guards) {
     B.SetInsertPoint(At);
     Ok = B.CreateAnd(Ok, B.CreateICmp(G.P, expand(G.A), expand(G.B)));
   }
+  SmallVector<std::pair<Value *, Value *>, 8> WLoStep;
+  for (Widened &W : Ws) WLoStep.push_back({expand(W.A.Lo), expand(W.A.Step)});
   // Each interval is checked (emulator/core/core_shadow_range.c) only when
   // everything before it held: an unbounded interval is never looked at.
   FunctionCallee Clean = M.getOrInsertFunction("__ldsan_emu_shadow_clean", B.getInt32Ty(), I64, I64);
@@ -275,6 +326,21 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
     Copy->replaceAllUsesWith(Constant::getNullValue(Copy->getType()));
     Copy->eraseFromParent();
   }
+  // The guards keep Lo + Step * i in range: no signed wrap in 64 bits.
+  for (size_t k = 0; k < Ws.size(); k++) {
+    auto *Copy = cast<Instruction>(VMap[Ws[k].Ext]);
+    IRBuilder<> WB(Copy);
+    Value *I = VMap[Index];
+    Value *V = WB.CreateAdd(WLoStep[k].first, WB.CreateMul(WLoStep[k].second, I, "", false, true),
+                            Copy->getName() + ".wide", false, true);
+    Copy->replaceAllUsesWith(V);
+    Copy->eraseFromParent();
+  }
+  for (ICmpInst *C : NullTests) {
+    auto *Copy = cast<ICmpInst>(VMap[C]);
+    Copy->replaceAllUsesWith(ConstantInt::getBool(F.getContext(), C->getPredicate() == CmpInst::ICMP_NE));
+    Copy->eraseFromParent();
+  }
   HoistedLoads += Hs.size();
   return Fast->getHeader();
 }
@@ -299,16 +365,17 @@ unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsi
     if (!leavesShadowAlone(Next)) continue;
     simplifyLoop(Next, &DT, &LI, &SE, &AC, nullptr, false);
     formLCSSARecursively(*Next, DT, &LI, &SE);
-    if (Lowered && hoistBlockPointer(Next)) SE.forgetLoop(Next);
+    SmallVector<LoadInst *, 4> Block;
+    if (Lowered && hoistBlockPointer(Next, Block)) SE.forgetLoop(Next);
     if (!Next->getLoopPreheader() || !Next->isLCSSAForm(DT)) continue;
     // A checked loop first gets its copy that skips the LDS checks'
     // comparisons; then both are looked at again, as loops of their own.
-    if (decideLdsDisjoint(Next, SE, LI, DT)) {
+    if (decideLdsDisjoint(Next, SE, LI, DT, Block)) {
       Disjoint++;
       Done.erase(Next->getHeader());
       continue;
     }
-    if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Hoisted, All)) {
+    if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Block, Hoisted, All)) {
       Done.insert(Fast);
       N++;
     }

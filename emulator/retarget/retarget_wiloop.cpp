@@ -69,6 +69,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/PatternMatch.h"
@@ -97,6 +98,39 @@ namespace {
 
 constexpr unsigned kMaxRegions = 62;       // region ids index the core's 64-bit masks
 constexpr uint32_t kStateDone = LDSAN_EMU_GROUP_STATE_DONE;
+// The group function's accesses to the emulator's own arrays (ids, states)
+// get one alias scope and every other access of the function (the kernel's)
+// !noalias for it: the kernel's code has no pointer into those arrays. The
+// noalias attributes say the same, but a group function uses `states` in
+// more places than capture tracking follows, and then alias analysis would
+// not use them: every work-item loop would keep its store of the work-item's
+// state beside the kernel's accesses, and with it no vector form.
+void scopeEmulatorArrays(Function &g, Value *ids, Value *states) {
+  MDBuilder mdb(g.getContext());
+  MDNode *domain = mdb.createAliasScopeDomain("ldsan.emu.group");
+  MDNode *scope = mdb.createAliasScope("ldsan.emu.items", domain);
+  MDNode *list = MDNode::get(g.getContext(), {scope});
+  for (Instruction &i : instructions(g)) {
+    Value *p = getLoadStorePointerOperand(&i);
+    if (!p) {
+      if (auto *rmw = dyn_cast<AtomicRMWInst>(&i)) p = rmw->getPointerOperand();
+      else if (auto *cx = dyn_cast<AtomicCmpXchgInst>(&i)) p = cx->getPointerOperand();
+      else if (auto *mi = dyn_cast<AnyMemIntrinsic>(&i)) p = mi->getRawDest();
+      else continue;
+    }
+    const Value *o = getUnderlyingObject(p);
+    if (o == ids || o == states) {
+      i.setMetadata(LLVMContext::MD_alias_scope, list);
+      continue;
+    }
+    if (auto *mt = dyn_cast<AnyMemTransferInst>(&i)) { // its source must not be ours either
+      const Value *src = getUnderlyingObject(mt->getRawSource());
+      if (src == ids || src == states) continue;
+    }
+    i.setMetadata(LLVMContext::MD_noalias, MDNode::concatenate(i.getMetadata(LLVMContext::MD_noalias), list));
+  }
+}
+
 // Where a work-item that returns stops, in place of a barrier's region (stopAt).
 constexpr unsigned kDoneStop = 0x7fffffffu;
 constexpr uint64_t kMaxFrameAlign = 64;    // the core's frame buffer alignment
@@ -258,6 +292,7 @@ public:
       return nullptr;
     }
     Function *g = build(groupName);
+    scopeEmulatorArrays(*g, g->getArg(1), g->getArg(4));
     rt_debug_move(wrap(g), wrap(w_));
     std::string err;
     raw_string_ostream os(err);
@@ -818,6 +853,10 @@ private:
     FunctionType *fty = FunctionType::get(i64, {ptr, ptr, i32, ptr, ptr, i32, i32}, false);
     Function *g = Function::Create(fty, GlobalValue::InternalLinkage, name, m_);
     g->addFnAttr(Attribute::NoUnwind);
+    // The emulator's own arrays: the kernel's code has no pointer into them
+    // (the core reads ids, and states only between calls).
+    g->addParamAttr(1, Attribute::NoAlias);
+    g->addParamAttr(4, Attribute::NoAlias);
     Argument *args = g->getArg(0), *ids = g->getArg(1), *n = g->getArg(2), *frames = g->getArg(3),
              *states = g->getArg(4), *region = g->getArg(5), *parity = g->getArg(6);
     args->setName("args");

@@ -22,6 +22,32 @@ for k in _Z12stage_reduceILi256EEvPKfPf _Z12stage_reduceILi64EEvPKfPf _Z16revers
     fi
   done
 done
+# The staging loop of stage_reduce<256> (buf[t] = in[...]), once its shadow
+# checks and its test of the LDS block pointer are decided before the loop,
+# is a plain copy: the cleanup after versioning gives it a vector form.
+mkdir -p "$tmp/keep"
+if LDSAN_EMU_KEEP_TEMPS=1 TMPDIR="$tmp/keep" "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog2" \
+     2>/dev/null && bc=$(find "$tmp/keep" -name '*shadow_ranges.bc' | head -1) && [[ -n "$bc" ]] &&
+   "$BUILD/bin/ldsan-emu-retarget" "$bc" -o "$tmp/x.o" --emit-ll "$tmp/x.ll" -O2; then
+  if awk '/^define .*@__ldsan_emu_group\._Z12stage_reduceILi256EEvPKfPf\(/,/^}/' "$tmp/x.ll" |
+     grep -qE 'store <[0-9]+ x float>'; then
+    ok "stage_reduce<256>: the staging loop has a vector form"
+  else
+    bad "stage_reduce<256>: no vector store of floats in its group function"
+  fi
+  # In the LDS checks' copy the staging write is one every work-item makes, whole
+  # words one after another: its span says so (size 4, kind store | every), so that
+  # the core notes those words written (core_lds_disjoint.c).
+  every=$(( 4 | 3 << 32 ))
+  if awk '/^define .*@__ldsan_emu_group_checked\._Z12stage_reduceILi256EEvPKfPf\(/,/^}/' "$tmp/x.ll" |
+     grep -q "store i64 $every, "; then
+    ok "stage_reduce<256>: the staging write's span is a write of every work-item"
+  else
+    bad "stage_reduce<256>: no span of a 4-byte write of every work-item in its LDS checks' copy"
+  fi
+else
+  bad "cannot retarget the kept bitcode of $prog"
+fi
 for run in "" "LDSAN_EMU_FIBERS=1" "LDSAN_OPTIONS=detect_races=1:detect_uninit=1"; do
   if env $run "$tmp/prog" >"$tmp/out" 2>"$tmp/err" && grep -q "shadow_ranges: PASSED" "$tmp/out" &&
      ! grep -qE 'ERROR|WARNING|SUMMARY' "$tmp/err"; then
