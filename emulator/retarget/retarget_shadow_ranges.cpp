@@ -210,6 +210,18 @@ SmallVector<Widened, 8> widenedExtensions(Loop *L, LoopInfo &LI, ScalarEvolution
   return Out;
 }
 
+// The block pointer's loads outside L (hoisted for an earlier copy of it)
+// that L tests against null.
+void testedBlockPointers(Loop *L, SmallVectorImpl<LoadInst *> &Block) {
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB)
+      if (auto *C = dyn_cast<ICmpInst>(&I); C && C->isEquality() && isa<ConstantPointerNull>(C->getOperand(1)))
+        if (auto *LI = dyn_cast<LoadInst>(C->getOperand(0)); LI && !L->contains(LI) && LI->isSimple() &&
+                                                             isWindowBase(LI->getPointerOperand()) &&
+                                                             !is_contained(Block, LI))
+          Block.push_back(LI);
+}
+
 struct Hoisted {
   ShadowLoad SL;
   Range R;
@@ -367,6 +379,7 @@ unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsi
     formLCSSARecursively(*Next, DT, &LI, &SE);
     SmallVector<LoadInst *, 4> Block;
     if (Lowered && hoistBlockPointer(Next, Block)) SE.forgetLoop(Next);
+    if (Lowered) testedBlockPointers(Next, Block);
     if (!Next->getLoopPreheader() || !Next->isLCSSAForm(DT)) continue;
     // A checked loop first gets its copy that skips the LDS checks'
     // comparisons; then both are looked at again, as loops of their own.

@@ -32,6 +32,8 @@
 # no AddressSanitizer in the program) and also checks that no ASan runtime is linked.
 # LDSAN_EXPECT_CFLAGS adds compile flags (an RDNA target: its wave32 on the emulator);
 # LDSAN_EXPECT_STDOUT is one more substring the program's stdout must hold (as EXPECT-STDOUT).
+# LDSAN_EXPECT_OPTIONS is appended to the run's LDSAN_OPTIONS (the program's ENV line's, or
+# the default), e.g. the LDS checks on a program whose ENV sets options of its own.
 # The program runs twice, with work-item loops and with LDSAN_EMU_FIBERS=1, and every
 # expectation must hold both times: the two schedulers must agree. A bug program
 # runs a third time with report_format=json, whose first report must agree too.
@@ -113,6 +115,13 @@ want_frames=()
 while IFS= read -r f; do want_frames+=("$f"); done < <(sed -nE 's|^[[:space:]]*// EXPECT-FRAME:[[:space:]]*(.*[^[:space:]])[[:space:]]*$|\1|p' "$prog")
 envs=()
 while IFS= read -r e; do [[ -n "$e" ]] && envs+=("$e"); done < <(sed -n 's|^[[:space:]]*// ENV:[[:space:]]*||p' "$prog")
+if [[ -n "${LDSAN_EXPECT_OPTIONS:-}" ]]; then
+  found_options=
+  for k in ${envs[@]+"${!envs[@]}"}; do
+    [[ "${envs[$k]}" == LDSAN_OPTIONS=* ]] && envs[$k]+=":$LDSAN_EXPECT_OPTIONS" && found_options=1
+  done
+  [[ -n "$found_options" ]] || envs+=("LDSAN_OPTIONS=${LDSAN_OPTIONS:-color=never}:$LDSAN_EXPECT_OPTIONS")
+fi
 
 # run_and_check <label> [VAR=value...]: runs the program and checks every expectation.
 run_and_check() {

@@ -1,8 +1,8 @@
 // Kernels whose work-item loops check ASan's shadow once per loop
 // (retarget_shadow_ranges.cpp) when built with -O2, each checked against a
 // host reference: the intervals must be right for every access shape here
-// (forward and backward strides, an inner loop over a 2-D tile, 16-byte
-// accesses, a large array), and an access whose interval reaches a redzone
+// (forward and backward strides, an inner loop over a 2-D tile, 1-, 2-, 8-
+// and 16-byte accesses, a large array), and an access whose interval reaches a redzone
 // only on a side no work-item takes (a guarded neighbour read) must run the
 // checked loop without a false report. shadow_ranges.sh checks the
 // retarget tool's count of such loops and runs this program.
@@ -60,6 +60,17 @@ __global__ void wide_copy(const float4 *in, float4 *out) {
   }
 }
 
+// Staging of 1-, 2- and 8-byte elements, read back reversed: loops the cleanup
+// after versioning turns into vector code for each element size.
+template <typename T, int WG>
+__global__ void reverse_stage(const T *in, T *out, int shift) {
+  __shared__ T buf[WG];
+  int t = threadIdx.x;
+  buf[t] = (T)(in[blockIdx.x * WG + t] + (T)shift);
+  __syncthreads();
+  out[blockIdx.x * WG + t] = buf[WG - 1 - t];
+}
+
 template <typename T>
 static T *to_device(const std::vector<T> &h) {
   T *d;
@@ -90,8 +101,33 @@ static void run_stage_reduce(int groups) {
   HIP_CHECK(hipFree(din));
 }
 
+template <typename T, int WG>
+static void run_reverse_stage(const char *name, int groups) {
+  std::vector<T> in(groups * WG), want(groups * WG);
+  for (size_t i = 0; i < in.size(); i++) in[i] = (T)((i * 37) % 101);
+  for (int g = 0; g < groups; g++)
+    for (int t = 0; t < WG; t++) want[g * WG + t] = (T)(in[g * WG + WG - 1 - t] + (T)3);
+  T *din = to_device(in), *dout;
+  HIP_CHECK(hipMalloc(&dout, in.size() * sizeof(T)));
+  reverse_stage<T, WG><<<groups, WG>>>(din, dout, 3);
+  LAUNCH_CHECK();
+  std::vector<T> got = from_device(dout, in.size());
+  int bad = 0;
+  for (size_t i = 0; i < got.size(); i++)
+    if (got[i] != want[i] && bad++ < 3)
+      fprintf(stderr, "%s: element %zu is %g, expected %g\n", name, i, (double)got[i], (double)want[i]);
+  if (bad) {
+    fprintf(stderr, "%s: %d wrong elements\n", name, bad);
+    exit(1);
+  }
+  HIP_CHECK(hipFree(din));
+}
+
 int main() {
   run_stage_reduce<256>(16);
+  run_reverse_stage<signed char, 256>("reverse_stage<char>", 5);
+  run_reverse_stage<short, 128>("reverse_stage<short>", 5);
+  run_reverse_stage<double, 256>("reverse_stage<double>", 5);
   run_stage_reduce<64>(8);
 
   {

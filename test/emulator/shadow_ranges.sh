@@ -22,19 +22,23 @@ for k in _Z12stage_reduceILi256EEvPKfPf _Z12stage_reduceILi64EEvPKfPf _Z16revers
     fi
   done
 done
-# The staging loop of stage_reduce<256> (buf[t] = in[...]), once its shadow
-# checks and its test of the LDS block pointer are decided before the loop,
-# is a plain copy: the cleanup after versioning gives it a vector form.
+# The staging loops of stage_reduce<256> and reverse_stage<char, short, double>
+# (buf[t] = in[...]), once their shadow checks and their tests of the LDS block
+# pointer are decided before the loop, are plain copies: the cleanup after
+# versioning gives them a vector form.
 mkdir -p "$tmp/keep"
 if LDSAN_EMU_KEEP_TEMPS=1 TMPDIR="$tmp/keep" "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog2" \
      2>/dev/null && bc=$(find "$tmp/keep" -name '*shadow_ranges.bc' | head -1) && [[ -n "$bc" ]] &&
    "$BUILD/bin/ldsan-emu-retarget" "$bc" -o "$tmp/x.o" --emit-ll "$tmp/x.ll" -O2; then
-  if awk '/^define .*@__ldsan_emu_group\._Z12stage_reduceILi256EEvPKfPf\(/,/^}/' "$tmp/x.ll" |
-     grep -qE 'store <[0-9]+ x float>'; then
-    ok "stage_reduce<256>: the staging loop has a vector form"
-  else
-    bad "stage_reduce<256>: no vector store of floats in its group function"
-  fi
+  for kt in _Z12stage_reduceILi256EEvPKfPf:float _Z13reverse_stageIaLi256EEvPKT_PS0_i:i8 \
+            _Z13reverse_stageIsLi128EEvPKT_PS0_i:i16 _Z13reverse_stageIdLi256EEvPKT_PS0_i:double; do
+    k=${kt%%:*} ty=${kt##*:}
+    if awk "/^define .*@__ldsan_emu_group\\.$k\\(/,/^}/" "$tmp/x.ll" | grep -qE "store <[0-9]+ x $ty>"; then
+      ok "$k: the staging loop has a vector form ($ty)"
+    else
+      bad "$k: no vector store of $ty in its group function"
+    fi
+  done
   # In the LDS checks' copy the staging write is one every work-item makes, whole
   # words one after another: its span says so (size 4, kind store | every), so that
   # the core notes those words written (core_lds_disjoint.c).
