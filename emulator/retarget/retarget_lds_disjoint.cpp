@@ -162,7 +162,7 @@ void replaceIn(Loop *L, Value *V, Value *New, Instruction *At, unsigned Depth = 
 
 } // namespace
 
-Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<LoadInst *> Block) {
+Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<ICmpInst *> Nulls) {
   if (!getBooleanLoopAttribute(L, RT_LOOP_WHOLE_INTERVAL)) return nullptr;
   BasicBlock *PH = L->getLoopPreheader();
   Function &F = *PH->getParent();
@@ -172,7 +172,6 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     if (auto *LI = dyn_cast<LoadInst>(&I); LI && isFastField(LI) && usesIn(L, LI)) FastLoads.push_back(LI);
   if (FastLoads.empty()) return nullptr;
   SmallVector<Site, 16> Sites;
-  SmallVector<ICmpInst *, 4> Nulls = nullTests(L, Block);
   if (!collectSites(L, LI, Nulls, Sites)) return nullptr;
   if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) return nullptr;
 

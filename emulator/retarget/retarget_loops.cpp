@@ -100,16 +100,6 @@ bool AffineFinder::of(const SCEV *X, Affine &A) {
   return false;
 }
 
-SmallVector<ICmpInst *, 4> nullTests(Loop *L, ArrayRef<LoadInst *> Block) {
-  SmallVector<ICmpInst *, 4> Out;
-  for (LoadInst *LI : Block)
-    for (User *U : LI->users())
-      if (auto *C = dyn_cast<ICmpInst>(U); C && C->isEquality() && L->contains(C) &&
-                                            C->getOperand(0) == LI && isa<ConstantPointerNull>(C->getOperand(1)))
-        Out.push_back(C);
-  return Out;
-}
-
 Loop *versionLoopOn(Loop *L, BasicBlock *Decide, Value *Cond, const Twine &Suffix, LoopInfo &LI, DominatorTree &DT,
                     ValueToValueMapTy &VMap) {
   BasicBlock *LoopPH = L->getLoopPreheader();

@@ -78,19 +78,14 @@ private:
 llvm::Loop *versionLoopOn(llvm::Loop *L, llvm::BasicBlock *Decide, llvm::Value *Cond, const llvm::Twine &Suffix,
                           llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::ValueToValueMapTy &VMap);
 
-// L's comparisons (== or != null) of the LDS block pointer loads Block (in a
-// kernel lowered by amdgpu-sw-lower-lds, hoisted out of L): every work-item
-// asks after the prologue's barrier whether the workgroup got a block
-// (ldsan.no_block), and the answer is the same for all of them.
-llvm::SmallVector<llvm::ICmpInst *, 4> nullTests(llvm::Loop *L, llvm::ArrayRef<llvm::LoadInst *> Block);
-
 // retarget_lds_disjoint.cpp: in a checked group function, versions work-item
 // loop L (with a preheader, in LCSSA form) into a copy that skips the LDS
 // checks' comparisons, entered when its accesses turn out disjoint at run
-// time. Block: the LDS block pointer's loads hoisted out of L. Returns the
-// copy, or null (nothing changed).
+// time. Nulls: L's tests of the LDS block pointer (loaded outside L) against
+// null, the same for every work-item. Returns the copy, or null (nothing
+// changed).
 llvm::Loop *decideLdsDisjoint(llvm::Loop *L, llvm::ScalarEvolution &SE, llvm::LoopInfo &LI, llvm::DominatorTree &DT,
-                              llvm::ArrayRef<llvm::LoadInst *> Block);
+                              llvm::ArrayRef<llvm::ICmpInst *> Nulls);
 
 } // namespace ldsan_rt
 

@@ -148,9 +148,24 @@ bool swLowered(const Module &M) {
   return false;
 }
 
+// L's tests (== or != null) of the block pointer, loaded outside L (hoisted,
+// now or for an earlier copy of L): every work-item asks after the
+// prologue's barrier whether the workgroup got a block (ldsan.no_block), and
+// the answer is the same for all of them.
+SmallVector<ICmpInst *, 4> blockNullTests(Loop *L) {
+  SmallVector<ICmpInst *, 4> Out;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB)
+      if (auto *C = dyn_cast<ICmpInst>(&I); C && C->isEquality() && isa<ConstantPointerNull>(C->getOperand(1)))
+        if (auto *LI = dyn_cast<LoadInst>(C->getOperand(0));
+            LI && !L->contains(LI) && LI->isSimple() && isWindowBase(LI->getPointerOperand()))
+          Out.push_back(C);
+  return Out;
+}
+
 // Hoists the block pointer's loads from the LDS window to the preheader (in
-// a module swLowered) and adds them to Loads.
-bool hoistBlockPointer(Loop *L, SmallVectorImpl<LoadInst *> &Hoisted) {
+// a module swLowered).
+bool hoistBlockPointer(Loop *L) {
   BasicBlock *PH = L->getLoopPreheader();
   if (!PH) return false;
   SmallVector<LoadInst *, 8> Loads;
@@ -169,9 +184,14 @@ bool hoistBlockPointer(Loop *L, SmallVectorImpl<LoadInst *> &Hoisted) {
       }
     }
   for (LoadInst *LI : Loads) LI->moveBefore(PH->getTerminator()->getIterator());
-  Hoisted.append(Loads.begin(), Loads.end());
   return !Loads.empty();
 }
+
+struct Hoisted {
+  ShadowLoad SL;
+  Range R;
+  unsigned Width; // bytes of shadow loaded
+};
 
 // An extension (i32 to i64) in a hoisted access's address, affine in the
 // work-item with one value per work-item: in the fast copy it becomes Lo +
@@ -184,13 +204,12 @@ struct Widened {
 // The extensions that the addresses of Hs's accesses are computed from, in
 // L's own blocks (not its inner loops'), affine as above; their guards join
 // AF's.
-template <class HoistedT>
 SmallVector<Widened, 8> widenedExtensions(Loop *L, LoopInfo &LI, ScalarEvolution &SE, AffineFinder &AF,
-                                          ArrayRef<HoistedT> Hs) {
+                                          ArrayRef<Hoisted> Hs) {
   SmallVector<Widened, 8> Out;
   SmallPtrSet<Value *, 32> Seen;
   SmallVector<Value *, 32> Work;
-  for (const HoistedT &H : Hs) Work.push_back(H.SL.Addr);
+  for (const Hoisted &H : Hs) Work.push_back(H.SL.Addr);
   while (!Work.empty() && Seen.size() < 256) {
     auto *I = dyn_cast<Instruction>(Work.pop_back_val());
     if (!I || !Seen.insert(I).second || LI.getLoopFor(I->getParent()) != L || isa<PHINode>(I)) continue;
@@ -210,28 +229,10 @@ SmallVector<Widened, 8> widenedExtensions(Loop *L, LoopInfo &LI, ScalarEvolution
   return Out;
 }
 
-// The block pointer's loads outside L (hoisted for an earlier copy of it)
-// that L tests against null.
-void testedBlockPointers(Loop *L, SmallVectorImpl<LoadInst *> &Block) {
-  for (BasicBlock *BB : L->blocks())
-    for (Instruction &I : *BB)
-      if (auto *C = dyn_cast<ICmpInst>(&I); C && C->isEquality() && isa<ConstantPointerNull>(C->getOperand(1)))
-        if (auto *LI = dyn_cast<LoadInst>(C->getOperand(0)); LI && !L->contains(LI) && LI->isSimple() &&
-                                                             isWindowBase(LI->getPointerOperand()) &&
-                                                             !is_contained(Block, LI))
-          Block.push_back(LI);
-}
-
-struct Hoisted {
-  ShadowLoad SL;
-  Range R;
-  unsigned Width; // bytes of shadow loaded
-};
-
 // Versions L when it has hoistable shadow loads. Returns the fast copy's
 // header, or null.
 BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-                        ArrayRef<LoadInst *> Block, unsigned &HoistedLoads, unsigned &AllLoads) {
+                        ArrayRef<ICmpInst *> NullTests, unsigned &HoistedLoads, unsigned &AllLoads) {
   SmallVector<ShadowLoad, 16> Loads;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
@@ -259,7 +260,7 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   // Extensions are widened only where the copy has the work-item index.
   PHINode *Index = L->getCanonicalInductionVariable();
   SmallVector<Widened, 8> Ws;
-  if (Index && Index->getType()->isIntegerTy(64)) Ws = widenedExtensions(L, LI, SE, AF, ArrayRef<Hoisted>(Hs));
+  if (Index && Index->getType()->isIntegerTy(64)) Ws = widenedExtensions(L, LI, SE, AF, Hs);
   // Nothing expanded may trap (a division by a value that can be 0).
   SCEVExpander Exp(SE, "shadow.range");
   bool Safe = Exp.isSafeToExpand(Trips);
@@ -279,7 +280,6 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   // The fast copy is entered only when the block pointers are not null, so
   // its tests of them are constants -- and the loop has no branch left that
   // keeps the vectorizer out.
-  SmallVector<ICmpInst *, 4> NullTests = nullTests(L, Block);
   for (ICmpInst *C : NullTests) // the hoisted loads are in PH, before At
     Ok = B.CreateAnd(Ok, B.CreateIsNotNull(C->getOperand(0)));
   for (Guard &G : AF.Guards) {
@@ -377,18 +377,18 @@ unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsi
     if (!leavesShadowAlone(Next)) continue;
     simplifyLoop(Next, &DT, &LI, &SE, &AC, nullptr, false);
     formLCSSARecursively(*Next, DT, &LI, &SE);
-    SmallVector<LoadInst *, 4> Block;
-    if (Lowered && hoistBlockPointer(Next, Block)) SE.forgetLoop(Next);
-    if (Lowered) testedBlockPointers(Next, Block);
+    if (Lowered && hoistBlockPointer(Next)) SE.forgetLoop(Next);
+    SmallVector<ICmpInst *, 4> Nulls;
+    if (Lowered) Nulls = blockNullTests(Next);
     if (!Next->getLoopPreheader() || !Next->isLCSSAForm(DT)) continue;
     // A checked loop first gets its copy that skips the LDS checks'
     // comparisons; then both are looked at again, as loops of their own.
-    if (decideLdsDisjoint(Next, SE, LI, DT, Block)) {
+    if (decideLdsDisjoint(Next, SE, LI, DT, Nulls)) {
       Disjoint++;
       Done.erase(Next->getHeader());
       continue;
     }
-    if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Block, Hoisted, All)) {
+    if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Nulls, Hoisted, All)) {
       Done.insert(Fast);
       N++;
     }
