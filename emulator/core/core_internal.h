@@ -144,6 +144,7 @@ typedef struct emu_worker {
   uint32_t barrier_epoch, run_start; /* barriers of the worker so far; the running workgroup's first */
   uint64_t written_lo, written_hi;  /* block bytes [lo, hi) found written in this workgroup's run
                                        (core_lds_disjoint.c; emptied for each workgroup) */
+  uint32_t split_run;               /* the run_start of the last run that split a word into bytes */
   uint32_t wave_epoch[EMU_MAX_WAVES];
   uint32_t exiting;                 /* work-items waiting at the kernel-exit barrier */
   uint32_t departed;                /* the first work-item of the workgroup to leave its body, + 1 */
@@ -176,6 +177,12 @@ void ldsan_emu_lds_checks_new_group(emu_worker *w);
 /* Before a call of a checked group function: the TLS fields of the checks'
  * inline path (lds_track.h) for the running workgroup and barrier interval. */
 void ldsan_emu_lds_track_refresh(emu_worker *w);
+/* core_lds_disjoint.c: the records of block bytes [addr, addr + n) (recs:
+ * the block's, of size bytes at block) say written where the worker's
+ * interval of words known written says so (before the core looks at them). */
+struct emu_lds_rec;
+void ldsan_emu_lds_settle(emu_worker *w, struct emu_lds_rec *recs, uint64_t block, uint64_t size, uint64_t addr,
+                          uint64_t n);
 /* The running work-item of w (fibers: w->cur; loops: the TLS work-item). */
 uint32_t ldsan_emu_current_item(const emu_worker *w);
 

@@ -413,6 +413,7 @@ static void emu_track(const void *p, uint32_t size_kind, uint64_t pc) {
   a.side.size = (uint16_t)(size > 0xffffu ? 0xffffu : size);
   a.side.atomic = (size_kind >> 30) & 1;
   uint64_t end = bsize - off < (size ? size : 1) ? bsize : off + (size ? size : 1);
+  if (w->checks.detect_uninit) ldsan_emu_lds_settle(w, t, block, bsize, addr, end - off);
   emu_lds_rec *bytes = t + (bsize + 3) / 4;
   while (off < end) {
     emu_lds_rec *word = &t[off / 4];
@@ -426,6 +427,7 @@ static void emu_track(const void *p, uint32_t size_kind, uint64_t pc) {
     if (!split) { /* the word's bytes part ways: each its own record from now on in this run */
       for (int k = 0; k < 4; k++) b[k] = *word;
       word->split_epoch = a.side.epoch;
+      w->split_run = a.run_start;
     }
     uint64_t stop = end < (off | 3) + 1 ? end : (off | 3) + 1;
     for (; off < stop; off++) emu_step(w, &bytes[off], &a);

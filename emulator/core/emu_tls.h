@@ -45,8 +45,10 @@ typedef struct ldsan_emu_tls_state {
   uint32_t track_written_floor; /* detect_uninit: track_run_start, else 0 */
   uint32_t track_wave_shift;    /* log2 of the wave size */
   /* Always 0 here. The inline path takes its per-loop fast path (no record
-   * read) where this field's load has been replaced by the loop's own
-   * decision (retarget_lds_disjoint.cpp); everywhere else it reads 0. */
+   * read: LDSAN_EMU_TRACK_FAST_WRITES, or nothing at all:
+   * LDSAN_EMU_TRACK_FAST_BARE, lds_track.h) where this field's load has been
+   * replaced by the loop's own decision (retarget_lds_disjoint.cpp);
+   * everywhere else it reads 0. */
   uint32_t track_fast;
   uint32_t track_reserved;
 } ldsan_emu_tls_state;

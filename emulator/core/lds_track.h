@@ -76,14 +76,23 @@ typedef struct emu_lds_rec {
  * one of them writing) needs none of the records' checks: the retarget tool
  * (retarget_lds_disjoint.cpp) describes each access of such a loop as a span
  * and asks the core once, before the loop, whether the fast path may run:
- * __ldsan_emu_lds_disjoint(spans, count, items) != 0. Work-item i of the
- * loop accesses bytes [lo + i * step + d, + size) for some 0 <= d <= width. */
+ * __ldsan_emu_lds_disjoint(spans, count, items, first) != 0. Work-item i of
+ * the loop accesses bytes [lo + i * step + d, + size) for some 0 <= d <=
+ * width. first: NULL for a copy whose writes still keep their records
+ * (LDSAN_EMU_TRACK_FAST_WRITES), else the ids of the loop's first work-item
+ * (the loop's work-items are first, first + 1, ...) for a bare copy
+ * (LDSAN_EMU_TRACK_FAST_BARE), whose writes' records the core keeps on a yes.
+ * The inline paths read the TLS track_fast, whose loads in the loop's copies
+ * become these constants (0, the run-time value: check every access). */
 typedef struct emu_lds_span {
   uint64_t lo, width;
   int64_t step;
   uint32_t size;
   uint32_t kind; /* LDSAN_EMU_SPAN_STORE: a write or an atomic; LDSAN_EMU_SPAN_EVERY: made by every work-item of the loop */
 } emu_lds_span;
+
+#define LDSAN_EMU_TRACK_FAST_WRITES 1u /* reads pass, writes store their epoch, item and size */
+#define LDSAN_EMU_TRACK_FAST_BARE 2u   /* nothing: the core keeps the writes */
 
 #define LDSAN_EMU_SPAN_STORE 1u
 #define LDSAN_EMU_SPAN_EVERY 2u

@@ -135,6 +135,11 @@ unsigned rt_hoist_shadow_checks(LLVMModuleRef m, int verbose);
  * interval (retarget_wiloop.cpp sets it, retarget_lds_disjoint.cpp reads it). */
 #define RT_LOOP_WHOLE_INTERVAL "ldsan.loop.whole_interval"
 
+/* The name (a prefix: the module numbers them) of the globals in which a
+ * checked group function's loops note a barrier's pc, once (retarget_wiloop.cpp
+ * makes them, retarget_lds_disjoint.cpp reads them before a loop's copy). */
+#define LDSAN_EMU_BARRIER_PC_SLOT "__ldsan_emu_barrier_pc"
+
 /* The name suffix of rt_lds_checks' checked copies of a kernel's functions. */
 #define RT_CHECKED_SUFFIX ".ldsan.checked"
 /* retarget_util.c: whether function f is such a copy. */

@@ -22,9 +22,17 @@
 // detect_uninit, whether the reads' words are all written already, and then
 // takes note of what the loop's writes made written). Yes: a
 // copy of the loop runs in which the inline paths' TLS track_fast (0 at run
-// time everywhere) is the constant 1, so a read only passes and a write
-// stores its epoch, item and size; the optimizer then drops the
-// comparisons. No (an access it cannot describe: not affine, more than
+// time everywhere) is a constant (lds_track.h). When every write of the loop
+// is one each work-item makes, of whole words, the copy is bare
+// (LDSAN_EMU_TRACK_FAST_BARE): its accesses keep nothing, the core writes
+// the writes' records when it says yes (it knows each word's work-item from
+// the first work-item's ids and the spans), and the copy loses its pcs,
+// inline paths and barrier notes, so it can vectorize like the unchecked
+// loop. Else a read only passes and a write stores its epoch, item and size
+// (LDSAN_EMU_TRACK_FAST_WRITES); the optimizer then drops the
+// comparisons. Either copy is entered only once the barrier's pc slots of
+// the loop are filled (the first workgroup's loop fills them), so their
+// loads in the copy become the values loaded before it. No (an access it cannot describe: not affine, more than
 // LDSAN_EMU_DISJOINT_MAX_SPANS; a failed guard; or the core's no): the loop
 // checks every access as before, with track_fast the constant 0, so every report is the
 // same. The loop may call only what leaves LDS alone (the caller checks
@@ -56,10 +64,13 @@ namespace ldsan_rt {
 namespace {
 
 struct Site {
+  CallBase *Call;
   Value *Ptr;
   uint32_t Size;
-  bool Store;
-  bool Every; // every work-item of the loop makes the access (a load or store of Ptr on every iteration)
+  bool Store;  // a write or an atomic
+  bool Atomic;
+  bool Every;  // every work-item of the loop makes the access (a load or store of Ptr on every iteration)
+  Value *Item; // the work-item's ids, stored into the TLS block before the call; null if not
 };
 
 // Whether load LI reads the TLS track_fast field.
@@ -70,6 +81,31 @@ bool isFastField(const LoadInst *LI) {
       LI->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
   auto *G = dyn_cast<GlobalVariable>(Base);
   return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_TRACK_FAST;
+}
+
+// The work-item pointer stored into the TLS block right before Call (the
+// loops store it before every call a region makes), and that store.
+StoreInst *itemStore(CallBase *Call) {
+  auto *St = dyn_cast_or_null<StoreInst>(Call->getPrevNode());
+  if (!St) return nullptr;
+  const DataLayout &DL = Call->getModule()->getDataLayout();
+  APInt Off(64, 0);
+  const Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  auto *G = dyn_cast<GlobalVariable>(Base);
+  return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_ITEM ? St : nullptr;
+}
+
+// The loads in L of a barrier's pc slot (__ldsan_emu_lds_barrier_note's
+// argument: filled once, by the first work-item to reach the barrier).
+SmallVector<LoadInst *, 4> barrierSlotLoads(Loop *L) {
+  SmallVector<LoadInst *, 4> Loads;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      auto *LI = dyn_cast<LoadInst>(&I);
+      auto *G = LI ? dyn_cast<GlobalVariable>(LI->getPointerOperand()) : nullptr;
+      if (G && LI->isAtomic() && G->getName().starts_with(LDSAN_EMU_BARRIER_PC_SLOT)) Loads.push_back(LI);
+    }
+  return Loads;
 }
 
 // Whether a load or store of P in L runs on every iteration of L (which
@@ -120,8 +156,10 @@ bool collectSites(Loop *L, LoopInfo &LI, ArrayRef<ICmpInst *> Nulls, SmallVector
       uint32_t V = (uint32_t)SK->getZExtValue();
       uint32_t Size = V & LDSAN_EMU_TRACK_SIZE_MASK;
       if (Size == 0 || Size > LDSAN_EMU_DISJOINT_MAX_BYTES) return false;
-      bool Store = (V & (LDSAN_EMU_TRACK_STORE | LDSAN_EMU_TRACK_ATOMIC)) != 0;
-      Sites.push_back({CB->getArgOperand(0), Size, Store, Store && everyIteration(L, LI, Nulls, CB->getArgOperand(0))});
+      bool Atomic = (V & LDSAN_EMU_TRACK_ATOMIC) != 0, Store = Atomic || (V & LDSAN_EMU_TRACK_STORE) != 0;
+      StoreInst *St = itemStore(CB);
+      Sites.push_back({CB, CB->getArgOperand(0), Size, Store, Atomic,
+                       Store && everyIteration(L, LI, Nulls, CB->getArgOperand(0)), St ? St->getValueOperand() : nullptr});
     }
   return !Sites.empty() && Sites.size() <= LDSAN_EMU_DISJOINT_MAX_SPANS;
 }
@@ -162,7 +200,8 @@ void replaceIn(Loop *L, Value *V, Value *New, Instruction *At, unsigned Depth = 
 
 } // namespace
 
-Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<ICmpInst *> Nulls) {
+Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<ICmpInst *> Nulls,
+                        bool &BareCopy) {
   if (!getBooleanLoopAttribute(L, RT_LOOP_WHOLE_INTERVAL)) return nullptr;
   BasicBlock *PH = L->getLoopPreheader();
   Function &F = *PH->getParent();
@@ -191,6 +230,21 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
   for (Affine &A : As) Safe = Safe && Exp.isSafeToExpand(A.Lo) && Exp.isSafeToExpand(A.W) && Exp.isSafeToExpand(A.Step);
   if (!Safe) return nullptr;
 
+  // Bare: every write is one each work-item makes, of whole words, and the
+  // loop's work-items are consecutive (the ids of the first, then + 16 bytes
+  // each), so the core can keep the writes' records itself.
+  bool Bare = Sites[0].Item && all_of(Sites, [&](const Site &S) {
+                return S.Item == Sites[0].Item && (!S.Store || (S.Every && !S.Atomic && S.Size % 4 == 0));
+              });
+  Affine First;
+  if (Bare) {
+    size_t Kept = AF.Guards.size();
+    Bare = AF.of(SE.getPtrToIntExpr(SE.getSCEV(Sites[0].Item), I64), First) && First.W->isZero() &&
+           First.Step == SE.getConstant(I64, LDSAN_EMU_ITEM_IDS_SIZE) && Exp.isSafeToExpand(First.Lo);
+    for (size_t K = Kept; K < AF.Guards.size(); K++) Bare = Bare && Exp.isSafeToExpand(AF.Guards[K].A) && Exp.isSafeToExpand(AF.Guards[K].B);
+    if (!Bare) AF.Guards.resize(Kept);
+  }
+
   // Before the loop: the spans, the core's answer, the guards.
   Instruction *At = PH->getTerminator();
   auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
@@ -217,25 +271,50 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     Value *Holds = B.CreateICmp(G.P, A, C);
     Ok = B.CreateAnd(Ok, Holds);
   }
-  FunctionCallee Disjoint =
-      F.getParent()->getOrInsertFunction(LDSAN_EMU_LDS_DISJOINT_FN, B.getInt32Ty(), B.getPtrTy(), B.getInt32Ty(), I64);
+  Value *FirstIds = Bare ? B.CreateIntToPtr(expand(First.Lo), B.getPtrTy()) : ConstantPointerNull::get(B.getPtrTy());
+  B.SetInsertPoint(At);
+  FunctionCallee Disjoint = F.getParent()->getOrInsertFunction(LDSAN_EMU_LDS_DISJOINT_FN, B.getInt32Ty(), B.getPtrTy(),
+                                                               B.getInt32Ty(), I64, B.getPtrTy());
   // Spans whose guards failed may be wrong, and a write of every work-item is
   // one only when the block pointer is not null: else the core sees no
   // work-items.
   Value *Sure = Ok;
   for (ICmpInst *C : Nulls) Sure = B.CreateAnd(Sure, B.CreateIsNotNull(C->getOperand(0)));
   Items = B.CreateSelect(Sure, Items, B.getInt64(0));
-  Value *Answer = B.CreateCall(Disjoint, {B.CreateAddrSpaceCast(Spans, B.getPtrTy()), B.getInt32(Sites.size()), Items});
+  Value *Answer =
+      B.CreateCall(Disjoint, {B.CreateAddrSpaceCast(Spans, B.getPtrTy()), B.getInt32(Sites.size()), Items, FirstIds});
   Value *Fast = B.CreateAnd(Ok, B.CreateICmpNE(Answer, B.getInt32(0)));
+  // The barriers' pc slots, filled (else the loop fills them).
+  SmallVector<std::pair<LoadInst *, Value *>, 4> Slots;
+  for (LoadInst *Slot : barrierSlotLoads(L)) {
+    LoadInst *Pc = B.CreateAlignedLoad(Slot->getType(), Slot->getPointerOperand(), Slot->getAlign(), "barrier.pc.filled");
+    Pc->setAtomic(AtomicOrdering::Monotonic);
+    Slots.push_back({Slot, Pc});
+    Fast = B.CreateAnd(Fast, B.CreateIsNotNull(Pc));
+  }
   // The copy that skips the comparisons, and the loop that makes them.
   SplitBlock(PH, At, &DT, &LI, nullptr, "lds.disjoint.ph");
   ValueToValueMapTy VMap;
   Loop *Copy = versionLoopOn(L, PH, Fast, ".disjoint", LI, DT, VMap);
   Type *I32 = Type::getInt32Ty(Ctx);
+  uint32_t Mode = Bare ? LDSAN_EMU_TRACK_FAST_BARE : LDSAN_EMU_TRACK_FAST_WRITES;
   for (LoadInst *LI : FastLoads) {
-    replaceIn(Copy, LI, ConstantInt::get(I32, 1), PH->getTerminator());
+    replaceIn(Copy, LI, ConstantInt::get(I32, Mode), PH->getTerminator());
     replaceIn(L, LI, ConstantInt::get(I32, 0), PH->getTerminator());
   }
+  for (auto [Slot, Pc] : Slots) {
+    auto *InCopy = cast<LoadInst>(VMap[Slot]);
+    InCopy->replaceAllUsesWith(Pc);
+    InCopy->eraseFromParent();
+  }
+  if (Bare) // the calls without an inline path (and their work-item stores) go too
+    for (const Site &S : Sites) {
+      auto *Call = dyn_cast_or_null<CallBase>(VMap.lookup(S.Call));
+      if (!Call || Call->getCalledFunction()->getName() != LDSAN_EMU_LDS_TRACK_FN) continue;
+      if (StoreInst *St = itemStore(Call)) St->eraseFromParent();
+      Call->eraseFromParent();
+    }
+  BareCopy = Bare;
   return Copy;
 }
 

@@ -11,10 +11,12 @@
 // work-item pointer the loop stores before the call. Fiber entries keep the
 // plain calls: the TLS path is off there (track_size 0).
 //
-//   head:    off = addr - block; inside (off < size, off + n <= size, 4-aligned)
+//   head:    a bare loop (TLS track_fast, which only a loop
+//            retarget_lds_disjoint.cpp found disjoint sees nonzero, is
+//            LDSAN_EMU_TRACK_FAST_BARE: the core keeps its writes) ? done : lead
+//   lead:    off = addr - block; inside (off < size, off + n <= size, 4-aligned)
 //              ? pick : outside
-//   pick:    the loop's fast path (TLS track_fast, which only a loop
-//            retarget_lds_disjoint.cpp found disjoint sees nonzero):
+//   pick:    the loop's fast path (track_fast LDSAN_EMU_TRACK_FAST_WRITES):
 //            a read is done, a write stores its epoch, item and size
 //            (slow if its word is split); else check
 //   outside: an enabled block the access misses entirely ? done : slow
@@ -23,7 +25,7 @@
 //            detect_uninit) ? update : slow
 //   update:  the access's side into the record (a read: only as the
 //            interval's first reader); its pc is the address of an
-//            instruction at the access (an asm lea in head, so the report
+//            instruction at the access (an asm lea in lead, so the report
 //            names it)
 //   slow:    __ldsan_emu_lds_track_at(ptr, size | store << 31 | atomic << 30,
 //            pc): the same pc, so an access is kept with one pc either way
@@ -140,8 +142,13 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
        *I64 = Type::getInt64Ty(Ctx);
   auto at = [&](IRBuilder<> &B, Value *Base, unsigned Off) { return B.CreateConstInBoundsGEP1_64(I8, Base, Off); };
 
-  // head: inside the block, whole 4-byte aligned words?
+  // head: nothing in a bare loop
+  BasicBlock *Lead = BasicBlock::Create(Ctx, "ldsan.track.lead", F, Pick);
   IRBuilder<> B(Head);
+  B.CreateCondBr(B.CreateICmpEQ(T.Fast, B.getInt32(LDSAN_EMU_TRACK_FAST_BARE)), Done, Lead);
+
+  // lead: inside the block, whole 4-byte aligned words?
+  B.SetInsertPoint(Lead);
   Value *Pc = sitePc(B, Loc);
   Value *Addr = B.CreatePtrToInt(P, I64);
   Value *Off = B.CreateSub(Addr, T.Block);
@@ -169,7 +176,7 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
   for (unsigned K = 0; K < Words; K++)
     Recs.push_back(B.CreateGEP(I8, T.Recs, B.CreateMul(K ? B.CreateAdd(Word, B.getInt64(K)) : Word,
                                                        B.getInt64(LDSAN_EMU_REC_SIZE))));
-  Value *FastOn = B.CreateICmpNE(T.Fast, B.getInt32(0));
+  Value *FastOn = B.CreateICmpEQ(T.Fast, B.getInt32(LDSAN_EMU_TRACK_FAST_WRITES));
   if (Store) {
     // A write still says it was made (its epoch, item and size: later
     // intervals look at nothing else of it) where the word is whole.

@@ -83,9 +83,10 @@ llvm::Loop *versionLoopOn(llvm::Loop *L, llvm::BasicBlock *Decide, llvm::Value *
 // checks' comparisons, entered when its accesses turn out disjoint at run
 // time. Nulls: L's tests of the LDS block pointer (loaded outside L) against
 // null, the same for every work-item. Returns the copy, or null (nothing
-// changed).
+// changed); Bare: whether the copy keeps nothing of its accesses (the core
+// keeps its writes).
 llvm::Loop *decideLdsDisjoint(llvm::Loop *L, llvm::ScalarEvolution &SE, llvm::LoopInfo &LI, llvm::DominatorTree &DT,
-                              llvm::ArrayRef<llvm::ICmpInst *> Nulls);
+                              llvm::ArrayRef<llvm::ICmpInst *> Nulls, bool &Bare);
 
 } // namespace ldsan_rt
 

@@ -358,7 +358,7 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
 }
 
 unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsigned &Hoisted, unsigned &All,
-                         unsigned &Disjoint) {
+                         unsigned &Disjoint, unsigned &Bare) {
   SmallPtrSet<BasicBlock *, 32> Done;
   unsigned N = 0;
   for (;;) {
@@ -383,8 +383,10 @@ unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsi
     if (!Next->getLoopPreheader() || !Next->isLCSSAForm(DT)) continue;
     // A checked loop first gets its copy that skips the LDS checks'
     // comparisons; then both are looked at again, as loops of their own.
-    if (decideLdsDisjoint(Next, SE, LI, DT, Nulls)) {
+    bool BareCopy = false;
+    if (decideLdsDisjoint(Next, SE, LI, DT, Nulls, BareCopy)) {
       Disjoint++;
+      Bare += BareCopy;
       Done.erase(Next->getHeader());
       continue;
     }
@@ -405,8 +407,8 @@ extern "C" unsigned rt_hoist_shadow_checks(LLVMModuleRef MRef, int Verbose) {
   unsigned Total = 0;
   for (Function &F : M) {
     if (F.isDeclaration() || !F.getName().starts_with("__ldsan_emu_group")) continue;
-    unsigned Hoisted = 0, All = 0, Disjoint = 0;
-    unsigned N = versionFunction(F, TLI, Lowered, Hoisted, All, Disjoint);
+    unsigned Hoisted = 0, All = 0, Disjoint = 0, Bare = 0;
+    unsigned N = versionFunction(F, TLI, Lowered, Hoisted, All, Disjoint, Bare);
     StringRef Name = F.getName();
     bool Checked = Name.consume_front("__ldsan_emu_group_checked.");
     if (!Checked) Name.consume_front("__ldsan_emu_group.");
@@ -416,7 +418,8 @@ extern "C" unsigned rt_hoist_shadow_checks(LLVMModuleRef MRef, int Verbose) {
               Hoisted, All);
     if (Verbose && Disjoint)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': in its LDS checks' copy, %u work-item loops skip the checks' "
-              "comparisons when their accesses are disjoint (decided once per loop)\n", Name.str().c_str(), Disjoint);
+              "comparisons when their accesses are disjoint (decided once per loop; %u of them bare: the core keeps "
+              "their writes)\n", Name.str().c_str(), Disjoint, Bare);
     Total += N;
   }
   return Total;

@@ -493,7 +493,7 @@ private:
   GlobalVariable *noteOnce(CallInst *note) {
     Type *i64 = Type::getInt64Ty(m_.getContext());
     auto *slot = new GlobalVariable(m_, i64, false, GlobalValue::InternalLinkage, ConstantInt::get(i64, 0),
-                                    "__ldsan_emu_barrier_pc", nullptr, GlobalValue::NotThreadLocal, 0u);
+                                    LDSAN_EMU_BARRIER_PC_SLOT, nullptr, GlobalValue::NotThreadLocal, 0u);
     note->setArgOperand(0, slot);
     IRBuilder<> b(note);
     LoadInst *pc = b.CreateAlignedLoad(i64, slot, Align(8), "barrier.pc");

@@ -24,6 +24,24 @@ decided() {  # decided <mangled kernel>: its count, or nothing
 }
 n=$(decided _Z4treePKfPf)
 [[ "$n" == 9 ]] && ok "tree: 9 loops decided once" || bad "tree: '$n' loops decided once, expected 9"
+# All 9 bare (every write one each work-item makes, of whole words: the core
+# keeps them), so that with the LDS checks on they vectorize like the
+# unchecked loops: float vector loads and stores in the checked group function.
+n=$(grep -F "kernel '_Z4treePKfPf': in its LDS checks' copy," "$tmp/cc.err" | sed -nE 's/.*; ([0-9]+) of them bare.*/\1/p')
+[[ "$n" == 9 ]] && ok "tree: 9 bare loops" || bad "tree: '$n' bare loops, expected 9"
+mkdir -p "$tmp/keep"
+if LDSAN_EMU_KEEP_TEMPS=1 TMPDIR="$tmp/keep" "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog2" \
+     2>/dev/null && bc=$(find "$tmp/keep" -name '*race_disjoint_loops.bc' | head -1) && [[ -n "$bc" ]] &&
+   "$BUILD/bin/ldsan-emu-retarget" "$bc" -o "$tmp/x.o" --emit-ll "$tmp/x.ll" -O2; then
+  awk '/^define .*@__ldsan_emu_group_checked\._Z4treePKfPf\(/,/^}/' "$tmp/x.ll" >"$tmp/tree.ll"
+  [[ $(grep -cE "store <[0-9]+ x float>" "$tmp/tree.ll") -ge 2 ]] &&
+    ok "tree: the checked copy's bare loops have a vector form" ||
+    bad "tree: fewer than 2 float vector stores in the checked group function"
+  ! grep -q "__ldsan_emu_lds_disjoint(.*, ptr null)" "$tmp/tree.ll" &&
+    ok "tree: every decision passes its first work-item" || bad "tree: a decision without its first work-item"
+else
+  bad "could not retarget race_disjoint_loops.hip's device code"
+fi
 for k in _Z5shiftILb{0,1}EEvPKfPf _Z4pairILb{0,1}EEvPKfPf _Z4haloILb{0,1}EEvPKfPf _Z6windowILb{0,1}EEvPKfPfi \
          _Z6mirrorILb{0,1}EEvPKfPf; do
   n=$(decided "$k")
