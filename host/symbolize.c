@@ -219,6 +219,15 @@ static void parse_location(char *s, ldsan_frame *f) {
   f->column = (uint32_t)(count == 2 ? nums[0] : 0);
 }
 
+/* A copy of the symbolizer's function name fn without the demangled suffix
+ * of the emulator's checked copies (" (.ldsan.checked)"): the report names
+ * the program's function. */
+static char *function_name(const char *fn) {
+  static const char suffix[] = " (" LDSAN_CHECKED_COPY_SUFFIX ")";
+  size_t n = strlen(fn), k = sizeof suffix - 1;
+  return n > k && !strcmp(fn + n - k, suffix) ? strndup(fn, n - k) : strdup(fn);
+}
+
 /* Frames of one answer into e (which has room for SYM_MAX_FRAMES). */
 static void parse_answer(char *buf, sym_entry *e) {
   char *save = NULL;
@@ -226,7 +235,7 @@ static void parse_answer(char *buf, sym_entry *e) {
     char *loc = strtok_r(NULL, "\n", &save);
     ldsan_frame *f = &e->frames[e->n];
     memset(f, 0, sizeof *f);
-    if (strcmp(fn, "??") != 0) f->function = strdup(fn);
+    if (strcmp(fn, "??") != 0) f->function = function_name(fn);
     if (loc) parse_location(loc, f);
     if (f->function || f->file) e->n++;
   }

@@ -139,6 +139,7 @@ typedef struct emu_worker {
   emu_check_options checks;
   void (*entry)(void **args);       /* the dispatch's fiber entry: the kernel's, or its checked copy */
   struct emu_lds_rec *track;
+  struct emu_lds_readers *atomic_reads; /* per record of track: its atomic readers (lds_track.h) */
   uint64_t track_cap, track_block, track_size; /* track_cap: words of LDS the records cover */
   uint32_t track_gen, track_block_gen;
   uint32_t barrier_epoch, run_start; /* barriers of the worker so far; the running workgroup's first */

@@ -6,7 +6,8 @@
  * rt_lds_checks) -- in work-item loops, most of them only when an inline path
  * cannot decide (lds_track.h, __ldsan_emu_lds_track_at); accesses
  * inside the workgroup's LDS block are kept here (emu_lds_rec): the last
- * write, the first read and a second reader since the last barrier, each with
+ * write, the first read and a second reader since the last barrier (plain
+ * reads; atomic ones the same way in a table beside, emu_lds_readers), each with
  * its work-item, pc, size, whether atomic, the barrier epoch and the wave
  * epoch (wave barriers of its wave), per 4-byte word while its bytes agree,
  * per byte after that. Epochs count the worker's barriers across its
@@ -47,6 +48,12 @@
 
 enum emu_hazard { EMU_UNINIT, EMU_RAW, EMU_WAR, EMU_WAW };
 
+/* A record's atomic readers in the barrier epoch its atomic_epoch says, kept
+ * as its plain ones are (lds_track.h). */
+typedef struct emu_lds_readers {
+  emu_lds_side r, r2;
+} emu_lds_readers;
+
 /* The running workgroup's LDS block and its records: one per 4-byte word
  * ((size + 3) / 4), then one per byte (the words' count times 4); NULL if
  * none. */
@@ -65,7 +72,10 @@ static emu_lds_rec *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size
         uint64_t words = (h.block_size + 3) / 4;
         if (words > w->track_cap) {
           free(w->track);
+          free(w->atomic_reads);
           w->track = calloc(words * EMU_RECS_PER_WORD, sizeof(emu_lds_rec)); /* epochs 0: no access */
+          w->atomic_reads = calloc(words * EMU_RECS_PER_WORD, sizeof(emu_lds_readers)); /* touched only if used */
+          if (!w->track || !w->atomic_reads) free(w->track), free(w->atomic_reads), w->track = NULL, w->atomic_reads = NULL;
           w->track_cap = w->track ? words : 0;
         }
         if (w->track) w->track_block = b, w->track_size = h.block_size;
@@ -339,13 +349,14 @@ static inline int emu_conflict(const emu_lds_side *s, const emu_access *a) {
 #define emu_report(w, a, kind, o)                                                                                \
   emu_found((w), (a)->item, (kind), (o), (a)->side.pc, (a)->addr, (a)->size, (a)->store, (int)(a)->side.atomic)
 
-/* Write a conflicts with at least one of e's sides (cw, cr, cr2): keeps the
- * first that is in another wave (an error), else the first (within a wave). */
-__attribute__((noinline, cold)) static int emu_write_found(emu_worker *w, const emu_lds_rec *e, const emu_access *a,
-                                                            int cw, int cr, int cr2) {
-  const emu_lds_side *sides[3] = {&e->w, &e->r, &e->r2};
-  int conflict[3] = {cw, cr, cr2}, pick = -1;
-  for (int k = 0; k < 3; k++)
+/* Write a conflicts with at least one of the n sides (conflict[k]): keeps
+ * the first that is in another wave (an error), else the first (within a
+ * wave); sides[0] is the last write. */
+__attribute__((noinline, cold)) static int emu_write_found(emu_worker *w, const emu_access *a,
+                                                            const emu_lds_side *const *sides, const int *conflict,
+                                                            int n) {
+  int pick = -1;
+  for (int k = 0; k < n; k++)
     if (conflict[k]) {
       if (pick < 0) pick = k;
       if ((sides[k]->item - 1u) >> a->wave_shift != a->wave) { pick = k; break; }
@@ -353,36 +364,60 @@ __attribute__((noinline, cold)) static int emu_write_found(emu_worker *w, const 
   return emu_report(w, a, pick == 0 ? EMU_WAW : EMU_WAR, sides[pick]);
 }
 
-/* Access a on the bytes record e stands for. The readers kept (r, r2) are
- * enough to find whether a write conflicts with any read of the interval,
- * and whether with one of another wave (the error), as long as the reads are
- * not atomic (an atomic read kept for its wave hides a plain read of that
- * wave from an atomic write, which conflicts only with the plain one; not
- * handled yet): r is the first reader,
- * r2 another work-item's read, of another wave than r's when there is one;
- * each is replaced by a later read of its own wave after a wave barrier (the
- * older read is then ordered with the rest of that wave, and the newer one
- * stands for the wave as well), its own work-item's included. */
+/* Read a into the readers kept, r and r2. They are enough to find whether a
+ * write conflicts with any of the reads, and whether with one of another
+ * wave (the error): r is the first reader, r2 another work-item's read, of
+ * another wave than r's when there is one; each is replaced by a later read
+ * of its own wave after a wave barrier (the older read is then ordered with
+ * the rest of that wave, and the newer one stands for the wave as well), its
+ * own work-item's included. Plain and atomic reads are kept apart (an atomic
+ * write conflicts with the plain ones only), each so. */
+__attribute__((always_inline)) static inline void emu_keep_reader(emu_lds_side *r, emu_lds_side *r2, const emu_access *a) {
+  uint32_t shift = a->wave_shift, rw = (r->item - 1u) >> shift;
+  if (r->epoch != a->side.epoch || (rw == a->wave && r->wave_epoch != a->side.wave_epoch)) {
+    *r = a->side; /* first of the interval (r2, older, counts as none), or newer for r's wave */
+  } else if (r->item != a->side.item) {
+    uint32_t w2 = (r2->item - 1u) >> shift;
+    if (r2->epoch != a->side.epoch || r2->item == r->item || (w2 == rw && a->wave != rw) ||
+        (w2 == a->wave && r2->wave_epoch != a->side.wave_epoch))
+      *r2 = a->side;
+  }
+}
+
+/* Record e's atomic readers of the running epoch (none kept of an earlier
+ * one: its entry starts over). */
+static inline emu_lds_readers *emu_atomic_readers(emu_worker *w, emu_lds_rec *e, uint32_t epoch) {
+  emu_lds_readers *x = &w->atomic_reads[e - w->track];
+  if (e->atomic_epoch != epoch) {
+    memset(x, 0, sizeof *x);
+    e->atomic_epoch = epoch;
+  }
+  return x;
+}
+
+/* Access a on the bytes record e stands for. */
 __attribute__((always_inline)) static inline void emu_step(emu_worker *w, emu_lds_rec *e, emu_access *a) {
   if (!a->store) {
     if (!a->found) {
       if (w->checks.detect_uninit && e->w.epoch < a->run_start) a->found = emu_report(w, a, EMU_UNINIT, NULL);
       else if (emu_conflict(&e->w, a)) a->found = emu_report(w, a, EMU_RAW, &e->w);
     }
-    uint32_t shift = a->wave_shift, rw = (e->r.item - 1u) >> shift;
-    if (e->r.epoch != a->side.epoch || (rw == a->wave && e->r.wave_epoch != a->side.wave_epoch)) {
-      e->r = a->side; /* first of the interval (r2, older, counts as none), or newer for r's wave */
-    } else if (e->r.item != a->side.item) {
-      uint32_t w2 = (e->r2.item - 1u) >> shift;
-      if (e->r2.epoch != a->side.epoch || e->r2.item == e->r.item || (w2 == rw && a->wave != rw) ||
-          (w2 == a->wave && e->r2.wave_epoch != a->side.wave_epoch))
-        e->r2 = a->side;
+    if (a->side.atomic) {
+      emu_lds_readers *x = emu_atomic_readers(w, e, a->side.epoch);
+      emu_keep_reader(&x->r, &x->r2, a);
+    } else {
+      emu_keep_reader(&e->r, &e->r2, a);
     }
     return;
   }
   if (!a->found) {
-    int cw = emu_conflict(&e->w, a), cr = emu_conflict(&e->r, a), cr2 = emu_conflict(&e->r2, a);
-    if (cw | cr | cr2) a->found = emu_write_found(w, e, a, cw, cr, cr2);
+    /* A plain write also conflicts with the atomic readers of its epoch. */
+    const emu_lds_readers *x = !a->side.atomic && e->atomic_epoch == a->side.epoch ? &w->atomic_reads[e - w->track] : NULL;
+    const emu_lds_side *sides[5] = {&e->w, &e->r, &e->r2, x ? &x->r : NULL, x ? &x->r2 : NULL};
+    int conflict[5] = {emu_conflict(&e->w, a), emu_conflict(&e->r, a), emu_conflict(&e->r2, a),
+                       x && emu_conflict(&x->r, a), x && emu_conflict(&x->r2, a)};
+    if (conflict[0] | conflict[1] | conflict[2] | conflict[3] | conflict[4])
+      a->found = emu_write_found(w, a, sides, conflict, 5);
   }
   e->w = a->side;
 }
@@ -425,7 +460,7 @@ static void emu_track(const void *p, uint32_t size_kind, uint64_t pc) {
     }
     emu_lds_rec *b = &bytes[off & ~3ull];
     if (!split) { /* the word's bytes part ways: each its own record from now on in this run */
-      for (int k = 0; k < 4; k++) b[k] = *word;
+      for (int k = 0; k < 4; k++) b[k] = *word, w->atomic_reads[&b[k] - t] = w->atomic_reads[word - t];
       word->split_epoch = a.side.epoch;
       w->split_run = a.run_start;
     }

@@ -686,6 +686,7 @@ static void emu_free_worker(void *p) {
   if (w->stacks) munmap(w->stacks, w->stacks_len);
   free(w->lds);
   free(w->track);
+  free(w->atomic_reads);
   free(w);
 }
 

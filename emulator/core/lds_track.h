@@ -6,10 +6,11 @@
  * cannot find anything:
  *
  *   an access of 4, 8, 12 or 16 bytes at a 4-byte aligned offset inside the
- *   block, on words no access of part of a word has split in this run, whose
- *   records hold no access of another work-item in the running barrier
- *   interval (a write: in its last write, first and second reader; a read:
- *   in its last write and first reader) and, with detect_uninit, a write of
+ *   block, not an atomic read, on words no access of part of a word has split
+ *   in this run, whose records hold no access of another work-item in the
+ *   running barrier interval (a write: in its last write, first and second
+ *   reader, and for a plain write no atomic reader in this epoch; a read: in
+ *   its last write and first reader) and, with detect_uninit, a write of
  *   this run (a read). It stores what __ldsan_emu_lds_track would (a write:
  *   the last write; a read: the first reader, if none of this interval yet or
  *   if it is this work-item's before a wave barrier).
@@ -37,23 +38,29 @@ typedef struct emu_lds_side {
   uint32_t atomic;
 } emu_lds_side;
 
-/* What the checks keep of a byte: the last write, the first read since the
- * start of its barrier interval and a second reader of that interval (another
- * work-item; one of another wave than the first is preferred), so a write
- * finds a racing read even when the first reader is the writer itself, and
- * one of another wave when there is one (core_lds_check.c, emu_step: a later
- * read of a reader's wave after a wave barrier replaces it). Kept
- * per 4-byte word while every byte of the word has the same record (accesses
- * of whole aligned words: one record), per byte once an access covers part of
- * a word in this run (split_epoch: the run's epoch it split in; the word's
- * record copied to its bytes). */
+/* What the checks keep of a byte: the last write, the first plain read since
+ * the start of its barrier interval and a second plain reader of that
+ * interval (another work-item; one of another wave than the first is
+ * preferred), so a write finds a racing read even when the first reader is
+ * the writer itself, and one of another wave when there is one
+ * (core_lds_check.c, emu_step: a later read of a reader's wave after a wave
+ * barrier replaces it). Atomic reads are kept the same way, apart, in a
+ * table of the core's beside the records (an atomic write races with plain
+ * reads only, so an atomic reader kept must not hide a plain one):
+ * atomic_epoch is the barrier epoch whose atomic reads the table holds for
+ * this record (a plain write looks there only then; the inline path leaves
+ * such a write to the core). Kept per 4-byte word while every byte of the
+ * word has the same record (accesses of whole aligned words: one record), per
+ * byte once an access covers part of a word in this run (split_epoch: the
+ * run's epoch it split in; the word's record copied to its bytes). */
 typedef struct emu_lds_rec {
-  uint32_t split_epoch, unused;
+  uint32_t split_epoch, atomic_epoch; /* one 8-byte word (one load inline) */
   emu_lds_side w, r, r2;
 } emu_lds_rec;
 
 #define LDSAN_EMU_REC_SIZE 80
 #define LDSAN_EMU_REC_SPLIT 0
+#define LDSAN_EMU_REC_ATOMIC_EPOCH 4
 #define LDSAN_EMU_REC_W 8
 #define LDSAN_EMU_REC_R 32
 #define LDSAN_EMU_REC_R2 56
@@ -114,6 +121,7 @@ _Static_assert(sizeof(emu_lds_span) == LDSAN_EMU_SPAN_SIZE && offsetof(emu_lds_s
                offsetof(emu_lds_span, size) == LDSAN_EMU_SPAN_ACCESS &&
                offsetof(emu_lds_span, kind) == LDSAN_EMU_SPAN_ACCESS + 4, "emu_lds_span");
 _Static_assert(sizeof(emu_lds_rec) == LDSAN_EMU_REC_SIZE && offsetof(emu_lds_rec, split_epoch) == LDSAN_EMU_REC_SPLIT &&
+               offsetof(emu_lds_rec, atomic_epoch) == LDSAN_EMU_REC_ATOMIC_EPOCH &&
                offsetof(emu_lds_rec, w) == LDSAN_EMU_REC_W && offsetof(emu_lds_rec, r) == LDSAN_EMU_REC_R &&
                offsetof(emu_lds_rec, r2) == LDSAN_EMU_REC_R2, "emu_lds_rec");
 _Static_assert(offsetof(emu_lds_side, pc) == LDSAN_EMU_SIDE_PC && offsetof(emu_lds_side, epoch) == LDSAN_EMU_SIDE_EPOCH &&

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "../../include/ldsan/abi.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
 
@@ -141,7 +143,7 @@ unsigned rt_hoist_shadow_checks(LLVMModuleRef m, int verbose);
 #define LDSAN_EMU_BARRIER_PC_SLOT "__ldsan_emu_barrier_pc"
 
 /* The name suffix of rt_lds_checks' checked copies of a kernel's functions. */
-#define RT_CHECKED_SUFFIX ".ldsan.checked"
+#define RT_CHECKED_SUFFIX LDSAN_CHECKED_COPY_SUFFIX
 /* retarget_util.c: whether function f is such a copy. */
 int rt_is_checked_copy(LLVMValueRef f);
 

@@ -22,7 +22,8 @@
 //   outside: an enabled block the access misses entirely ? done : slow
 //   check:   per word: not split in this run, no unordered access of
 //            another work-item in its sides, written in this run (a read,
-//            detect_uninit) ? update : slow
+//            detect_uninit), no atomic reads in this epoch (a plain write:
+//            the core keeps them apart) ? update : slow
 //   update:  the access's side into the record (a read: only as the
 //            interval's first reader); its pc is the address of an
 //            instruction at the access (an asm lea in lead, so the report
@@ -213,6 +214,8 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
     Value *Rec = Recs[K];
     Value *Split = B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_SPLIT));
     Ok = B.CreateAnd(Ok, B.CreateICmpULT(Split, T.RunStart));
+    if (Store && !Atomic)
+      Ok = B.CreateAnd(Ok, B.CreateICmpNE(B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_ATOMIC_EPOCH)), T.Epoch));
     Value *WEpoch = nullptr;
     Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_W, &WEpoch));
     if (Store) {
@@ -284,8 +287,9 @@ extern "C" unsigned rt_lds_track_inline(LLVMValueRef GroupRef, unsigned *Calls) 
       if (!Call || Call->getCalledFunction() != Track) continue;
       ++*Calls;
       auto *SizeKind = dyn_cast<ConstantInt>(Call->getArgOperand(1));
-      uint32_t Size = SizeKind ? (uint32_t)SizeKind->getZExtValue() & LDSAN_EMU_TRACK_SIZE_MASK : 0;
+      uint32_t V = SizeKind ? (uint32_t)SizeKind->getZExtValue() : 0, Size = V & LDSAN_EMU_TRACK_SIZE_MASK;
       if (Size == 0 || Size % 4 || Size > 16) continue;
+      if ((V & LDSAN_EMU_TRACK_ATOMIC) && !(V & LDSAN_EMU_TRACK_STORE)) continue; // atomic reads: the core's table
       auto [Item, ItemStore] = storedItem(Call, Tls);
       if (Item) Sites.push_back({Call, Item, ItemStore});
     }

@@ -99,6 +99,11 @@ LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "bloc
  * the device copies words into place instead of poisoning variable by
  * variable, then writes the dynamic part and the tail.
  * ------------------------------------------------------------------------- */
+/* The name suffix of the CPU emulator's checked copies of a kernel's
+ * functions (the LDS checks at run time): the host's symbolizer drops it
+ * from the function names it prints. */
+#define LDSAN_CHECKED_COPY_SUFFIX ".ldsan.checked"
+
 #define LDSAN_DESC_MAGIC 0x4B44534Cu    /* 'LSDK' */
 #define LDSAN_DESC_SECTION ".ldsan_lds_desc"
 

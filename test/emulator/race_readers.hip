@@ -14,6 +14,13 @@
 //            item loops': the shuffle makes the kernel lockstep, and every
 //            lane runs up to it before any runs on (as fibers, wave 0 would
 //            finish first: race_readers.sh does not run them so).
+//   atomics: lane 1 reads atomically, lane 2 plainly, lane 64 atomically,
+//            then lane 65 adds atomically: two atomics do not race, so the
+//            add races with lane 2's plain read only (between waves: the
+//            error), which the atomic readers kept around it must not hide;
+//   plain:   lanes 1 and 64 read atomically, then lane 65 writes plainly: it
+//            races with both, the error with lane 1's (another wave), which
+//            the inline path must leave to the core (no plain reader kept).
 #include "common.h"
 
 template <bool fixed>
@@ -57,6 +64,33 @@ __global__ void between(const int *in, int *out) {
   out[t] = v;
 }
 
+template <bool fixed>
+__global__ void atomics(const int *in, int *out) {
+  __shared__ int s;
+  int t = threadIdx.x;
+  if (t == 0) s = in[0];
+  __syncthreads();
+  int v = 0;
+  if (t == 1 || t == 64) v = __hip_atomic_load(&s, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);  // atomic-read
+  if (t == 2) v = s;  // plain-read
+  if (fixed) __syncthreads();
+  if (t == 65) atomicAdd(&s, 1);  // atomic-add
+  out[t] = v;
+}
+
+template <bool fixed>
+__global__ void plain(const int *in, int *out) {
+  __shared__ int s;
+  int t = threadIdx.x;
+  if (t == 0) s = in[0];
+  __syncthreads();
+  int v = 0;
+  if (t == 1 || t == 64) v = __hip_atomic_load(&s, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);  // atomic-reads
+  if (fixed) __syncthreads();
+  if (t == 65) s = 5;  // plain-write
+  out[t] = v;
+}
+
 int main(int argc, char **argv) {
   bool fixed = argc > 1 && !strcmp(argv[1], "fixed");
   static int in[1] = {40}, out[128];
@@ -86,6 +120,20 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipMemcpy(out, dout, 128 * sizeof(int), hipMemcpyDeviceToHost));
   for (int t = 0; t < 128; t++) want[t] = t == 0 || t == 2 || t == 64 || t == 66 ? 40 : 0;
   check_equal("between", out, want, 128);
+
+  if (fixed) atomics<true><<<1, 128>>>(din, dout);
+  else atomics<false><<<1, 128>>>(din, dout);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(out, dout, 128 * sizeof(int), hipMemcpyDeviceToHost));
+  for (int t = 0; t < 128; t++) want[t] = t == 1 || t == 2 || t == 64 ? 40 : 0;
+  check_equal("atomics", out, want, 128);
+
+  if (fixed) plain<true><<<1, 128>>>(din, dout);
+  else plain<false><<<1, 128>>>(din, dout);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(out, dout, 128 * sizeof(int), hipMemcpyDeviceToHost));
+  for (int t = 0; t < 128; t++) want[t] = t == 1 || t == 64 ? 40 : 0;
+  check_equal("plain", out, want, 128);
 
   printf("race_readers: done\n");
   return 0;

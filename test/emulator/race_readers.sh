@@ -5,7 +5,9 @@
 # after a wave barrier replaces the earlier one (stale), a work-item's later
 # read replaces its own earlier one (reread), and a write that races with a
 # read of its own wave and one of another wave is reported as the error
-# between waves (between). At -O0 (fibers and plain loops) and -O2 (loops
+# between waves (between), and an atomic write's race with a plain read is
+# found although atomic reads of both waves came around it (atomics), and a
+# plain write's with atomic reads only (plain). At -O0 (fibers and plain loops) and -O2 (loops
 # with inline paths); the fixed kernels report nothing and compute the same.
 # Usage: test/emulator/race_readers.sh (from the repo root; BUILD= selects the build dir)
 . "$(dirname "$0")/shell_checks.sh"
@@ -31,8 +33,20 @@ for opt in -O0 -O2; do
     summary AddressSanitizer between "$(line between-write)" "$(line two-waves-read)" &&
     ok "$opt between: the race with lane 64 (another wave) is the error" ||
     bad "$opt between: no error naming lane 64's read"
+  # (At -O0 atomicAdd is a call: the write's frame is its line in HIP's header.)
+  grep -qF "ERROR: AddressSanitizer: lds-data-race in kernel void atomics<false>(int const*, int*): write-after-read by work-items (65,0,0) and (2,0,0)" "$tmp/err" &&
+    grep -qE "^SUMMARY: AddressSanitizer: lds-data-race .* \\(previous access at $prog:$(line plain-read):[0-9]+\\)$" "$tmp/err" &&
+    grep -qE "^    #0 0x[0-9a-f]+ in (void atomics<false>\\(int const\\*, int\\*\\) $prog:$(line atomic-add)|atomicAdd\\(int\\*, int\\) /)" "$tmp/err" &&
+    ok "$opt atomics: lane 65's atomic add races with lane 2's plain read" ||
+    bad "$opt atomics: no error naming lane 2's plain read"
+  grep -qF "ERROR: AddressSanitizer: lds-data-race in kernel void plain<false>(int const*, int*): write-after-read by work-items (65,0,0) and (1,0,0)" "$tmp/err" &&
+    summary AddressSanitizer plain "$(line plain-write)" "$(line atomic-reads)" &&
+    ok "$opt plain: lane 65's plain write races with lane 1's atomic read" ||
+    bad "$opt plain: no error naming lane 1's atomic read"
+  ! grep -q "ldsan\\.checked" "$tmp/err" && ok "$opt: no report names the emulator's checked copy of a function" ||
+    bad "$opt: a report names a function with its checked copy's suffix"
   n=$(grep -c "^SUMMARY:" "$tmp/err")
-  [[ $n -eq 3 ]] && ok "$opt: 3 reports" || bad "$opt: $n reports, expected 3"
+  [[ $n -eq 5 ]] && ok "$opt: 5 reports" || bad "$opt: $n reports, expected 5"
   grep -q "race_readers: done" "$tmp/out" && ok "$opt: results as on a GPU" || bad "$opt: wrong results"
   [[ $fail -eq 0 ]] || sed 's/^/    | /' "$tmp/err" "$tmp/out" | head -40
 
