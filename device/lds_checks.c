@@ -19,7 +19,13 @@
  * access and the wave barriers its wave had passed in that epoch (up to
  * LDSAN_HZ_WAVE_SYNC_MAX); "many" says a work-item of another wave than the recorded
  * reader read in that epoch too (so a write races with a read of another
- * wave even when the recorded reader is the writer or in its wave). pc: the
+ * wave even when the recorded reader is the writer or in its wave), "plain
+ * many" that such a read was a plain one (what an atomic write races with).
+ * A plain read of the recorded reader's wave takes an atomic one's place, so
+ * an atomic write finds a plain read of that wave. What one reader cannot
+ * say: an atomic write from another wave than an atomic recorded reader's
+ * misses its race with a plain read of a wave other than the reader's (which
+ * may be the writer's own read: never a false report). pc: the
  * last write's and read's pc and size per 4-byte word (hz_pc_word: pc bits
  * 2-30 and a size code; the rest of the pc is the reporting access's: one code
  * object spans far less than 2 GiB).
@@ -29,7 +35,7 @@
  * max(epoch[me], run_start). A run of the block (one workgroup) starts past
  * every epoch the block's earlier runs reached (max_epoch), so entries left
  * by them read as empty (epoch < run_start) without clearing anything. Epochs
- * are 15 bits: a run that would start past LDSAN_HZ_RUN_LIMIT clears the area
+ * are 14 bits (a reader's; a writer's 16): a run that would start past LDSAN_HZ_RUN_LIMIT clears the area
  * instead (the wave of work-item 0, at enter), and a run whose barriers reach
  * LDSAN_HZ_EPOCH_LIMIT rebases at that barrier: every work-item rewrites its
  * share of the entries (written in this run: written in epoch 1 by nobody,
@@ -71,8 +77,8 @@
 #include "runtime.h"
 
 /* Entry fields: the writer in bits 0-31 (item 11, atomic 1, wave syncs 4,
- * epoch 16), the reader in bits 32-63 (item 11, atomic 1, many 1, wave
- * syncs 4, epoch 15). */
+ * epoch 16), the reader in bits 32-63 (item 11, atomic 1, many 1, plain
+ * many 1, wave syncs 4, epoch 14). */
 #define HZ_ITEM_BITS 11u
 #define HZ_ITEM_MASK ((1u << HZ_ITEM_BITS) - 1u)
 #define HZ_SYNCS_MASK LDSAN_HZ_WAVE_SYNC_MAX
@@ -83,16 +89,18 @@
 #define HZ_R_ITEM(e) ((uint32_t)((e) >> 32) & HZ_ITEM_MASK)
 #define HZ_R_ATOMIC(e) ((uint32_t)((e) >> 43) & 1u)
 #define HZ_R_MANY(e) ((uint32_t)((e) >> 44) & 1u)
-#define HZ_R_SYNCS(e) ((uint32_t)((e) >> 45) & HZ_SYNCS_MASK)
-#define HZ_R_EPOCH(e) ((uint32_t)((e) >> 49))
-_Static_assert(LDSAN_HZ_EPOCH_LIMIT < (1u << 15) && HZ_SYNCS_MASK == 15u, "entry fields");
+#define HZ_R_PLAIN_MANY(e) ((uint32_t)((e) >> 45) & 1u)
+#define HZ_R_SYNCS(e) ((uint32_t)((e) >> 46) & HZ_SYNCS_MASK)
+#define HZ_R_EPOCH(e) ((uint32_t)((e) >> 50))
+_Static_assert(LDSAN_HZ_EPOCH_LIMIT < (1u << 14) && HZ_SYNCS_MASK == 15u, "entry fields");
 
 static inline uint64_t hz_writer(uint32_t item, uint32_t atomic, uint32_t syncs, uint32_t epoch) {
   return (uint64_t)(item | atomic << 11 | syncs << 12 | epoch << 16);
 }
-static inline uint64_t hz_reader(uint32_t item, uint32_t atomic, uint32_t many, uint32_t syncs, uint32_t epoch) {
-  return ((uint64_t)item | (uint64_t)atomic << 11 | (uint64_t)many << 12 | (uint64_t)syncs << 13 |
-          (uint64_t)epoch << 17) << 32;
+static inline uint64_t hz_reader(uint32_t item, uint32_t atomic, uint32_t many, uint32_t plain_many, uint32_t syncs,
+                                 uint32_t epoch) {
+  return ((uint64_t)item | (uint64_t)atomic << 11 | (uint64_t)many << 12 | (uint64_t)plain_many << 13 |
+          (uint64_t)syncs << 14 | (uint64_t)epoch << 18) << 32;
 }
 
 /* A word of pc[]: an access's pc (4-aligned) without bit 31 and above, over
@@ -178,23 +186,25 @@ uint64_t __ldsan_hz_step(uint64_t old, const ldsan_hz_access *a, ldsan_hz_findin
       f->hazard = LDSAN_HAZARD_RAW, f->other = w, f->other_atomic = HZ_W_ATOMIC(old);
     uint64_t reader;
     if (!r || re != a->epoch)
-      reader = hz_reader(a->item, a->atomic, 0, a->wave_syncs, a->epoch);
-    else if (r_same_wave && HZ_R_SYNCS(old) != a->wave_syncs) /* a newer read of r's wave stands for it */
-      reader = hz_reader(a->item, a->atomic, HZ_R_MANY(old), a->wave_syncs, a->epoch);
-    else if (r != a->item && !r_same_wave)
-      reader = hz_reader(r, HZ_R_ATOMIC(old), 1, HZ_R_SYNCS(old), re);
+      reader = hz_reader(a->item, a->atomic, 0, 0, a->wave_syncs, a->epoch);
+    else if (r_same_wave && (HZ_R_SYNCS(old) != a->wave_syncs || (HZ_R_ATOMIC(old) && !a->atomic)))
+      /* a newer read of r's wave stands for it, or a plain one for an atomic r */
+      reader = hz_reader(a->item, a->atomic, HZ_R_MANY(old), HZ_R_PLAIN_MANY(old), a->wave_syncs, a->epoch);
+    else if (r != a->item && !r_same_wave && !(HZ_R_MANY(old) && (HZ_R_PLAIN_MANY(old) || a->atomic)))
+      reader = hz_reader(r, HZ_R_ATOMIC(old), 1, HZ_R_PLAIN_MANY(old) | !a->atomic, HZ_R_SYNCS(old), re);
     else
       return old;
     return (old & 0xffffffffull) | reader;
   }
-  /* The recorded reader races unless it is the caller or ordered with it;
-   * a reader of another wave than it (HZ_R_MANY) races across waves with
-   * this write when the recorded one does not, or does within one wave. */
-  int war = 0;
+  /* The recorded reader races unless it is the caller or ordered with it
+   * (or both are atomic); when it is in the caller's wave, a reader of
+   * another wave than it (HZ_R_MANY; for an atomic write a plain one,
+   * HZ_R_PLAIN_MANY) races across waves with this write. */
+  int war = 0, many = a->atomic ? HZ_R_PLAIN_MANY(old) : HZ_R_MANY(old);
   uint32_t war_other = 0;
-  if (r_now && r != a->item && !r_ordered && !(HZ_R_MANY(old) && r_same_wave))
+  if (r_now && r != a->item && !r_ordered && !(many && r_same_wave))
     war = 1, war_other = r;
-  else if (r_now && HZ_R_MANY(old))
+  else if (r && re == a->epoch && r_same_wave && many)
     war = 1, war_other = LDSAN_HZ_OTHER_UNKNOWN;
   /* Of a write-after-write within the wave and a write-after-read between
    * waves, the one between waves (an error). */

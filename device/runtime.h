@@ -212,10 +212,10 @@ void __ldsan_check_access(uint64_t addr, uint64_t size, uint32_t flags, uint64_t
 /* ---- lds_checks.c: LDS races and uninitialized reads (-fsanitize-lds) ------ */
 #define LDSAN_HZ_MAGIC 0x5A48444Cu          /* 'LDHZ' */
 #define LDSAN_HZ_MAX_ITEMS 1024u            /* work-items per workgroup with an epoch slot */
-/* Epochs stay below LDSAN_HZ_EPOCH_LIMIT (15 bits). The host build (unit tests
+/* Epochs stay below LDSAN_HZ_EPOCH_LIMIT (14 bits). The host build (unit tests
  * only) uses a small limit so its tests cross it. */
 #if defined(__AMDGCN__)
-#define LDSAN_HZ_EPOCH_LIMIT ((1u << 15) - 1u)
+#define LDSAN_HZ_EPOCH_LIMIT ((1u << 14) - 1u)
 #else
 #define LDSAN_HZ_EPOCH_LIMIT 40u
 #endif

@@ -1,4 +1,4 @@
-// The LDS checks across more barriers than their epochs count (2^15 on the
+// The LDS checks across more barriers than their epochs count (2^14 on the
 // device, device/lds_checks.c): one workgroup passes 100,000 barriers,
 // exchanging values through LDS between each two; the checks must rebase
 // their epochs on the way without a false report, and still find the race

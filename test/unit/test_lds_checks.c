@@ -278,6 +278,48 @@ static void test_atomics(void) {
   CHECK_EQ(report(0)->other_flags, LDSAN_ACCESS_WRITE | LDSAN_ACCESS_ATOMIC);
 }
 
+/* An atomic read of a byte (no store). */
+static __attribute__((noinline)) void atomic_load_at(uint32_t item, uint32_t off) {
+  as_item(item);
+  __ldsan_lds_check(off, 4u | LDSAN_LDS_CHECK_ATOMIC | RACES_UNINIT);
+}
+
+/* Atomic and plain reads of one byte in one epoch: an atomic write races with
+ * the plain ones only, which the one reader kept must not hide (a plain read
+ * of the recorded reader's wave takes an atomic one's place; "plain many" says
+ * a plain read of another wave was made), and the "many" of atomic reads must
+ * not make an atomic write race. */
+static void test_atomic_readers(void) {
+  reset();
+  store_at(0, 160, 4);
+  barrier_all();
+  atomic_load_at(1, 160);
+  load_at(2, 160, 4);   /* plain, in the recorded atomic reader's wave */
+  atomic_at(65, 160);   /* races with 2's read, another wave: the error */
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->hazard, LDSAN_HAZARD_WAR);
+  CHECK_EQ(report(0)->flags & LDSAN_REPORT_WARNING, 0);
+  CHECK_EQ(report(0)->other_flags & LDSAN_ACCESS_ATOMIC, 0);
+
+  reset();
+  store_at(0, 164, 4);
+  barrier_all();
+  atomic_load_at(1, 164);
+  load_at(64, 164, 4);  /* plain, another wave: not recorded, but remembered */
+  atomic_at(2, 164);    /* the recorded reader's wave: races with 64's read */
+  CHECK_EQ(reports(), 1);
+  CHECK_EQ(report(0)->hazard, LDSAN_HAZARD_WAR);
+  CHECK_EQ(report(0)->flags & (LDSAN_REPORT_OTHER_UNKNOWN | LDSAN_REPORT_WARNING), LDSAN_REPORT_OTHER_UNKNOWN);
+
+  reset();
+  store_at(0, 168, 4);
+  barrier_all();
+  load_at(1, 168, 4);   /* plain, recorded */
+  atomic_load_at(64, 168); /* atomic, another wave */
+  atomic_at(1, 168);    /* its own read and an atomic one: no race */
+  CHECK_EQ(reports(), 0);
+}
+
 static void test_unrecorded_reader(void) {
   reset();
   store_at(0, 120, 4);
@@ -500,6 +542,7 @@ int main(void) {
   RUN(test_wave_barrier_orders);
   RUN(test_uninitialized);
   RUN(test_atomics);
+  RUN(test_atomic_readers);
   RUN(test_unrecorded_reader);
   RUN(test_new_run);
   RUN(test_epoch_limits);
