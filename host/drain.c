@@ -165,8 +165,10 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     ldsan_report_record *r = &ch->records[(oldest + k) % capacity];
     /* Acquire pairs with the device's release store of READY: every field is final. */
     uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
-    if (state == LDSAN_RECORD_READY && belongs(r, dispatch)) rec[n++] = r;
-    else if (state == LDSAN_RECORD_WRITING && final) {
+    if (state == LDSAN_RECORD_READY && belongs(r, dispatch)) {
+      if (!ldsan_report_is_redundant(r, mem, dispatch)) rec[n++] = r;
+      else __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE); /* said by its bounds report */
+    } else if (state == LDSAN_RECORD_WRITING && final) {
       st.lost++;  /* no dispatch runs any more: its writer died mid-record */
       __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
     }

@@ -167,6 +167,13 @@ const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_devi
                                   const ldsan_dispatch_info *dispatch);
 /* Whether a record stops execution under the current options. */
 int ldsan_report_aborts(const ldsan_report_record *r);
+/* Whether record r says again what another report of the same access says:
+ * an lds-uninitialized-read whose bytes all lie outside every LDS variable
+ * of the kernel (redzones, padding, the compiler's slot) was out of bounds,
+ * and its bounds report says so (the drain prints one report per bad
+ * access). */
+int ldsan_report_is_redundant(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                              const ldsan_dispatch_info *dispatch);
 /* Prints one full report (no ABORTING line). */
 void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch, FILE *out,

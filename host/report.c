@@ -456,6 +456,18 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   print_summary(out, c);
 }
 
+int ldsan_report_is_redundant(const ldsan_report_record *r, const ldsan_device_memory *mem,
+                              const ldsan_dispatch_info *dispatch) {
+  if (r->kind != LDSAN_REPORT_LDS_UNINIT_READ || !r->block || !r->size || r->size > 64) return 0;
+  report_ctx c;
+  ldsan_report_ctx_init(&c, r, mem, dispatch);
+  int outside = c.desc.valid && c.in_block && r->address >= r->block;
+  for (uint64_t k = 0; outside && k < r->size; k++)
+    outside = ldsan_desc_locate(&c.desc, (int64_t)(r->address - r->block + k), c.dyn).where != LDSAN_WHERE_INSIDE;
+  ldsan_report_ctx_free(&c);
+  return outside;
+}
+
 void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch, FILE *out, const ldsan_report_extra *extra) {
   report_ctx c;

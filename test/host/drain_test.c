@@ -599,6 +599,34 @@ static void test_hazards(void) {
   free(out);
 }
 
+/* An uninitialized read of LDS bytes that all lie outside every variable
+ * (tile's redzone, the compiler's slot) is the same access as a bounds
+ * report: not printed again, its slot given back. One that touches a
+ * variable is printed, also when it runs on into the redzone. */
+static void test_uninit_out_of_bounds(void) {
+  channel_reset();
+  ldsan_report_record in_redzone = mini_race(), in_slot = mini_race(), inside = mini_race(), across = mini_race();
+  ldsan_report_record *all[] = {&in_redzone, &in_slot, &inside, &across};
+  int64_t offsets[] = {288, 0, 36, 284};
+  for (int i = 0; i < 4; i++) {
+    all[i]->kind = LDSAN_REPORT_LDS_UNINIT_READ;
+    all[i]->hazard = 0;
+    all[i]->address = all[i]->access_address = MINI_BLOCK + (uint64_t)offsets[i];
+    all[i]->pc += (uint64_t)i * 16; /* four sites */
+    all[i]->size = i == 3 ? 8 : 4;
+    push(*all[i]);
+  }
+  ldsan_drain_stats st;
+  int printed;
+  char *out = drain(&st, &printed);
+  CHECK_EQ(printed, 2);
+  CHECK_EQ(st.errors, 2u);
+  CHECK(count_of(out, "lds-uninitialized-read in kernel") == 2);
+  CHECK_HAS(out, "is located 4 bytes inside of LDS variable 'tile'");
+  for (uint32_t k = 0; k < 4; k++) CHECK_EQ(ch.records[k].state, (uint32_t)LDSAN_RECORD_EMPTY);
+  free(out);
+}
+
 /* A symbolizer for test_dedup_by_source: pcs 0x1000 and 0x1010 are two
  * copies of k.hip:5:3 (an unrolled loop), 0x1020 is k.hip:5:9, 0x1030 is
  * k.hip:5:3 inlined into another caller, 0x1040 and 0x1050 are k.hip:7 with
@@ -678,6 +706,7 @@ int main(void) {
   test_header_errors();
   test_json();
   test_hazards();
+  test_uninit_out_of_bounds();
   test_dedup_by_source();
   test_log_path();
   fake_free(&mem_map);
