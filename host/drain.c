@@ -166,8 +166,16 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     /* Acquire pairs with the device's release store of READY: every field is final. */
     uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
     if (state == LDSAN_RECORD_READY && belongs(r, dispatch)) {
-      if (!ldsan_report_is_redundant(r, mem, dispatch)) rec[n++] = r;
-      else __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE); /* said by its bounds report */
+      if (!ldsan_report_is_redundant(r, mem, dispatch)) {
+        rec[n++] = r;
+        continue;
+      }
+      /* Folded into its access's bounds report: counted as such, not printed. */
+      if (ldsan_report_is_error(r)) st.errors++;
+      else st.warnings++;
+      if (ldsan_report_aborts(r)) st.must_abort = 1;
+      st.deduplicated += 1 + r->repeats + r->repeats_elsewhere;
+      __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
     } else if (state == LDSAN_RECORD_WRITING && final) {
       st.lost++;  /* no dispatch runs any more: its writer died mid-record */
       __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);

@@ -171,7 +171,7 @@ int ldsan_report_aborts(const ldsan_report_record *r);
  * an lds-uninitialized-read whose bytes all lie outside every LDS variable
  * of the kernel (redzones, padding, the compiler's slot) was out of bounds,
  * and its bounds report says so (the drain prints one report per bad
- * access). */
+ * access, and counts r as folded into that one: deduplicated). */
 int ldsan_report_is_redundant(const ldsan_report_record *r, const ldsan_device_memory *mem,
                               const ldsan_dispatch_info *dispatch);
 /* Prints one full report (no ABORTING line). */
