@@ -83,18 +83,6 @@ bool isFastField(const LoadInst *LI) {
   return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_TRACK_FAST;
 }
 
-// The work-item pointer stored into the TLS block right before Call (the
-// loops store it before every call a region makes), and that store.
-StoreInst *itemStore(CallBase *Call) {
-  auto *St = dyn_cast_or_null<StoreInst>(Call->getPrevNode());
-  if (!St) return nullptr;
-  const DataLayout &DL = Call->getModule()->getDataLayout();
-  APInt Off(64, 0);
-  const Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
-  auto *G = dyn_cast<GlobalVariable>(Base);
-  return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_ITEM ? St : nullptr;
-}
-
 // The loads in L of a barrier's pc slot (__ldsan_emu_lds_barrier_note's
 // argument: filled once, by the first work-item to reach the barrier).
 SmallVector<LoadInst *, 4> barrierSlotLoads(Loop *L) {
@@ -157,7 +145,7 @@ bool collectSites(Loop *L, LoopInfo &LI, ArrayRef<ICmpInst *> Nulls, SmallVector
       uint32_t Size = V & LDSAN_EMU_TRACK_SIZE_MASK;
       if (Size == 0 || Size > LDSAN_EMU_DISJOINT_MAX_BYTES) return false;
       bool Atomic = (V & LDSAN_EMU_TRACK_ATOMIC) != 0, Store = Atomic || (V & LDSAN_EMU_TRACK_STORE) != 0;
-      StoreInst *St = itemStore(CB);
+      StoreInst *St = tlsItemStore(CB);
       Sites.push_back({CB, CB->getArgOperand(0), Size, Store, Atomic,
                        Store && everyIteration(L, LI, Nulls, CB->getArgOperand(0)), St ? St->getValueOperand() : nullptr});
     }
@@ -199,6 +187,16 @@ void replaceIn(Loop *L, Value *V, Value *New, Instruction *At, unsigned Depth = 
 }
 
 } // namespace
+
+StoreInst *tlsItemStore(CallBase *Call) {
+  auto *St = dyn_cast_or_null<StoreInst>(Call->getPrevNode());
+  if (!St) return nullptr;
+  const DataLayout &DL = Call->getModule()->getDataLayout();
+  APInt Off(64, 0);
+  const Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  auto *G = dyn_cast<GlobalVariable>(Base);
+  return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_ITEM ? St : nullptr;
+}
 
 Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<ICmpInst *> Nulls,
                         bool &BareCopy) {
@@ -311,7 +309,7 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     for (const Site &S : Sites) {
       auto *Call = dyn_cast_or_null<CallBase>(VMap.lookup(S.Call));
       if (!Call || Call->getCalledFunction()->getName() != LDSAN_EMU_LDS_TRACK_FN) continue;
-      if (StoreInst *St = itemStore(Call)) St->eraseFromParent();
+      if (StoreInst *St = tlsItemStore(Call)) St->eraseFromParent();
       Call->eraseFromParent();
     }
   BareCopy = Bare;

@@ -45,6 +45,7 @@ extern "C" {
 #include "../core/lds_track.h"
 #include "retarget.h"
 }
+#include "retarget_loops.h"
 
 using namespace llvm;
 
@@ -93,19 +94,6 @@ TrackContext loadContext(Function &G, GlobalVariable *Tls) {
   T.WaveShift = B.CreateZExt(field(I32, LDSAN_EMU_TLS_TRACK_WAVE_SHIFT, "track.wave.shift"), I64);
   T.Fast = field(I32, LDSAN_EMU_TLS_TRACK_FAST, "track.fast");
   return T;
-}
-
-// The work-item pointer the loop stores into the TLS block right before
-// Call (retarget_wiloop.cpp stores it before every call a region makes), and
-// that store; nulls if there is none.
-std::pair<Value *, StoreInst *> storedItem(CallInst *Call, GlobalVariable *Tls) {
-  auto *St = dyn_cast_or_null<StoreInst>(Call->getPrevNode());
-  if (!St || !isa<Constant>(St->getPointerOperand())) return {nullptr, nullptr};
-  APInt Off(64, 0);
-  const DataLayout &DL = Call->getModule()->getDataLayout();
-  Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
-  if (Base != Tls || Off != LDSAN_EMU_TLS_ITEM) return {nullptr, nullptr};
-  return {St->getValueOperand(), St};
 }
 
 // A side's word of epoch, item (+ 1) and size.
@@ -290,8 +278,8 @@ extern "C" unsigned rt_lds_track_inline(LLVMValueRef GroupRef, unsigned *Calls) 
       uint32_t V = SizeKind ? (uint32_t)SizeKind->getZExtValue() : 0, Size = V & LDSAN_EMU_TRACK_SIZE_MASK;
       if (Size == 0 || Size % 4 || Size > 16) continue;
       if ((V & LDSAN_EMU_TRACK_ATOMIC) && !(V & LDSAN_EMU_TRACK_STORE)) continue; // atomic reads: the core's table
-      auto [Item, ItemStore] = storedItem(Call, Tls);
-      if (Item) Sites.push_back({Call, Item, ItemStore});
+      if (StoreInst *ItemStore = ldsan_rt::tlsItemStore(Call))
+        Sites.push_back({Call, ItemStore->getValueOperand(), ItemStore});
     }
   if (Sites.empty()) return 0;
   TrackContext T = loadContext(G, Tls);

@@ -78,6 +78,10 @@ private:
 llvm::Loop *versionLoopOn(llvm::Loop *L, llvm::BasicBlock *Decide, llvm::Value *Cond, const llvm::Twine &Suffix,
                           llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::ValueToValueMapTy &VMap);
 
+// The store of the work-item pointer into the TLS block right before Call
+// (the loops store it before every call a region makes), or null.
+llvm::StoreInst *tlsItemStore(llvm::CallBase *Call);
+
 // retarget_lds_disjoint.cpp: in a checked group function, versions work-item
 // loop L (with a preheader, in LCSSA form) into a copy that skips the LDS
 // checks' comparisons, entered when its accesses turn out disjoint at run
