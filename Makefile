@@ -40,7 +40,12 @@ deps:
 
 test-programs: $(TEST_TARGETS)
 
-check test: all test-programs
+# make check: the quick tier, before every commit; make test: every test (as CI).
+# test/run.sh runs them in parallel (-j$(nproc)); LDSAN_TEST_JOBS=N sets another count.
+check: all test-programs
+	BUILD=$(BUILD) test/run.sh --quick
+
+test: all test-programs
 	BUILD=$(BUILD) test/run.sh
 
 demo: all

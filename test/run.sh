@@ -1,34 +1,40 @@
 #!/usr/bin/env bash
-# ldsan test runner: runs every test listed in test/*.list, each in its own
-# process with a timeout, and ends with the line "N passed, N failed, N skipped".
-# A list line is:  <name> <command...>   (run from the repository root; '#' starts a comment).
-# A test passes on exit 0, is skipped on exit 77, fails otherwise.
-# Usage: test/run.sh [name-filter-regex]
+# ldsan test runner: runs the lit suite over test/ (test/lit.cfg.py: files with
+# RUN: lines, and every line of test/*.list), in parallel, each test in its own
+# process with a timeout and its own TMPDIR. Writes each test's output to
+# $BUILD/test-logs/<name>.log, prints the failures' output and the slowest tests,
+# and ends with the line "N passed, N failed, N skipped".
+# Usage: test/run.sh [-j N] [--quick] [name-regex]
+#   -j N      tests run at once (default: the core count; $LDSAN_TEST_JOBS)
+#   --quick   the quick tier only (make check); default: every test
+#   regex     only tests whose name matches (e.g. 'emulator/clean_', '^host/')
+# $LDSAN_TEST_TIMEOUT: seconds per test (default 300). Needs what 'make all
+# test-programs' builds.
 set -u
 cd "$(dirname "$0")/.."
-filter="${1:-.}"
-timeout_s="${LDSAN_TEST_TIMEOUT:-300}"
-logdir="${BUILD:-build}/test-logs"
-mkdir -p "$logdir"
-pass=0 fail=0 skip=0 failed_names=()
-while IFS= read -r line; do
-  line="${line%%#*}"
-  [[ -z "${line// }" ]] && continue
-  name="${line%% *}"; cmd="${line#* }"
-  [[ "$name" =~ $filter ]] || continue
-  log="$logdir/${name//\//_}.log"
-  start=$(date +%s)
-  timeout -k 5 "$timeout_s" bash -c "$cmd" </dev/null >"$log" 2>&1
-  rc=$?
-  secs=$(( $(date +%s) - start ))
-  if [[ $rc -eq 0 ]]; then pass=$((pass+1)); echo "PASS $name (${secs}s)"
-  elif [[ $rc -eq 77 ]]; then skip=$((skip+1)); echo "SKIP $name: $(tail -n 1 "$log")"
-  else
-    fail=$((fail+1)); failed_names+=("$name")
-    [[ $rc -eq 124 ]] && echo "FAIL $name (timed out after ${timeout_s}s)" || echo "FAIL $name (exit $rc)"
-    sed 's/^/    | /' "$log" | tail -n 40
-  fi
-done < <(cat test/*.list)
-if [[ ${#failed_names[@]} -gt 0 ]]; then echo "failed: ${failed_names[*]}"; fi
-echo "$pass passed, $fail failed, $skip skipped"
-[[ $fail -eq 0 ]]
+jobs="${LDSAN_TEST_JOBS:-$(nproc)}" tier=full filter=.
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -j) jobs="${2:?-j wants a number}"; shift 2 ;;
+    -j*) jobs="${1#-j}"; shift ;;
+    --quick) tier=quick; shift ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "test/run.sh: unknown option '$1' (see test/run.sh --help)"; echo "0 passed, 1 failed, 0 skipped"; exit 1 ;;
+    *) filter="$1"; shift ;;
+  esac
+done
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "test/run.sh: -j $jobs: want a positive number"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+build="${BUILD:-build}"
+lit="${LIT:-lit-${LLVM_VERSION:-22}}"
+if ! command -v "$lit" >/dev/null; then
+  echo "test/run.sh: $lit not found: run scripts/deps.sh (Debian package llvm-${LLVM_VERSION:-22}-tools)"
+  echo "0 passed, 1 failed, 0 skipped"; exit 1
+fi
+mkdir -p "$build"
+results="$build/test-results.json"
+rm -rf "$results" "$build/test-logs"
+# lit: one line per test as it ends; the slowest tests start first (it keeps their
+# times in $build/test-tmp/lit/.lit_test_times.txt).
+"$lit" -j "$jobs" --param build="$build" --param tier="$tier" --filter "$filter" \
+  --no-progress-bar -o "$results" test/
+python3 test/lib/summary.py "$results" "$build/test-logs"

@@ -5,10 +5,12 @@
 # Fails on a crash, a sanitizer report, a failed PROPERTY, an input slower than
 # 10 s, or when the fuzzer did not run every input; the failing input is left
 # in $BUILD/test-tmp/fuzz/<target>/ and the line to reproduce it is printed.
+# In the quick tier (LDSAN_TEST_TIER=quick: make check) a tenth of the inputs: a smoke test.
 # Usage: test/fuzz/run.sh <target> <runs> [more libFuzzer flags]   (from the repo root)
 set -uo pipefail
 target="${1:?usage: run.sh <target> <runs>}" runs="${2:?usage: run.sh <target> <runs>}"
 shift 2
+[[ "${LDSAN_TEST_TIER:-full}" == quick ]] && runs=$(( (runs + 9) / 10 ))
 build="${BUILD:-build}"
 bin="$build/test/fuzz/$target" corpus="test/fuzz/corpus/$target" work="$build/test-tmp/fuzz/$target"
 [[ -x "$bin" ]] || { echo "$bin is missing: run 'make fuzz-targets'"; exit 1; }
