@@ -34,6 +34,7 @@ include emulator/hip.mk
 include emulator/asan.mk
 include test/fuzz/fuzz.mk
 include test/gpu/gpu.mk
+include test/programs.mk
 
 deps:
 	scripts/deps.sh

@@ -10,6 +10,7 @@
 # repository root), tier=quick|full (default full), timeout=SECONDS per test
 # (default $LDSAN_TEST_TIMEOUT, else 300).
 import os
+import shutil
 import sys
 
 config.name = "ldsan"
@@ -35,14 +36,14 @@ QUICK = [
     r"^emucore/",                       # the emulator core
     r"^instrument/",                    # the pass plugin, IR in and out
     r"^fuzz/",                          # the fuzz targets, fewer inputs (fuzz/run.sh)
-    r"^emulator/(bug|clean|warn|unsupported)_[^/]*$",  # the emulator's bug suite, full mode
+    r"^emulator/[^/]*\.(hip|test)$",     # the emulator's test programs (make built them: runs only)
     r"^compile/gfx90a/",                # one GPU target's code objects
     r"^gpu/",                           # the HSA tools library over the ROCr double
 ]
 
 config.suffixes = [".ll", ".hip", ".test"]
 config.excludes = ["lib", "corpus", "Output"]
-config.test_format = ldsan_lit.LdsanFormat(repo, timeout, QUICK if tier == "quick" else None)
+config.test_format = ldsan_lit.LdsanFormat(repo, build, timeout, QUICK if tier == "quick" else None)
 
 # Tests see the caller's environment (the Makefile's tool settings: CLANG, OPT, ...),
 # but not the caller's sanitizer options, which would change what tests see.
@@ -61,8 +62,21 @@ try:
 except ImportError:
     pass
 
-# What RUN lines of every folder may use.
+# What RUN lines of every folder may use (test/instrument/lit.local.cfg adds its own):
+#   %{exe}, %{exe:MODE}  the file's test program, built by make (test/programs.mk)
+#   %run         test/lib/run.sh: runs a program, prints its stderr, stdout and exit status
+#   %ldsan-cc    the built ldsan-cc;  %repo, %build  the repository and build directories
+#   FileCheck, not  LLVM's ($FILECHECK, $NOT, else <name>-$LLVM_VERSION)
+version = os.environ.get("LLVM_VERSION") or "22"
 config.substitutions.append(("%repo", repo))
 config.substitutions.append(("%build", build))
+config.substitutions.append(("%run", os.path.join(config.test_source_root, "lib", "run.sh")))
+config.substitutions.append(("%ldsan-cc", os.path.join(build, "bin", "ldsan-cc")))
+for word, env_name in (("FileCheck", "FILECHECK"), ("not", "NOT")):
+    path = shutil.which(os.environ.get(env_name) or "%s-%s" % (word, version))
+    if not path:
+        lit_config.fatal("%s-%s not found (set %s, or run scripts/deps.sh)" % (word, version, env_name))
+    # Only the word standing alone: not inside a path, an option or a longer name.
+    config.substitutions.append((r"(?<![-\w./%=])" + word + r"(?![-\w./])", path))
 config.ldsan_repo = repo
 config.ldsan_build = build

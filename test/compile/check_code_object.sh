@@ -19,7 +19,7 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 if [[ ",$mode," == *,headers,* ]]; then flags=(-DUSE_HIP_HEADERS); else flags=(-nogpuinc -nogpulib); fi
 lds_only=0
 if [[ ",$mode," == *,lds-only,* ]]; then lds_only=1; flags+=(-fsanitize=lds); fi
-# Extra flags from a "// CFLAGS: ..." line in the source (as test/emulator/expect.sh reads them).
+# Extra flags from a "// CFLAGS: ..." line in the source (as test/lib/build_program.sh reads them).
 read -r -a extra <<<"$(sed -n 's|^[[:space:]]*// CFLAGS:[[:space:]]*||p' "$src" | tail -n 1)"
 flags+=(${extra[@]+"${extra[@]}"})
 # And from the environment (EXTRA_CFLAGS, e.g. -mwavefrontsize64).

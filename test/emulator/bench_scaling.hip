@@ -8,10 +8,13 @@
 // Prints one line per configuration:
 //   scale <axis> <groups> <items per group> <LDS bytes> <ms> <ns per work-item> <overhead %>
 // (best of runs) after checking every result against a host reference. Also a
-// test (test/emulator.list): a GPU-sized workload, 2^20 work-items reading LDS
+// test (its RUN lines): a GPU-sized workload, 2^20 work-items reading LDS
 // 64 times each, and eight more shapes, give the host reference's answers.
-// EXPECT: no-report
-// EXPECT-STDOUT: bench_scaling: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: bench_scaling: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 #include <time.h>
 

@@ -5,13 +5,27 @@
 // block (unguarded, the body ran on address 0 and the process died of a SEGV
 // before the report was printed). The host program sees the kernel did nothing
 // and goes on.
-// EXPECT: lds-block-too-large
-// EXPECT-REPORTS: 2
-// EXPECT-STDERR: cannot allocate an LDS block of 2592 bytes for kernel fill(int*): larger than the whole LDS backing store (65536 bytes)
-// EXPECT-STDOUT: second dispatch untouched: 1024 of 1024
-// EXPECT-ABSENT: SEGV
-// EXPECT-EXIT: 0
-// ENV: LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0 %run %{exe} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0:emu_fibers=1 %run %{exe} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0 %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0:emu_fibers=1 %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0 %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0:emu_fibers=1 %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0:report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=lds_pool_size=64K:halt_on_error=0:report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-block-too-large on
+// CHECK: cannot allocate an LDS block of 2592 bytes for kernel fill(int*): larger than the whole LDS backing store (65536 bytes)
+// CHECK: SUMMARY: AddressSanitizer: lds-block-too-large
+// CHECK: ldsan-test: stdout:
+// CHECK: second dispatch untouched: 1024 of 1024
+// CHECK: ldsan-test: exit 0
+// REPORTS-COUNT-2: ERROR: AddressSanitizer:
+// REPORTS-NOT: ERROR: AddressSanitizer:
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-block-too-large"
 #include <hip/hip_runtime.h>
 #include <cstdio>
 

@@ -1,17 +1,33 @@
 // Bug: each workgroup reverses one string through a 13-byte LDS buffer and also
 // stores the terminating NUL; string 1 has 13 characters, so its NUL is a
 // 1-byte overrun inside the buffer's last, partially addressable 8-byte granule.
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: WRITE of size 1
-// EXPECT-WORKITEM: (13,0,0)
-// EXPECT-WORKGROUP: (1,0,0)
-// EXPECT-KERNEL: reverse_names
-// EXPECT-VAR: name
-// EXPECT-LOCATION: 0 bytes after
-// EXPECT-EXIT: 1
+// RUN: env LDSAN_OPTIONS=symbolize=0 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=symbolize=0:emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=symbolize=0 %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=symbolize=0:emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=symbolize=0 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=symbolize=0:emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=symbolize=0:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=symbolize=0:report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=symbolize=0:report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}WRITE of size 1 at{{.*}} thread (work-item) (13,0,0){{.*}} of workgroup (1,0,0){{.*}} in kernel reverse_names
+// CHECK: {{^    #0 0x[0-9a-f]+ \(.*/bug_char_overrun\+0x[0-9a-f]+\)$}}
+// CHECK-NOT: {{^ *#[0-9]+ }}
+// CHECK: launched by host code here:
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}0 bytes after{{[^']*}}'name'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"reverse_names
+// JSON-SAME: "variable":"name"
+// JSON-SAME: "access":"write","size":1,
+// JSON-SAME: "workgroup":[1,0,0]
+// JSON-SAME: "threads":{{\[\[}}13,0,0]
 // Run with symbolize=0: the frame is the bare pc in the executable.
-// ENV: LDSAN_OPTIONS=color=never:symbolize=0
-// EXPECT-FRAME: bare
 #include "common.h"
 
 #define STRIDE 16

@@ -1,13 +1,25 @@
 // Bug: global (not LDS) out-of-bounds: the kernel writes one float past the end
 // of a hipMalloc buffer. The emulated hipMalloc gives buffers host-ASan redzones,
 // so the device's check sees the heap redzone.
-// EXPECT: heap-buffer-overflow
-// EXPECT-ACCESS: READ of size 4
-// EXPECT-WORKITEM: (36,0,0)
-// EXPECT-WORKGROUP: (1,0,0)
-// EXPECT-KERNEL: scale
-// EXPECT-EXIT: 1
-// EXPECT-FRAME: in scale(float*, int) test/emulator/bug_global_oob.hip:18:20
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: heap-buffer-overflow on
+// CHECK: {{^}}READ of size 4 at{{.*}} thread (work-item) (36,0,0){{.*}} of workgroup (1,0,0){{.*}} in kernel scale
+// CHECK: {{^    #0 0x[0-9a-f]+ }}in scale(float*, int) test/emulator/bug_global_oob.hip:[[@LINE+20]]:20{{(:[0-9]+)?$}}
+// CHECK-NOT: {{^ *#[0-9]+ }}
+// CHECK: launched by host code here:
+// CHECK: SUMMARY: AddressSanitizer: heap-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"heap-buffer-overflow"
+// JSON-SAME: "kernel":"scale
+// JSON-SAME: "access":"read","size":4,
+// JSON-SAME: "workgroup":[1,0,0]
+// JSON-SAME: "threads":{{\[\[}}36,0,0]
+// JSON-SAME: "location":"test/emulator/bug_global_oob.hip:[[@LINE+8]]:20
 #include "common.h"
 
 __global__ void scale(float *p, int n) {

@@ -5,14 +5,28 @@
 // trusting them: both reports are printed, and the program goes on (the
 // host's reader used to fault on the garbage descriptor address while it
 // drained, and no report was printed).
-// EXPECT: lds-buffer-underflow
-// EXPECT-REPORTS: 2
-// EXPECT-STDERR: is located 48 bytes before the start of the LDS block of kernel clobber(long*, int) (in ldsan's block header)
-// EXPECT-STDERR: ERROR: AddressSanitizer: lds-buffer-overflow
-// EXPECT-STDOUT: clobber: the program went on
-// EXPECT-ABSENT: SEGV
-// EXPECT-EXIT: 0
-// ENV: LDSAN_OPTIONS=halt_on_error=0
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not=SEGV < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-underflow on
+// CHECK: is located 48 bytes before the start of the LDS block of kernel clobber(long*, int) (in ldsan's block header)
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-underflow
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: stdout:
+// CHECK: clobber: the program went on
+// CHECK: ldsan-test: exit 0
+// REPORTS-COUNT-2: ERROR: AddressSanitizer:
+// REPORTS-NOT: ERROR: AddressSanitizer:
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-underflow"
 #include <hip/hip_runtime.h>
 #include <cstdio>
 

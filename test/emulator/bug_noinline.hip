@@ -2,16 +2,34 @@
 // element too many of a workgroup-wide table. The device compile inlines it
 // anyway (its bitcode has no clear_counts left): two frames, the function's
 // line and the kernel's call.
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: WRITE of size 4
-// EXPECT-WORKITEM: (31,0,0)
-// EXPECT-WORKGROUP: (0,0,0)
-// EXPECT-KERNEL: count_keys
-// EXPECT-VAR: counts
-// EXPECT-LOCATION: 0 bytes after
-// EXPECT-FRAME: in clear_counts(int) test/emulator/bug_noinline.hip:21:29
-// EXPECT-FRAME: in count_keys(int const*, unsigned int*) test/emulator/bug_noinline.hip:26:3
-// EXPECT-EXIT: 1
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}WRITE of size 4 at{{.*}} thread (work-item) (31,0,0){{.*}} of workgroup (0,0,0){{.*}} in kernel count_keys
+// CHECK: {{^    #0 0x[0-9a-f]+ }}in clear_counts(int) test/emulator/bug_noinline.hip:[[@LINE+22]]:29{{(:[0-9]+)?$}}
+// CHECK-NEXT: {{^    #1 0x[0-9a-f]+ }}in count_keys(int const*, unsigned int*) test/emulator/bug_noinline.hip:[[@LINE+26]]:3{{(:[0-9]+)?$}}
+// CHECK-NOT: {{^ *#[0-9]+ }}
+// CHECK: launched by host code here:
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}0 bytes after{{[^']*}}'counts'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"count_keys
+// JSON-SAME: "variable":"counts"
+// JSON-SAME: "access":"write","size":4,
+// JSON-SAME: "workgroup":[0,0,0]
+// JSON-SAME: "threads":{{\[\[}}31,0,0]
+// JSON-SAME: "location":"test/emulator/bug_noinline.hip:[[@LINE+7]]:29
 #include "common.h"
 
 #define NKEYS 31

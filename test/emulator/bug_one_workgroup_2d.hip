@@ -2,15 +2,33 @@
 // 16x16 tiles, and a halo fix-up meant for the right edge is keyed on the
 // wrong block row, so only workgroup (3,1) — and in it only work-item (15,15)
 // — writes tile[15][16], past the end of the row-padded tile.
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: WRITE of size 4
-// EXPECT-WORKITEM: (15,15,0)
-// EXPECT-WORKGROUP: (3,1,0)
-// EXPECT-KERNEL: blur
-// EXPECT-VAR: tile
-// EXPECT-LOCATION: 0 bytes after
-// EXPECT-EXIT: 1
-// EXPECT-FRAME: in blur(float const*, float*, int) test/emulator/bug_one_workgroup_2d.hip:23:66
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}WRITE of size 4 at{{.*}} thread (work-item) (15,15,0){{.*}} of workgroup (3,1,0){{.*}} in kernel blur
+// CHECK: {{^    #0 0x[0-9a-f]+ }}in blur(float const*, float*, int) test/emulator/bug_one_workgroup_2d.hip:[[@LINE+24]]:66{{(:[0-9]+)?$}}
+// CHECK-NOT: {{^ *#[0-9]+ }}
+// CHECK: launched by host code here:
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}0 bytes after{{[^']*}}'tile'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"blur
+// JSON-SAME: "variable":"tile"
+// JSON-SAME: "access":"write","size":4,
+// JSON-SAME: "workgroup":[3,1,0]
+// JSON-SAME: "threads":{{\[\[}}15,15,0]
+// JSON-SAME: "location":"test/emulator/bug_one_workgroup_2d.hip:[[@LINE+10]]:66
 #include "common.h"
 
 #define T 16

@@ -3,15 +3,29 @@
 // workgroups find no LDS block. With halt_on_error=0 each reports it (one full
 // report, the rest counted), leaves the kernel at its first barrier without
 // touching the missing block, and the program goes on: no crash, and the report
-// names the kernel's own line.
-// EXPECT: lds-pool-exhausted
-// EXPECT-STDERR: cannot allocate an LDS block of 352 bytes for kernel reverse(int*): the LDS backing pool is full
-// EXPECT-STDERR: the LDS backing store holds 1536000 bytes
-// EXPECT-FRAME: in reverse(int*) test/emulator/bug_pool_exhausted.hip:21
-// EXPECT-STDOUT: hog: 1 block; reverse untouched: 64 of 64
-// EXPECT-ABSENT: SEGV
-// EXPECT-EXIT: 0
-// ENV: LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0
+// names the kernel's own line. The same at -O2 with the LDS checks
+// (detect_races, detect_uninit): the work-item loops' fast copies, entered only
+// when the LDS block pointer is not null, must not be taken by the workgroups
+// that got none.
+// RUN: env LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0 %run %{exe} | FileCheck %s --implicit-check-not=SEGV
+// RUN: env LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0:emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not=SEGV
+// RUN: env LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0:detect_races=1:detect_uninit=1 %run %{exe} | FileCheck %s --implicit-check-not=SEGV
+// RUN: env LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0:detect_races=1:detect_uninit=1:emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not=SEGV
+// RUN: env LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=lds_pool_size=1500K:halt_on_error=0:detect_races=1:detect_uninit=1:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-pool-exhausted on
+// CHECK: cannot allocate an LDS block of 352 bytes for kernel reverse(int*): the LDS backing pool is full
+// CHECK: {{^    #0 0x[0-9a-f]+ }}in reverse(int*) test/emulator/bug_pool_exhausted.hip:[[@LINE+16]]{{(:[0-9]+)?$}}
+// CHECK-NEXT: HINT: every workgroup in flight holds one block; the LDS backing store holds 1536000 bytes
+// CHECK: SUMMARY: AddressSanitizer: lds-pool-exhausted
+// CHECK: ldsan-test: stdout:
+// CHECK: hog: 1 block; reverse untouched: 64 of 64
+// CHECK: ldsan-test: exit 0
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-pool-exhausted"
+// JSON-SAME: "location":"test/emulator/bug_pool_exhausted.hip:[[@LINE+7]]
 #include <hip/hip_runtime.h>
 #include <cstdio>
 

@@ -6,12 +6,21 @@
 // past the tile, so the loops run with their per-access checks and report it
 // (every work-item reads past the tile: which one is first depends on the
 // scheduler, work-item loops or fibers).
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: READ of size 4
-// EXPECT-KERNEL: void column_sums<64, 8>
-// EXPECT-VAR: tile
-// EXPECT-LOCATION: after LDS variable 'tile' of size 2048
-// EXPECT-EXIT: 1
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}READ of size 4 at{{.*}} in kernel void column_sums<64, 8>
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}after LDS variable 'tile' of size 2048
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"void column_sums<64, 8>
+// JSON-SAME: "variable":"tile"
+// JSON-SAME: "access":"read","size":4,
 // CFLAGS: -O2
 #include "common.h"
 

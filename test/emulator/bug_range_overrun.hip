@@ -3,14 +3,26 @@
 // (retarget_shadow_ranges.cpp). The interval reaches one element past buf,
 // so the loop runs with its per-access checks and work-item 255 is reported
 // (-O2 reads buf[t] and buf[t + 1] as one 8-byte load).
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: READ of size 8
-// EXPECT-WORKITEM: (255,0,0)
-// EXPECT-KERNEL: void right_neighbour<256>
-// EXPECT-VAR: buf
-// EXPECT-LOCATION: 0 bytes after
-// EXPECT-FRAME: in void right_neighbour<256>(float const*, float*) test/emulator/bug_range_overrun.hip:23
-// EXPECT-EXIT: 1
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}READ of size 8 at{{.*}} thread (work-item) (255,0,0){{.*}} in kernel void right_neighbour<256>
+// CHECK: {{^    #0 0x[0-9a-f]+ }}in void right_neighbour<256>(float const*, float*) test/emulator/bug_range_overrun.hip:[[@LINE+23]]{{(:[0-9]+)?$}}
+// CHECK-NOT: {{^ *#[0-9]+ }}
+// CHECK: launched by host code here:
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}0 bytes after{{[^']*}}'buf'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"void right_neighbour<256>
+// JSON-SAME: "variable":"buf"
+// JSON-SAME: "access":"read","size":8,
+// JSON-SAME: "threads":{{\[\[}}255,0,0]
+// JSON-SAME: "location":"test/emulator/bug_range_overrun.hip:[[@LINE+10]]
 // CFLAGS: -O2
 #include "common.h"
 

@@ -4,12 +4,22 @@
 // interval reaches one element before buf (only its low end does: the same
 // length upwards is all inside buf), so the loop runs with its per-access
 // checks and work-item 127 is reported.
-// EXPECT: lds-buffer-underflow
-// EXPECT-ACCESS: READ of size 4
-// EXPECT-WORKITEM: (127,0,0)
-// EXPECT-KERNEL: void reverse<128>
-// EXPECT-VAR: buf
-// EXPECT-EXIT: 1
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-underflow on
+// CHECK: {{^}}READ of size 4 at{{.*}} thread (work-item) (127,0,0){{.*}} in kernel void reverse<128>
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}'buf'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-underflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-underflow"
+// JSON-SAME: "kernel":"void reverse<128>
+// JSON-SAME: "variable":"buf"
+// JSON-SAME: "access":"read","size":4,
+// JSON-SAME: "threads":{{\[\[}}127,0,0]
 // CFLAGS: -O2
 #include "common.h"
 

@@ -1,14 +1,32 @@
 // Bug: a stencil reads its right halo from LDS without loading it: the last
 // work-item reads past the LDS tile (a READ, in the last workgroup of three).
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: READ of size 4
-// EXPECT-WORKITEM: (127,0,0)
-// EXPECT-WORKGROUP: (2,0,0)
-// EXPECT-KERNEL: smooth
-// EXPECT-VAR: s
-// EXPECT-LOCATION: 0 bytes after
-// EXPECT-EXIT: 1
-// EXPECT-FRAME: in smooth(float const*, float*, int) test/emulator/bug_read_halo.hip:22
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}READ of size 4 at{{.*}} thread (work-item) (127,0,0){{.*}} of workgroup (2,0,0){{.*}} in kernel smooth
+// CHECK: {{^    #0 0x[0-9a-f]+ }}in smooth(float const*, float*, int) test/emulator/bug_read_halo.hip:[[@LINE+25]]{{(:[0-9]+)?$}}
+// CHECK-NOT: {{^ *#[0-9]+ }}
+// CHECK: launched by host code here:
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}0 bytes after{{[^']*}}'s'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"smooth
+// JSON-SAME: "variable":"s"
+// JSON-SAME: "access":"read","size":4,
+// JSON-SAME: "workgroup":[2,0,0]
+// JSON-SAME: "threads":{{\[\[}}127,0,0]
+// JSON-SAME: "location":"test/emulator/bug_read_halo.hip:[[@LINE+11]]
 #include "common.h"
 
 #define B 128

@@ -2,12 +2,28 @@
 // fatal report, but like ASan's Die() the first report wins: exactly one report
 // and one ABORTING line, the exit status is exitcode, and no other thread prints
 // or goes on after it.
-// EXPECT: lds-buffer-overflow
-// EXPECT-KERNEL: overrun_one
-// EXPECT-VAR: tile
-// EXPECT-REPORTS: 1
-// EXPECT-EXIT: 1
-// EXPECT-ABSENT: went on after a fatal report
+// RUN: %run %{exe} > %t && FileCheck %s --implicit-check-not='went on after a fatal report' < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} > %t && FileCheck %s --implicit-check-not='went on after a fatal report' < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not='went on after a fatal report' < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not='went on after a fatal report' < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not='went on after a fatal report' < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not='went on after a fatal report' < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK:  in kernel overrun_one
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}'tile'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// REPORTS-COUNT-1: ERROR: AddressSanitizer:
+// REPORTS-NOT: ERROR: AddressSanitizer:
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"overrun_one
+// JSON-SAME: "variable":"tile"
 // LeakSanitizer stays on: a launching thread's emulator state goes when the thread does.
 #include <pthread.h>
 #include "common.h"

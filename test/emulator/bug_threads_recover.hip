@@ -4,15 +4,36 @@
 // must come out once, none lost, none merged into another dispatch's: 40.
 // (Several dispatches share the code object's report channel while others are
 // still writing into it.)
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: WRITE of size 4
-// EXPECT-KERNEL: overrun_one
-// EXPECT-VAR: tile
-// EXPECT-REPORTS: 40
-// EXPECT-EXIT: 0
-// EXPECT-STDOUT: bug_threads_recover: 40 launches done
-// EXPECT-LAUNCH: in launcher(void*) test/emulator/bug_threads_recover.hip:34
-// ENV: LDSAN_OPTIONS=halt_on_error=0
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe:lds-only} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe:lds-only} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe:lds-only+wave32} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe:lds-only+wave32} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe:sanitized} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe:sanitized} > %t && FileCheck %s < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe:sanitized} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}WRITE of size 4 at{{.*}} in kernel overrun_one
+// CHECK: launched by host code here:
+// CHECK-NEXT: {{^ *#0 0x[0-9a-f]+ }}in launcher(void*) test/emulator/bug_threads_recover.hip:[[@LINE+32]]{{(:[0-9]+)?$}}
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}'tile'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: stdout:
+// CHECK: bug_threads_recover: 40 launches done
+// CHECK: ldsan-test: exit 0
+// REPORTS-COUNT-40: ERROR: AddressSanitizer:
+// REPORTS-NOT: ERROR: AddressSanitizer:
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"overrun_one
+// JSON-SAME: "variable":"tile"
+// JSON-SAME: "access":"write","size":4,
 // LeakSanitizer stays on: a launching thread's emulator state goes when the thread does.
 #include <pthread.h>
 #include "common.h"

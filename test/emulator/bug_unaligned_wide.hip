@@ -3,14 +3,29 @@
 // record after it. The unaligned 4-byte load is checked byte by byte upstream;
 // ldsan reports it as the 4-byte READ it is, 1 byte past the array (the value
 // field of recs[32] starts after its tag).
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: READ of size 4
-// EXPECT-WORKITEM: (31,0,0)
-// EXPECT-WORKGROUP: (0,0,0)
-// EXPECT-KERNEL: sum_packed
-// EXPECT-VAR: recs
-// EXPECT-LOCATION: 1 bytes after LDS variable 'recs' of size 160
-// EXPECT-EXIT: 1
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}READ of size 4 at{{.*}} thread (work-item) (31,0,0){{.*}} of workgroup (0,0,0){{.*}} in kernel sum_packed
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}1 bytes after LDS variable 'recs' of size 160
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"sum_packed
+// JSON-SAME: "variable":"recs"
+// JSON-SAME: "access":"read","size":4,
+// JSON-SAME: "workgroup":[0,0,0]
+// JSON-SAME: "threads":{{\[\[}}31,0,0]
 #include "common.h"
 
 struct __attribute__((packed)) rec {

@@ -4,17 +4,32 @@
 // it is reported as the access it is (naming how far before this workgroup's
 // block it lies), and the allocator is intact: the program's later launches run
 // and the block is given back without a misleading bad-free report.
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: WRITE of size 4
-// EXPECT-WORKITEM: (3,0,0)
-// EXPECT-WORKGROUP: (0,0,0)
-// EXPECT-KERNEL: far_below
-// EXPECT-LOCATION: is in ldsan's LDS backing store,
-// EXPECT-REPORTS: 1
-// EXPECT-ABSENT: lds-bad-free
-// EXPECT-STDOUT: second launch: 256 of 256
-// EXPECT-EXIT: 0
-// ENV: LDSAN_OPTIONS=halt_on_error=0
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe} > %t && FileCheck %s --implicit-check-not=lds-bad-free < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe} > %t && FileCheck %s --implicit-check-not=lds-bad-free < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not=lds-bad-free < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe:lds-only} > %t && FileCheck %s --implicit-check-not=lds-bad-free < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0 %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not=lds-bad-free < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:emu_fibers=1 %run %{exe:lds-only+wave32} > %t && FileCheck %s --implicit-check-not=lds-bad-free < %t && FileCheck %s --check-prefix=REPORTS < %t
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=halt_on_error=0:report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}WRITE of size 4 at{{.*}} thread (work-item) (3,0,0){{.*}} of workgroup (0,0,0){{.*}} in kernel far_below
+// CHECK: {{^0x[0-9a-f]+ }}{{.*}}is in ldsan's LDS backing store,
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: stdout:
+// CHECK: second launch: 256 of 256
+// CHECK: ldsan-test: exit 0
+// REPORTS-COUNT-1: ERROR: AddressSanitizer:
+// REPORTS-NOT: ERROR: AddressSanitizer:
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"far_below
+// JSON-SAME: "access":"write","size":4,
+// JSON-SAME: "workgroup":[0,0,0]
+// JSON-SAME: "threads":{{\[\[}}3,0,0]
 #include <hip/hip_runtime.h>
 #include <cstdio>
 

@@ -3,12 +3,27 @@
 // block went to ldsan's quarantine (poisoned, header intact), so the write is
 // reported as lds-use-after-workgroup-exit naming the variable, its kernel and
 // the workgroup that owned it.
-// EXPECT: lds-use-after-workgroup-exit
-// EXPECT-ACCESS: WRITE of size 4
-// EXPECT-KERNEL: poke
-// EXPECT-LOCATION: is located 20 bytes inside of LDS variable 'tile' of size 256
-// EXPECT-STDERR: of workgroup (0,0,0) of kernel stash(int**), which has exited
-// EXPECT-EXIT: 1
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-use-after-workgroup-exit on
+// CHECK: {{^}}WRITE of size 4 at{{.*}} in kernel poke
+// CHECK: {{^0x[0-9a-f]+ }}{{.*}}is located 20 bytes inside of LDS variable 'tile' of size 256
+// CHECK: of workgroup (0,0,0) of kernel stash(int**), which has exited
+// CHECK: SUMMARY: AddressSanitizer: lds-use-after-workgroup-exit
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-use-after-workgroup-exit"
+// JSON-SAME: "kernel":"poke
+// JSON-SAME: "access":"write","size":4,
 #include <hip/hip_runtime.h>
 #include <cstdio>
 

@@ -4,13 +4,29 @@
 // past their own; in the last wave that is past the end of the array. The
 // report names the array, the work-item and the line, as in kernels
 // without cross-lane code.
-// EXPECT: lds-buffer-overflow
-// EXPECT-ACCESS: READ of size 4
-// EXPECT-WORKITEM: (112,0,0)
-// EXPECT-WORKGROUP: (0,0,0)
-// EXPECT-KERNEL: wave_scan
-// EXPECT-VAR: partial
-// EXPECT-EXIT: 1
+// RUN: %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=JSON
+// CHECK-NOT: ERROR: AddressSanitizer
+// CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
+// CHECK: {{^}}READ of size 4 at{{.*}} thread (work-item) (112,0,0){{.*}} of workgroup (0,0,0){{.*}} in kernel wave_scan
+// CHECK: {{^0x[0-9a-f]+ }}{{[^']*}}'partial'
+// CHECK: SUMMARY: AddressSanitizer: lds-buffer-overflow
+// CHECK: ldsan-test: exit 1
+// JSON-NOT: {"ldsan_report"
+// JSON: {"ldsan_report":1,
+// JSON-SAME: "type":"lds-buffer-overflow"
+// JSON-SAME: "kernel":"wave_scan
+// JSON-SAME: "variable":"partial"
+// JSON-SAME: "access":"read","size":4,
+// JSON-SAME: "workgroup":[0,0,0]
+// JSON-SAME: "threads":{{\[\[}}112,0,0]
 // CFLAGS: -O2
 #include "common.h"
 

@@ -4,8 +4,12 @@
 // kernel's lanes talk to each other and run its waves in lockstep, so every
 // lane gets its neighbour's value. Work-item loops cannot stop inside a call
 // they cannot inline, so the kernel runs as fibers.
-// EXPECT: no-report
-// EXPECT-FIBERS: _Z8indirectPii
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: exit 0
+// FIBERS: _Z8indirectPii
 // CFLAGS: -O0
 #include "common.h"
 

@@ -3,10 +3,16 @@
 // runtime refuses them, and the kernel never runs (a size near SIZE_MAX used to
 // wrap the launch check: the kernel ran and wrote 400 KB past its block). A
 // launch with the largest allowed size runs.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_absurd_dynamic_lds: PASSED
-// EXPECT-EMU-ERROR: kernel 'touch(int*)' asks for 18446744073709551608 bytes of dynamic LDS on top of 16 static
-// EXPECT-STDERR: asks for 18446744073709551600 bytes of dynamic LDS on top of
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// CHECK-NOT: ldsan-emu: error:
+// CHECK: ldsan-emu: error:{{.*}}kernel 'touch(int*)' asks for 18446744073709551608 bytes of dynamic LDS on top of 16 static
+// CHECK: asks for 18446744073709551600 bytes of dynamic LDS on top of
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_absurd_dynamic_lds: PASSED
+// CHECK: ldsan-test: exit 0
 #include <hip/hip_runtime.h>
 #include <cstdint>
 #include <cstdio>

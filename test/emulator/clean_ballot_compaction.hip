@@ -4,9 +4,12 @@
 // kept lane finds its slot from the bits of the ballot below it. Also
 // __any/__all on the same predicate. The kept values (sorted, since waves
 // reserve in any order), the counts and the votes equal a host reference.
-// EXPECT: no-report
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_ballot_compaction: PASSED
+// CHECK: ldsan-test: exit 0
 // CFLAGS: -O2
-// EXPECT-STDOUT: clean_ballot_compaction: PASSED
 #include <algorithm>
 #include <vector>
 #include "common.h"

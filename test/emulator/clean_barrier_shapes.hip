@@ -1,5 +1,5 @@
 // Clean: the barrier shapes the emulator's work-item loops must get right,
-// each checked against a CPU reference (expect.sh also runs them as fibers):
+// each checked against a CPU reference (the RUN lines also run them as fibers):
 //  - a barrier in a loop whose trip count is a kernel argument, with a private
 //    array and an LDS pointer kept across barriers;
 //  - early return before barriers (returned work-items wait at the kernel-exit
@@ -8,9 +8,22 @@
 //  - a barrier inside a non-inlined device function;
 //  - a spin with s_sleep, which keeps its kernel on fibers;
 //  - is_private on per-work-item memory kept across a barrier.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_barrier_shapes: PASSED
-// EXPECT-FIBERS: _Z10sleep_spinPi
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_barrier_shapes: PASSED
+// CHECK: ldsan-test: exit 0
+// The shapes work on AMD GPUs but break the barrier rules: with detect_races=1
+// (unoptimized builds) the odd/even barriers are an error, the early return a warning.
+// RUN: env LDSAN_OPTIONS=detect_races=1:halt_on_error=0 %run %{exe:O0} | FileCheck %s --check-prefix=RULES
+// RUN: env LDSAN_OPTIONS=detect_races=1:halt_on_error=0 %run %{exe:lds-only+O0} | FileCheck %s --check-prefix=RULES
+// RUN: env LDSAN_OPTIONS=detect_races=1:halt_on_error=0 %run %{exe:lds-only+wave32+O0} | FileCheck %s --check-prefix=RULES
+// RULES-DAG: ERROR: AddressSanitizer: barrier-divergence in kernel divergent(int*): work-item
+// RULES-DAG: WARNING: ldsan: barrier-divergence in kernel early_return(int*, int): work-item
+// RULES-DAG: returned from the kernel without reaching it
+// FIBERS: _Z10sleep_spinPi
 #include "common.h"
 
 #define WG 128

@@ -8,9 +8,12 @@
 //   a ballot after it: the lanes that left the loop early wait where it ends,
 //   so the ballot after the loop sees the whole wave again.
 // Every result equals a host model of the same exec masks.
-// EXPECT: no-report
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_divergent_shuffles: PASSED
+// CHECK: ldsan-test: exit 0
 // CFLAGS: -O2
-// EXPECT-STDOUT: clean_divergent_shuffles: PASSED
 #include "common.h"
 
 #define WG 128

@@ -4,11 +4,16 @@
 // on RDNA (0x160 + M), "lane n reads lane (n & 15) ^ M of its row" (LLVM's
 // AMDGPUModifierSyntax.rst). A row maximum built from them, as a
 // wave-level library would, and each control alone; every result equals a
-// host reference. The emulator list runs it for gfx90a and, LDS-only, for
+// host reference. Its RUN lines run it for gfx90a and, LDS-only, for
 // gfx1100 (wave32).
-// EXPECT: no-report
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_dpp_row_share: PASSED
+// CHECK: ldsan-test: exit 0
 // CFLAGS: -O2
-// EXPECT-STDOUT: clean_dpp_row_share: PASSED
 #include "common.h"
 
 #include <string.h>

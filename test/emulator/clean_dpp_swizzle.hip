@@ -6,9 +6,12 @@
 // in bit-mask mode (swap neighbours; lane 0 of each half-wave to all) and
 // quad mode (reverse each quad). Every result equals a host reference
 // written from the ISA's definitions.
-// EXPECT: no-report
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_dpp_swizzle: PASSED
+// CHECK: ldsan-test: exit 0
 // CFLAGS: -O2
-// EXPECT-STDOUT: clean_dpp_swizzle: PASSED
 #include "common.h"
 
 #define WG 128

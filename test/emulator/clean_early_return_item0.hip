@@ -6,8 +6,13 @@
 // plugin marks the exit barrier: the call that would tell it is inlined):
 // without that, the block went back while the others still used it, and a
 // correct program got lds-use-after-workgroup-exit.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_early_return_item0: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_early_return_item0: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 #define WG 64

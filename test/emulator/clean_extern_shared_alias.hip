@@ -3,8 +3,13 @@
 // reads them back as one double-sized pair through `u` (64-bit words), then a
 // neighbour's pair. ldsan merges the aliases before lowering, so nothing is
 // out of bounds and the values are the ones written.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_extern_shared_alias: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_extern_shared_alias: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 #include <string.h>
 

@@ -1,8 +1,13 @@
 // Clean: 3-D grid of 3-D workgroups; each workgroup's LDS is its own (every
 // workgroup writes its id into the same LDS variable and must read it back),
 // and every id intrinsic is checked.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_grid3d: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_grid3d: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 __global__ void ids(unsigned *out) {

@@ -6,9 +6,15 @@
 // for the total, grid.sync() again, and a second round reuses the buffer.
 // Results equal a host reference. A grid larger than the device can hold
 // fails with hipErrorCooperativeLaunchTooLarge, as on a GPU.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_grid_sync: PASSED
-// EXPECT-EMU-ERROR: does not fit the emulated device
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// CHECK-NOT: ldsan-emu: error:
+// CHECK: ldsan-emu: error:{{.*}}does not fit the emulated device
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_grid_sync: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"  // hip_runtime.h first: ROCm 5.2's cooperative groups header needs it
 #include <hip/hip_cooperative_groups.h>
 #include <vector>

@@ -4,12 +4,17 @@
 // over the work-items the compare lets in and, after it, stores the others'
 // stop at the next barrier (unless everybody stopped there): every work-item
 // must still see every later region. Also run with detect_races=1
-// (emulator.list): after a pass that leaves work-items at different places,
+// (a RUN line): after a pass that leaves work-items at different places,
 // the barrier-divergence check reads every state (a stale one would be
 // reported as divergence).
 // CFLAGS: -O2
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_guarded_ranges: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=detect_races=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=detect_races=1:emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_guarded_ranges: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 #include <vector>
 

@@ -2,8 +2,11 @@
 // one-dimensional workgroup's loops take threadIdx from the loop index
 // (LDSAN_EMU_GROUP_ONE_D): (1,64,1), (8,4,2) and (64,4,1) must not, and a tree
 // reduction guarded by threadIdx.x < s must sum the same in all of them.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_ids_shapes: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_ids_shapes: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 #include <vector>
 

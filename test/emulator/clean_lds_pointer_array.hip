@@ -4,8 +4,13 @@
 // them as 8-byte ones (LLVM's C API emitter replaced the module's data layout
 // with the target's), so pointers overwrote each other: wrong values, and a
 // false lds-buffer-underflow.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_lds_pointer_array: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_lds_pointer_array: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 typedef __attribute__((address_space(3))) int lds_int;

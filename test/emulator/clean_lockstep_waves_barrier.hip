@@ -5,9 +5,12 @@
 // the last wave's shuffles are done); after it, each wave reads another
 // wave's total through LDS and passes it down one lane with __shfl_down.
 // Results against a host model of the same steps.
-// EXPECT: no-report
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_lockstep_waves_barrier: PASSED
+// CHECK: ldsan-test: exit 0
 // CFLAGS: -O2
-// EXPECT-STDOUT: clean_lockstep_waves_barrier: PASSED
 #include "common.h"
 
 #define WG 256

@@ -1,7 +1,12 @@
 // Clean: LDS reached only through non-inlined device functions (the lowering's
 // indirect path), both a variable used inside the function and one passed by pointer.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_noinline: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_noinline: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 __shared__ int shared_sum[64];

@@ -1,8 +1,13 @@
 // Clean: the HIP runtime surface around kernels — __constant__ and __device__
 // variables through hipMemcpyToSymbol/FromSymbol, a templated kernel,
 // hipLaunchKernelGGL on a stream, events, hipMemset, device properties.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_runtime_api: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:sanitized} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:sanitized} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_runtime_api: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 #include <string.h>
 

@@ -4,8 +4,13 @@
 // inclusive scan, a __shfl broadcast of lane 5, and shuffles within groups
 // of 16 lanes (the width argument). Two waves per workgroup; every result
 // equals a host reference.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_shuffles: PASSED
+// RUN: env LDSAN_OPTIONS=detect_races=1:detect_uninit=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=detect_races=1:detect_uninit=1:emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_shuffles: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 #define WG 128

@@ -2,9 +2,13 @@
 // own streams' default), check their results, and exit before main does. With
 // LeakSanitizer on (the default), a launching thread's emulator state must go
 // with the thread: the program exits 0 with no leak report.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_threads: PASSED
-// EXPECT-ABSENT: LeakSanitizer
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=LeakSanitizer
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=LeakSanitizer
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=LeakSanitizer
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=LeakSanitizer
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_threads: PASSED
+// CHECK: ldsan-test: exit 0
 #include <hip/hip_runtime.h>
 #include <cstdio>
 #include <thread>

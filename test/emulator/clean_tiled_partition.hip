@@ -2,8 +2,13 @@
 // of 16 and of 4 with tiled_partition; each tile reduces with shfl_down,
 // broadcasts with shfl, ranks its threads (thread_rank), and syncs; the
 // block syncs through its group handle. Results equal a host reference.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_tiled_partition: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_tiled_partition: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"  // hip_runtime.h first: ROCm 5.2's cooperative groups header needs it
 #include <hip/hip_cooperative_groups.h>
 

@@ -4,8 +4,11 @@
 // scan drives a scatter (stream compaction of the positive keys). On a
 // lane-by-lane emulator the scan comes out wrong and the scatter writes out
 // of bounds; here the result equals a host reference.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_warp_scan: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_warp_scan: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 #define WG 256

@@ -1,11 +1,21 @@
 // Clean: wave-level code written for any wave size, as portable HIP code is:
 // warpSize, __lane_id(), __ballot, __shfl_xor and a __shfl_down reduction per
 // wave, the wave's partial sums combined through LDS. Run for a wave64 target
-// (the default) and for gfx1100 in the LDS-only mode (wave32: test/emulator.list),
+// (the default) and for gfx1100 in the LDS-only mode (wave32),
 // the results equal a host reference computed with the device's warpSize
 // (hipDeviceProp_t), and the kernel's own warpSize agrees with it.
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_wave_generic: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=WAVE32 --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --check-prefix=WAVE32 --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: warpSize 64 arch gfx90a:xnack+
+// CHECK: clean_wave_generic: PASSED
+// CHECK: ldsan-test: exit 0
+// WAVE32: ldsan-test: stdout:
+// WAVE32: warpSize 32 arch gfx1100
+// WAVE32: clean_wave_generic: PASSED
+// WAVE32: ldsan-test: exit 0
 #include <vector>
 #include "common.h"
 

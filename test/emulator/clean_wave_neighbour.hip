@@ -6,8 +6,11 @@
 // equals a host reference that models that. (Each step has its own array: a
 // loop over one array would let the compiler reuse loads across steps, as it
 // may for data races, and the answer would depend on the compiler.)
-// EXPECT: no-report
-// EXPECT-STDOUT: clean_wave_neighbour: PASSED
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_wave_neighbour: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 #define WG 128

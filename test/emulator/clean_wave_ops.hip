@@ -1,7 +1,11 @@
 // Wave-level operations (ballot, shuffle-down reduction) across two 64-wide
 // waves per workgroup, unoptimized (the build's default here): every lane's
 // sum and each wave's ballot equal a host reference.
-// EXPECT: no-report
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:lds-only} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 __global__ void wave_ops(const int *in, int *sums, unsigned long long *masks) {

@@ -1,10 +1,14 @@
 // The barrier-correct twin of warn_wave_sync.hip: the same exchange with
 // __syncthreads() between the write and the read. Under
 // LDSAN_OPTIONS=report_wave_sync=1 there is no warning and the same result.
-// EXPECT: no-report
-// ENV: LDSAN_OPTIONS=report_wave_sync=1
-// EXPECT-ABSENT: wave-sync-dependence
-// EXPECT-STDOUT: clean_wave_sync_twin: PASSED
+// RUN: env LDSAN_OPTIONS=report_wave_sync=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=wave-sync-dependence
+// RUN: env LDSAN_OPTIONS=report_wave_sync=1:emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=wave-sync-dependence
+// RUN: env LDSAN_OPTIONS=report_wave_sync=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=wave-sync-dependence
+// RUN: env LDSAN_OPTIONS=report_wave_sync=1:emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=wave-sync-dependence
+// CHECK: ldsan-test: stdout:
+// CHECK: clean_wave_sync_twin: PASSED
+// CHECK: ldsan-test: exit 0
+// RUN: env LDSAN_OPTIONS=report_wave_sync=1 %run %{exe:O0} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:' --implicit-check-not=wave-sync-dependence
 #include "common.h"
 
 __global__ void neighbours(const int *in, int *out) {

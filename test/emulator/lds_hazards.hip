@@ -1,8 +1,21 @@
-// The LDS checks' suite (test/emulator/lds_checks.sh runs it): kernels with
-// a planted missing barrier, uninitialized read or divergent barrier, each next to its fixed
-// twin, written the way the bugs happen in real code. `./lds_hazards <case>`
-// runs one case on a few workgroups and checks nothing itself: the script
-// checks what LDSAN_OPTIONS=detect_races=1:detect_uninit=1 reports.
+// The LDS checks' suite: kernels with a planted missing barrier, uninitialized
+// read or divergent barrier, each next to its fixed twin, written the way the
+// bugs happen in real code. `./lds_hazards <case>` runs one case on a few
+// workgroups and checks nothing itself: test/emulator/lds_checks.sh checks what
+// the run-time checks (LDSAN_OPTIONS=detect_races=1:detect_uninit=1) and the
+// compiled-in ones (-fsanitize-lds=races,uninit) report, unoptimized, in full
+// ASan, in the LDS-only mode and in the LDS-only mode for gfx1100 (wave32).
+// RUN: cd %repo && test/emulator/lds_checks.sh runtime 64 %{exe:O0}
+// RUN: cd %repo && test/emulator/lds_checks.sh runtime 64 %{exe:lds-only+O0}
+// RUN: cd %repo && test/emulator/lds_checks.sh runtime 32 %{exe:lds-only+wave32+O0}
+// RUN: cd %repo && test/emulator/lds_checks.sh device 64 %{exe:checks+O0}
+// RUN: cd %repo && test/emulator/lds_checks.sh device 64 %{exe:lds-only+checks+O0}
+// RUN: cd %repo && test/emulator/lds_checks.sh device 32 %{exe:lds-only+wave32+checks+O0}
+// A bad list of checks is refused with the words to use.
+// RUN: cd %repo && not %ldsan-cc --emulate -fsanitize-lds=race test/emulator/lds_hazards.hip -o %t 2>&1 | FileCheck %s
+// RUN: cd %repo && not %ldsan-cc --emulate -fsanitize=lds -fsanitize-lds=race test/emulator/lds_hazards.hip -o %t 2>&1 | FileCheck %s
+// RUN: cd %repo && not %ldsan-cc --emulate -fsanitize=lds --offload-arch=gfx1100 -fsanitize-lds=race test/emulator/lds_hazards.hip -o %t 2>&1 | FileCheck %s
+// CHECK: unknown LDS check 'race'
 #include "common.h"
 #include <string.h>
 

@@ -2,7 +2,20 @@
 // device, device/lds_checks.c): one workgroup passes 100,000 barriers,
 // exchanging values through LDS between each two; the checks must rebase
 // their epochs on the way without a false report, and still find the race
-// planted after the loop when asked (`./lds_many_barriers race`).
+// planted after the loop when asked (`./lds_many_barriers race`). Built -O2
+// with the checks compiled in, in full ASan, LDS-only, and LDS-only for gfx1100
+// (wave32: the race is then one between waves, an error).
+// RUN: %run %{exe:checks} | FileCheck %s --implicit-check-not=lds-
+// RUN: %run %{exe:lds-only+checks} | FileCheck %s --implicit-check-not=lds-
+// RUN: %run %{exe:lds-only+wave32+checks} | FileCheck %s --implicit-check-not=lds-
+// CHECK: ldsan-test: stdout:
+// CHECK-NEXT: lds_many_barriers: PASSED
+// CHECK-NEXT: ldsan-test: exit 0
+// RUN: %run %{exe:checks} race | FileCheck %s --check-prefix=RACE64
+// RUN: %run %{exe:lds-only+checks} race | FileCheck %s --check-prefix=RACE64
+// RUN: %run %{exe:lds-only+wave32+checks} race | FileCheck %s --check-prefix=RACE32
+// RACE64: WARNING: ldsan: lds-data-race in kernel many(int*, int, int): read-after-write
+// RACE32: ERROR: AddressSanitizer: lds-data-race in kernel many
 #include "common.h"
 #include <string.h>
 

@@ -4,8 +4,11 @@
 // exponent shift and the 2^128 rescale of huge arguments), the f16 class, frexp,
 // fract, rsq and sqrt, v_fract_f32 at -tiny, inf and NaN, v_dot2_f32_f16 with
 // and without clamp.
-// EXPECT: no-report
-// EXPECT-STDOUT: math_intrinsics: all 36 checks passed
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: math_intrinsics: all 36 checks passed
+// CHECK: ldsan-test: exit 0
 #include <hip/hip_runtime.h>
 
 #include <cmath>

@@ -10,8 +10,13 @@
 // exact operations, else ROCm's documented OCML bound, 1 ulp more where the
 // emulator's hardware stand-ins differ from the GPU's (see test/emulator/README.md).
 // The first mismatch of each function prints both values and the distance.
-// EXPECT: no-report
-// EXPECT-STDOUT: math_sweep: all functions within their ulp bounds
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: %run %{exe:sanitized} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:sanitized} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: ldsan-test: stdout:
+// CHECK: math_sweep: all functions within their ulp bounds
+// CHECK: ldsan-test: exit 0
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 

@@ -3,11 +3,10 @@
 // table (a global initializer) holds the function's address. Unused device
 // code is ignored at -O0 (clean_O0.hip), but code reachable through an
 // address must still fail the build, naming the intrinsic and the function.
-// EXPECT: build-error
-// EXPECT-STDERR: error: test/emulator/unsupported_O0.hip:14: intrinsic llvm.amdgcn.s.getreg is not supported by the CPU emulator (in function 'swap_pairs(int)')
-// EXPECT-STDERR: the device code of test/emulator/unsupported_O0.hip cannot run on the CPU emulator; change what is named above, or build for a GPU
-// EXPECT-STDERR: hint: the device code was compiled without optimization
-// CFLAGS: -O0
+// RUN: cd %repo && not %ldsan-cc --emulate -O0 test/emulator/unsupported_O0.hip -o %t 2>&1 | FileCheck %s
+// CHECK: error: test/emulator/unsupported_O0.hip:[[@LINE+6]]: intrinsic llvm.amdgcn.s.getreg is not supported by the CPU emulator (in function 'swap_pairs(int)')
+// CHECK: the device code of test/emulator/unsupported_O0.hip cannot run on the CPU emulator; change what is named above, or build for a GPU
+// CHECK: hint: the device code was compiled without optimization
 #include "common.h"
 
 __device__ __noinline__ int same(int v) { return v; }

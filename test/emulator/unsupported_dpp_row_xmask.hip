@@ -3,11 +3,9 @@
 // where the kernel uses it,
 // rather than running a move the GPU would not make (gfx90a has row_newbcast
 // at 0x150-0x15f, clean_dpp_row_share.hip).
-// EXPECT: build-error
-// EXPECT-STDERR: llvm.amdgcn.update.dpp.i32 with dpp_ctrl 0x165 on a 32-bit value is not supported by the CPU emulator for gfx90a:xnack+
-// EXPECT-STDERR: error: test/emulator/unsupported_dpp_row_xmask.hip:15: llvm.amdgcn.update.dpp.i32
-// EXPECT-STDERR: (in function 'xmask(int*)')
-// CFLAGS: -O2
+// RUN: cd %repo && not %ldsan-cc --emulate -O2 test/emulator/unsupported_dpp_row_xmask.hip -o %t 2>&1 | FileCheck %s
+// CHECK: error: test/emulator/unsupported_dpp_row_xmask.hip:[[@LINE+6]]: llvm.amdgcn.update.dpp.i32 with dpp_ctrl 0x165 on a 32-bit value is not supported by the CPU emulator for gfx90a:xnack+
+// CHECK-SAME: (in function 'xmask(int*)')
 #include "common.h"
 
 __global__ void xmask(int *out) {

@@ -2,9 +2,11 @@
 // hipLaunchCooperativeKernel: its workgroups are not all running at once, so
 // on a GPU it may hang. The emulator stops it with an error that says so
 // and what to do; the launch fails (the program's check exits 3).
-// EXPECT: no-report
-// EXPECT-EMU-ERROR: was not launched with hipLaunchCooperativeKernel
-// EXPECT-EXIT: 3
+// RUN: %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
+// CHECK-NOT: ldsan-emu: error:
+// CHECK: ldsan-emu: error:{{.*}}was not launched with hipLaunchCooperativeKernel
+// CHECK: ldsan-test: exit 3
 #include "common.h"  // hip_runtime.h first: ROCm 5.2's cooperative groups header needs it
 #include <hip/hip_cooperative_groups.h>
 

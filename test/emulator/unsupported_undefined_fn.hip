@@ -4,10 +4,8 @@
 // kernel that call it (not the LDS checks' copy of the kernel), and what to
 // do; the hint about unoptimized code, which is for unsupported intrinsics,
 // is not given.
-// EXPECT: build-error
-// EXPECT-STDERR: error: test/emulator/unsupported_undefined_fn.hip:17: device function 'scale_by_lane' is used but not defined in the device code (nor provided by the emulator): define it in this file, or build every file with -fgpu-rdc and link the one that defines it (in function 'scale(int*)')
-// EXPECT-ABSENT: hint: the device code was compiled without optimization
-// CFLAGS: -O0
+// RUN: cd %repo && not %ldsan-cc --emulate -O0 test/emulator/unsupported_undefined_fn.hip -o %t 2>&1 | FileCheck %s --implicit-check-not='hint: the device code was compiled without optimization'
+// CHECK: error: test/emulator/unsupported_undefined_fn.hip:[[@LINE+7]]: device function 'scale_by_lane' is used but not defined in the device code (nor provided by the emulator): define it in this file, or build every file with -fgpu-rdc and link the one that defines it (in function 'scale(int*)')
 #include "common.h"
 
 extern "C" __device__ int scale_by_lane(int v);

@@ -5,10 +5,12 @@
 // reader, so the checks must keep a second reader or the race hides (it did
 // before they kept one), also when that reader was the second reader of the
 // interval before (line 20). Within one wave: a warning, exit 0.
-// EXPECT: no-report
-// ENV: LDSAN_OPTIONS=detect_races=1
-// EXPECT-STDERR: WARNING: ldsan: lds-data-race in kernel share_then_reset(int const*, int*): write-after-read
-// EXPECT-STDOUT: warn_race_reader_writes: PASSED
+// RUN: env LDSAN_OPTIONS=detect_races=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// RUN: env LDSAN_OPTIONS=detect_races=1:emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// CHECK: WARNING: ldsan: lds-data-race in kernel share_then_reset(int const*, int*): write-after-read
+// CHECK: ldsan-test: stdout:
+// CHECK: warn_race_reader_writes: PASSED
+// CHECK: ldsan-test: exit 0
 #include "common.h"
 
 __global__ void share_then_reset(const int *in, int *out) {

@@ -2,6 +2,8 @@
 #
 #  - A source file with RUN: lines (.ll, .hip, .test; lit's ShTest, as in LLVM):
 #    a file of one of those suffixes without a RUN: line is a test input, not a test.
+#    In its RUN lines %{exe} is the file's program as make built it in mode full
+#    (test/programs.mk), %{exe:MODE} in another mode (test/lib/build_program.sh).
 #  - A line of a test list (test/*.list): "<name> <shell command>", run with bash
 #    from the repository root; exit 0 passes, 77 is a skip (lit's UNSUPPORTED, the
 #    reason is the output's last line), anything else fails. The test's name is
@@ -19,8 +21,10 @@ import subprocess
 
 import lit.formats
 import lit.Test
+import lit.TestRunner
 
 RUN_LINE = re.compile(rb"^\s*(//|;|#)\s*RUN:", re.M)
+EXE = re.compile(r"%\{exe(?::([A-Za-z0-9+-]+))?\}")
 
 
 def _has_run_line(path):
@@ -48,9 +52,10 @@ def read_list(path):
 
 
 class LdsanFormat(lit.formats.ShTest):
-    def __init__(self, repo, timeout, quick_patterns=None):
+    def __init__(self, repo, build, timeout, quick_patterns=None):
         super().__init__(execute_external=True)
         self.repo = repo
+        self.build = build
         self.timeout = timeout
         self.quick = [re.compile(p) for p in quick_patterns] if quick_patterns is not None else None
 
@@ -90,11 +95,24 @@ class LdsanFormat(lit.formats.ShTest):
         if hasattr(test, "ldsan_command"):
             result = self._run_list_line(test, tmp)
         else:
-            result = super().execute(test, lit_config)
+            result = lit.TestRunner.executeShTest(test, lit_config, True, self._program_substitutions(test))
         code = result[0] if isinstance(result, tuple) else result.code
         if code in (lit.Test.PASS, lit.Test.UNSUPPORTED):
             shutil.rmtree(tmp, ignore_errors=True)
         return result
+
+    def _program_substitutions(self, test):
+        """%{exe} and each %{exe:MODE} the test's file names: where make built its program."""
+        rel = os.path.splitext(os.path.relpath(test.getSourcePath(), test.suite.source_root))[0]
+        with open(test.getSourcePath(), encoding="utf-8", errors="replace") as f:
+            modes = {m.group(1) or "full" for m in EXE.finditer(f.read())}
+        subs = []
+        for mode in sorted(modes):
+            path = os.path.join(self.build, "test", "programs", mode, rel)
+            subs.append((re.escape("%{exe}" if mode == "full" else "%%{exe:%s}" % mode), path))
+        if "full" in modes:
+            subs.append((re.escape("%{exe:full}"), os.path.join(self.build, "test", "programs", "full", rel)))
+        return subs
 
     def _run_list_line(self, test, tmp):
         """Runs one list line: bash -c <command> from the repository root."""
