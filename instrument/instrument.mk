@@ -15,7 +15,7 @@ $(INSTRUMENT_SO): $(INSTRUMENT_SRCS) $(INSTRUMENT_HDRS)
 	$(CLANGXX) $(INSTRUMENT_CXXFLAGS) -shared -o $@ $(INSTRUMENT_SRCS)
 
 # Its compiler-side tests (test/instrument/*.ll, *.hip) run under LLVM's lit
-# (test/instrument/lit.cfg.py); desc-dump prints the descriptor blobs they check.
+# (test/instrument/lit.local.cfg); desc-dump prints the descriptor blobs they check.
 .PHONY: instrument-tests
 INSTRUMENT_DESC_DUMP := $(BUILD)/test/instrument/desc-dump
 instrument-tests: $(INSTRUMENT_SO) $(INSTRUMENT_DESC_DUMP)
