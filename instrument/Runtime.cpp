@@ -18,6 +18,14 @@
 //    symbol as any other);
 //  - any other runtime global keeps the linkage the runtime gave it.
 //
+// After linking, every function that cannot recurse is marked norecurse. The
+// runtime calls llvm.trap, which (unlike most intrinsics) is not nocallback,
+// so LLVM does not infer it for the runtime nor for its callers (nor for
+// ASan's module constructor); without it the AMDGPU backend takes every
+// sanitized kernel as possibly recursive and sets .amdhsa_uses_dynamic_stack,
+// and the HIP runtime then gives each dispatch its default stack in scratch
+// (1 KiB per lane) although the kernel's fixed stack is 0.
+//
 //===----------------------------------------------------------------------===//
 #include "Runtime.h"
 
@@ -103,6 +111,40 @@ void ldsan::markRuntimeCode(Instruction &I) {
   I.setMetadata(LDSAN_RUNTIME_MD, MDNode::get(I.getContext(), {}));
 }
 
+/// Whether the call I makes cannot come back into a function: an intrinsic
+/// (none calls a function of the module), inline asm (calls nothing), or a
+/// call of a function already known not to recurse.
+static bool callCannotRecurse(const CallBase &Call) {
+  if (Call.isInlineAsm())
+    return true;
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && (Callee->isIntrinsic() || Callee->doesNotRecurse());
+}
+
+/// Marks norecurse each function of M whose every call cannot recurse,
+/// repeating until nothing changes: a function calling itself, or in a cycle
+/// of calls, is never marked, nor is one making an indirect call.
+static void markNoRecurse(Module &M) {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function &F : M) {
+      if (F.isDeclaration() || F.doesNotRecurse())
+        continue;
+      bool Safe = true;
+      for (Instruction &I : instructions(F))
+        if (auto *Call = dyn_cast<CallBase>(&I))
+          if (Call->getCalledFunction() == &F || !callCannotRecurse(*Call)) {
+            Safe = false;
+            break;
+          }
+      if (Safe) {
+        F.setDoesNotRecurse();
+        Changed = true;
+      }
+    }
+  }
+}
+
 bool ldsan::linkRuntime(Module &M, std::unique_ptr<Module> RT,
                         std::string &Reason) {
   // The runtime's module flags, used lists and target strings say nothing
@@ -159,6 +201,7 @@ bool ldsan::linkRuntime(Module &M, std::unique_ptr<Module> RT,
       F.setComdat(nullptr);
     }
   }
+  markNoRecurse(M);
   for (const char *Name : StateGlobals)
     if (GlobalVariable *GV = M.getNamedGlobal(Name))
       if (!GV->isDeclaration() && !GV->hasLocalLinkage()) {

@@ -76,7 +76,7 @@ attributes #1 = { noinline sanitize_address "amdgpu-no-lds-kernel-id" "amdgpu-no
 ; IR-LABEL: define amdgpu_kernel void @k3(
 ; IR-NOT: !llvm.amdgcn.lds.kernel.id
 ; IR: call i64 @stub_enter(i64 128, i64 ptrtoint (ptr addrspace(1) @__ldsan_kdesc.k3 to i64))
-; IR: attributes #[[FN]] = { noinline sanitize_address "target-cpu"="gfx90a" }
+; IR: attributes #[[FN]] = { noinline norecurse sanitize_address "target-cpu"="gfx90a" }
 ; IR: attributes #[[K]] = { sanitize_address "amdgpu-lds-size"="16" "target-cpu"="gfx90a" }
 
 ; k1: own (direct), shared (direct, also reached through helper), then the

@@ -89,9 +89,9 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR-NOT: __asan_report_load4
 
 ; amdgpu-no-* for inputs the runtime reads are gone everywhere; others stay.
-; IR: attributes #[[KSTAT]] = { sanitize_address "amdgpu-lds-size"="16" "amdgpu-no-queue-ptr" "target-cpu"="gfx90a" }
-; IR: attributes #[[KNOLDS]] = { sanitize_address "amdgpu-no-queue-ptr" "target-cpu"="gfx90a" }
-; IR: attributes #[[RT]] = { nounwind "target-cpu"="gfx90a" }
+; IR: attributes #[[KSTAT]] = { norecurse sanitize_address "amdgpu-lds-size"="16" "amdgpu-no-queue-ptr" "target-cpu"="gfx90a" }
+; IR: attributes #[[KNOLDS]] = { norecurse sanitize_address "amdgpu-no-queue-ptr" "target-cpu"="gfx90a" }
+; IR: attributes #[[RT]] = { norecurse nounwind "target-cpu"="gfx90a" }
 ; IR: !{i32 7, !"ldsan.instrumented", i32 1}
 
 ; DESC: kernel _Z5kstatPii abi={{[0-9]+}} total=304 vars=3 static_size=448 max_align=16 flags={{$}}

@@ -24,7 +24,8 @@ def main():
         with open(results_path, encoding="utf-8") as f:
             tests = json.load(f)["tests"]
     except (OSError, ValueError, KeyError) as e:
-        print("ldsan-test: error: lit wrote no readable results to %s (%s): see lit's output above" % (results_path, e))
+        print("ldsan-test: error: lit wrote no results to %s (%s): no test matched the name pattern, "
+              "or lit stopped (its output is above)" % (results_path, e))
         print("0 passed, 1 failed, 0 skipped")
         return 1
     os.makedirs(logdir, exist_ok=True)
