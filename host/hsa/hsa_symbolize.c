@@ -124,10 +124,23 @@ static hsa_status_t add_loaded(hsa_executable_t exec, hsa_loaded_code_object_t l
   return HSA_STATUS_SUCCESS;
 }
 
-/* Code objects the program never destroyed leave no files behind. */
+/* Code objects the program never destroyed leave no files behind: at exit, and
+ * when a fatal report ends the process (ldsan_host_die skips exit handlers).
+ * The die hook only unlinks (the list stays: the dying thread holds the report
+ * mutex, and another thread may be adding a module): when the list is busy it
+ * leaves the files rather than wait. */
 static void remove_all_at_exit(void) { ldsan_hsa_symbols_remove(NULL); }
+void ldsan_hsa_symbols_unlink_all(void) {
+  if (pthread_mutex_trylock(&mu) != 0) return;
+  for (co_module *m = modules; m; m = m->next)
+    if (m->owns_file) unlink(m->path);
+  pthread_mutex_unlock(&mu);
+}
 static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT;
-static void install_at_exit(void) { atexit(remove_all_at_exit); }
+static void install_at_exit(void) {
+  atexit(remove_all_at_exit);
+  ldsan_host_at_die(ldsan_hsa_symbols_unlink_all);
+}
 
 void ldsan_hsa_symbols_add(hsa_executable_t exec, ldsan_hsa_agent *a, char *name, size_t len) {
   if (!have_loader()) return;

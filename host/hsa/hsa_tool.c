@@ -172,10 +172,12 @@ int ldsan_hsa_tool_start(const ldsan_hsa_api *runtime) {
    * it through the process page tables): mapped when the first full-ASan code
    * object registers (backend maps_asan_shadow), never for LDS-only ones. */
   ldsan_hsa_agents_init();
+  ldsan_hsa_abort_watch_start();
   return 0;
 }
 
 void ldsan_hsa_tool_stop(void) {
+  ldsan_hsa_abort_watch_stop();
   unwatch(NULL);
   ldsan_hsa_symbols_remove(NULL);
   pthread_rwlock_wrlock(&watch_mu);

@@ -113,6 +113,16 @@ void ldsan_hsa_symbols_remove(const hsa_executable_t *exec);
 /* The backend symbolizer of a GPU agent (ctx: its ldsan_hsa_agent). */
 int ldsan_hsa_symbolize(void *ctx, uint64_t pc, ldsan_frame *frames, int max_frames);
 
+/* Removes the code object images ldsan wrote (the list stays): when the process
+ * is about to end without exit handlers. Skips them when the list is busy. */
+void ldsan_hsa_symbols_unlink_all(void);
+
+/* ---- hsa_abort.c: draining before an abort ---------------------------------- */
+/* Installs (stops) the SIGABRT handler that drains every channel and removes the
+ * code object images before the process aborts. */
+void ldsan_hsa_abort_watch_start(void);
+void ldsan_hsa_abort_watch_stop(void);
+
 /* ---- hsa_queue.c: dispatches and queue errors ------------------------------- */
 hsa_status_t ldsan_hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
                                     ldsan_hsa_queue_error_cb callback, void *data, uint32_t private_segment_size,

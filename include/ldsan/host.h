@@ -260,6 +260,14 @@ void ldsan_host_shutdown(void);
  * from any thread, blocks forever. Never returns. */
 __attribute__((noreturn)) void ldsan_host_die(void);
 
+/* Registers `fn` to run in ldsan_host_die before the process ends (exit handlers
+ * do not run then): a backend's cleanup of what must not outlive the process,
+ * such as temporary files. `fn` runs on the dying thread with the report mutex
+ * held, must not report, and must not wait for a lock another thread may hold.
+ * At most LDSAN_MAX_DIE_HOOKS; returns 0, or -1 when they are all taken. */
+#define LDSAN_MAX_DIE_HOOKS 4
+int ldsan_host_at_die(void (*fn)(void));
+
 /* Maps ASan's x86-64 shadow ranges (low and high shadow, MAP_NORESERVE) when no
  * host ASan owns them, so device shadow accesses land in host memory. Returns 0
  * when the shadow is usable (already ASan's, or mapped now), else prints one

@@ -16,6 +16,10 @@ dyn90=$T/dynamic_lds.gfx90a.co
 fail=0
 out=""
 rc=0
+# A temporary directory of its own: no ldsan-<pid>-*.co code object image may be
+# left in it when the program has ended, however it ended (checked at the end).
+TMPDIR=$(mktemp -d); export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 # run [env...] -- args: runs the scenario program, keeps its output and status.
 run() {
   local envs=()
@@ -133,7 +137,8 @@ threads)    # four host threads, a queue each, ten dispatches each: 40 reports, 
   status 0 ;;
 table-refused)  # an API table this build does not know: one line, and the program runs without ldsan
   run HSA_DOUBLE_TABLE_MAJOR=7 -- "$co90"
-  has "ldsan: error: cannot attach to the HSA runtime: its API table has major version 7"
+  has "ldsan: error: cannot attach to "
+  has ": its API table has major version 7; ldsan knows versions 1-3"
   has "CLR-like: Callback"   # the trap is the runtime's business again
   [[ $rc -ne 0 ]] || { echo "FAIL: exit status 0"; fail=1; } ;;
 no-host-asan)  # program, runtime and ldsan without host ASan: ldsan maps the shadow the device writes
@@ -173,5 +178,7 @@ linked)     # linked into the program (as ldsan-cc does), no HSA_TOOLS_LIB: ldsa
   status 0 ;;
 *) echo "unknown scenario $scenario"; exit 2 ;;
 esac
+left=$(find "$TMPDIR" -name 'ldsan-*.co' 2>/dev/null)
+[[ -z "$left" ]] || { echo "FAIL: code object images left in the temporary directory: $left"; fail=1; }
 [[ $fail -eq 0 ]] && echo "ok: $scenario"
 exit $fail
