@@ -2,8 +2,9 @@
 # so that HSA tools code (host/hsa/) can be tested without a GPU, and its
 # self-test (test/gpu.list).
 #   make gpu-double        build/test/gpu/libhsa-double.so (soname libhsa-double.so)
-#   make gpu-double-tests  + libhsa-double-asan.so, libdummy_tool.so, two code
-#                          objects from ldsan-cc and the self-test (ASan+UBSan, and plain)
+#   make gpu-double-tests  + libhsa-double-asan.so, libdummy_tool.so and
+#                          libhsad_probe_tool.so, two code objects from ldsan-cc and
+#                          the self-test (ASan+UBSan, and plain)
 # The double is C++17 over ROCm 5.2's headers (hsa_api_trace.h needs C++ and,
 # without AMD_INTERNAL_BUILD, includes "inc/hsa_ext_amd.h").
 .PHONY: gpu-double gpu-double-tests
@@ -19,10 +20,11 @@ HSAD_ASAN_LIB  := $(GPU_T)/libhsa-double-asan.so
 GPU_TOOL       := $(GPU_T)/libdummy_tool.so
 GPU_COS        := $(GPU_T)/static_lds.gfx90a.co $(GPU_T)/static_lds.gfx942.co
 GPU_SELFTESTS  := $(GPU_T)/double_selftest $(GPU_T)/double_selftest_plain
+GPU_PROBE_TOOL := $(GPU_T)/libhsad_probe_tool.so
 LDSAN_CC_DEPS  := $(BUILD)/bin/ldsan-cc $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc $(BUILD)/lib/ldsan-rt.bc $(INSTRUMENT_SO)
 
 gpu-double: $(HSAD_LIB)
-gpu-double-tests: $(HSAD_LIB) $(HSAD_ASAN_LIB) $(GPU_TOOL) $(GPU_COS) $(GPU_SELFTESTS)
+gpu-double-tests: $(HSAD_LIB) $(HSAD_ASAN_LIB) $(GPU_TOOL) $(GPU_PROBE_TOOL) $(GPU_COS) $(GPU_SELFTESTS)
 TEST_TARGETS += gpu-double-tests
 
 $(BUILD)/obj/test/gpu/hsa_double/%.o: test/gpu/hsa_double/%.cpp
@@ -53,6 +55,11 @@ $(GPU_TOOL): test/gpu/dummy_tool.cpp test/gpu/dummy_tool.h
 	@mkdir -p $(@D)
 	$(CLANGXX) $(HSAD_CXXFLAGS) -Itest/gpu -shared -Wl,-z,defs $< -o $@
 
+# The self-test's second tool: plain C, no sanitizer (like libdummy_tool.so).
+$(GPU_PROBE_TOOL): test/gpu/hsa_double/selftest/probe_tool.c test/gpu/hsa_double/selftest/probe_tool.h
+	@mkdir -p $(@D)
+	$(CLANG) $(HOST_CFLAGS) -fPIC -fvisibility=hidden -shared -Wl,-z,defs $< -o $@
+
 # $(GPU_T)/<name>.<arch>.co: test/compile/<name>.hip built by ldsan-cc for <arch>:xnack+.
 GPU_ARCHS := gfx90a gfx942
 define gpu_code_object
@@ -69,15 +76,20 @@ $(GPU_T)/%.gfx90a-lds.co: test/compile/%.hip test/compile/mini_hip.inc $(LDSAN_C
 	$(BUILD)/bin/ldsan-cc -fsanitize=lds --offload-arch=gfx90a --offload-device-only --no-gpu-bundle-output -O2 \
 	  -nogpuinc -nogpulib -c $< -o $@
 
-GPU_SELFTEST_DEPS := test/gpu/double_selftest.c test/gpu/dummy_tool.h test/gpu/hsa_double/hsa_double.h include/ldsan/abi.h
+# The self-test: double_selftest.c runs the phases, test/gpu/hsa_double/selftest/*.c
+# hold the checks (probe_tool.c there is the tools library some of them load).
+GPU_SELFTEST_SRCS := test/gpu/double_selftest.c $(filter-out %/probe_tool.c,$(wildcard test/gpu/hsa_double/selftest/*.c))
+GPU_SELFTEST_DEPS := $(GPU_SELFTEST_SRCS) $(wildcard test/gpu/hsa_double/selftest/*.h) test/gpu/dummy_tool.h \
+                     test/gpu/hsa_double/hsa_double.h include/ldsan/abi.h
 GPU_SELFTEST_INC  := -Iinclude -Itest/gpu -Itest/gpu/hsa_double
 
 $(GPU_T)/double_selftest: $(GPU_SELFTEST_DEPS) $(HSAD_ASAN_LIB)
-	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $(GPU_SELFTEST_INC) $< -L$(GPU_T) -lhsa-double-asan \
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $(GPU_SELFTEST_INC) -Itest/gpu/hsa_double/selftest $(GPU_SELFTEST_SRCS) -L$(GPU_T) -lhsa-double-asan \
 	  -Wl,-rpath,'$$ORIGIN' -ldl -pthread -o $@
 
 $(GPU_T)/double_selftest_plain: $(GPU_SELFTEST_DEPS) $(HSAD_LIB)
-	$(CLANG) $(HOST_CFLAGS) $(GPU_SELFTEST_INC) $< -L$(GPU_T) -lhsa-double -Wl,-rpath,'$$ORIGIN' -ldl -pthread -o $@
+	$(CLANG) $(HOST_CFLAGS) $(GPU_SELFTEST_INC) -Itest/gpu/hsa_double/selftest $(GPU_SELFTEST_SRCS) -L$(GPU_T) -lhsa-double -Wl,-rpath,'$$ORIGIN' \
+	  -ldl -pthread -o $@
 
 -include $(HSAD_OBJS:.o=.d) $(HSAD_ASAN_OBJS:.o=.d)
 

@@ -105,7 +105,7 @@ bool gpu_info(const Agent *a, uint32_t attribute, void *value) {
     case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE: u32 = 1; break;
     case HSA_AMD_AGENT_INFO_ASIC_REVISION: u32 = 1; break;
     case HSA_AMD_AGENT_INFO_HDP_FLUSH: memset(value, 0, sizeof(hsa_amd_hdp_flush_t)); return true;  // no MMIO here
-    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: *static_cast<bool *>(value) = false; return true;
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: *static_cast<bool *>(value) = true; return true;  // NumGws != 0
     case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS: *static_cast<bool *>(value) = false; return true;
     default: return false;
   }

@@ -3,7 +3,7 @@
 // objects and executables. Each calls through the API table's core_ entries.
 #include "impl.h"
 
-#define CORE (::hsad::api().core_)
+#define CORE (&::hsad::core_table())
 
 extern "C" {
 

@@ -5,7 +5,7 @@
 // _scacq_screl entries, as in ROCr.
 #include "impl.h"
 
-#define CORE (::hsad::api().core_)
+#define CORE (&::hsad::core_table())
 
 // ---- signals ------------------------------------------------------------------------
 

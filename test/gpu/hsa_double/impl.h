@@ -1,7 +1,7 @@
 // hsa_double/impl.h — prototypes of the implementations the API table points
 // at: hsad::<name> has exactly the type of ::hsa_<name> (declared with
 // decltype, so a signature can only come from ROCm's headers). Entries the
-// double does not implement get a stub in table.cpp instead.
+// double does not implement get a stub (stub.h) instead.
 #pragma once
 
 #include "internal.h"
@@ -10,7 +10,7 @@
 
 namespace hsad {
 
-// runtime.cpp, system.cpp, status.cpp
+// runtime.cpp, system.cpp, status.cpp, vm_fault.cpp, cooperative.cpp
 HSAD_IMPL(init)
 HSAD_IMPL(shut_down)
 HSAD_IMPL(system_get_info)
@@ -71,7 +71,7 @@ HSAD_IMPL(signal_or_scacq_screl)
 HSAD_IMPL(signal_xor_scacq_screl)
 HSAD_IMPL(amd_signal_async_handler)
 
-// queue.cpp, queue_index.cpp, intercept.cpp
+// queue.cpp, queue_index.cpp, intercept.cpp, profiling.cpp
 HSAD_IMPL(queue_create)
 HSAD_IMPL(queue_destroy)
 HSAD_IMPL(queue_inactivate)
@@ -84,6 +84,7 @@ HSAD_IMPL(queue_add_write_index_scacq_screl)
 HSAD_IMPL(amd_queue_intercept_create)
 HSAD_IMPL(amd_queue_intercept_register)
 HSAD_IMPL(amd_profiling_set_profiler_enabled)
+HSAD_IMPL(amd_profiling_get_dispatch_time)
 
 // loader.cpp, symbols.cpp
 HSAD_IMPL(code_object_reader_create_from_file)

@@ -28,6 +28,7 @@
 #include "hsa_double.h"
 #include "hsa_ext_amd.h"
 #include "hsa_ven_amd_loader.h"
+#include "rocm_versions.h"
 
 #define HSAD_EXPORT __attribute__((visibility("default")))
 
@@ -39,15 +40,26 @@ hsa_status_t init();
 hsa_status_t shut_down();
 uint64_t now_ns();                 // CLOCK_MONOTONIC in ns: the system timestamp (1 GHz)
 const char *env(const char *name); // getenv; an empty value counts as unset
+// ROCr's flags (core/util/flag.h Flag::Refresh), read at the first hsa_init.
+struct Flags {
+  bool queue_fault_message;  // HSA_ENABLE_QUEUE_FAULT_MESSAGE != "0"
+  bool vm_fault_message;     // HSA_ENABLE_VM_FAULT_MESSAGE != "0"
+  bool interrupt;            // HSA_ENABLE_INTERRUPT != "0"
+};
+const Flags &flags();
 #define HSAD_CHECK_OPEN()                                                    \
   do {                                                                       \
     if (!::hsad::is_open()) return HSA_STATUS_ERROR_NOT_INITIALIZED;         \
   } while (0)
 
-// ---- table.cpp: the API table tools receive ----------------------------------
-HsaApiTable &api();
-void table_reset();      // original entries and versions (ROCr resets after OnUnload)
+// ---- table.cpp / table_amd.cpp: the API table tools receive ----------------------
+HsaApiTable &api();          // the root tools get, in the selected release's layout
+CoreApiTable &core_table();  // its core table, which the exports call through
+void *amd_entry(const char *name);  // the AMD table's entry "hsa_amd_<name>_fn" (at the release's index)
+void table_reset();      // original entries and the release's layout (ROCr resets after OnUnload)
 void table_apply_env();  // HSA_DOUBLE_TABLE_MAJOR, HSA_DOUBLE_CORE_MINOR
+void amd_fill_impl(AmdExtTable &t);  // the AMD entries, in Debian's 5.2 struct
+void amd_fill_layout(void **entries, size_t capacity, const AmdExtTable &impl);  // by name, per release
 
 // ---- tools.cpp: HSA_TOOLS_LIB and HSA_AMD_TOOL_PRIORITY tools ------------------
 void tools_load();    // at first hsa_init, after agents exist
@@ -129,11 +141,14 @@ struct alignas(64) Signal {
   uint64_t magic = kSignalMagic;
   Queue *intercept = nullptr;   // doorbell of this intercept queue: stores run its handlers
   bool queue_owned = false;     // a queue's doorbell: hsa_signal_destroy refuses it
+  bool interrupt = true;        // ROCr's InterruptSignal (else a DefaultSignal)
+  bool ipc = false;             // created with HSA_AMD_SIGNAL_IPC
 };
 Signal *signal_from(hsa_signal_t s);  // nullptr for 0 or not a live signal
 inline hsa_signal_t handle_of(const Signal *s) { return {reinterpret_cast<uint64_t>(&s->abi)}; }
 Signal *signal_new(int64_t value);
-void signal_delete(Signal *s);
+void signal_delete(Signal *s);  // leaves the live set; freed now or when its running handler returns
+void signal_free(Signal *s);    // the memory itself
 int64_t signal_load(const Signal *s);
 void signal_store(Signal *s, int64_t v);  // runs an intercept doorbell, wakes waiters
 int64_t signal_add(Signal *s, int64_t delta);  // atomic; returns the old value; wakes waiters
@@ -168,16 +183,25 @@ bool wait_until(uint64_t deadline, Pred pred) {
   return ok;
 }
 
-// ---- async.cpp: hsa_amd_signal_async_handler ------------------------------------
+// ---- async.cpp: ROCr's async-events thread(s) ----------------------------------
+// Signals: user handlers, queue errors, intercept doorbells, copies.
+// Exceptions: VM faults (their own thread from 6.2.1, else the same one).
+enum class Lane : uint8_t { Signals, Exceptions };
 hsa_status_t async_add(Signal *s, hsa_signal_condition_t cond, int64_t value,
-                       hsa_amd_signal_handler handler, void *arg);
-void async_forget(const Signal *s);  // a signal is being destroyed
-void async_stop();                   // joins the handler thread, drops handlers
-void copies_release();               // copy.cpp: frees async copies still waiting
+                       hsa_amd_signal_handler handler, void *arg, Lane lane = Lane::Signals);
+bool async_forget(Signal *s);         // under wait_mutex(): drop s's handlers; false: one runs now
+void async_quiesce(const Signal *s);  // drop s's handlers, wait for one running on another thread
+bool on_async_thread();
+void async_stop();                    // joins the handler threads, drops handlers
+void copies_release();                // copy.cpp: frees async copies still waiting
 
-// ---- queue.cpp / processor.cpp / intercept.cpp: AQL queues ------------------------
+// ---- queue.cpp / processor.cpp / queue_errors.cpp / cooperative.cpp /
+// ---- intercept.cpp / intercept_submit.cpp / profiling.cpp: AQL queues --------------
 using ErrorCallback = void (*)(hsa_status_t, hsa_queue_t *, void *);
 using Interceptor = std::pair<hsa_amd_queue_intercept_handler, void *>;
+struct Packet {
+  uint8_t bytes[64];
+};
 constexpr uint64_t kQueueMagic = 0x68736164'51554555ull;
 struct Queue {
   amd_queue_t amd;  // first: hsa_queue_t* == &amd.hsa_queue, as in ROCr
@@ -186,18 +210,25 @@ struct Queue {
   uint32_t size = 0;
   void *ring = nullptr;
   Signal *doorbell = nullptr;
-  ErrorCallback callback = nullptr;
+  ErrorCallback callback = nullptr;  // never null on a hardware queue: default_error_handler stands for none
   void *callback_data = nullptr;
   hsa_queue_t *reported = nullptr;  // queue named in error callbacks (its intercept queue if wrapped)
+  Signal *exception = nullptr;      // hardware queues: error bits for the async thread (queue_errors.cpp)
   std::thread processor;            // hardware queues only
   std::atomic<bool> stop{false}, inactive{false}, failed{false};
   std::atomic<bool> self_release{false};  // destroyed from its own processor thread
   // Intercept queues (hsa_amd_queue_intercept_create): packets written here go
   // through `interceptors` (index 0: submission to `wrapped`) into `wrapped`.
   Queue *wrapped = nullptr;
-  std::recursive_mutex intercept_lock;  // a handler may register another handler
+  std::recursive_mutex intercept_lock;  // ROCr's lock_; a handler may register another handler
   std::vector<Interceptor> interceptors;
   uint64_t next_packet = 0;
+  Signal *async_doorbell = nullptr;  // ROCr's async_doorbell_: retry barriers and deferred rings
+  std::vector<Packet> overflow;      // rewritten packets waiting for room in `wrapped`
+  uint64_t retry_index = 0;          // index in `wrapped` of the last retry barrier
+  std::atomic<bool> active{true};
+  std::atomic<bool> in_async{false};           // its async doorbell handler is processing it
+  std::atomic<bool> destroy_requested{false};  // destroyed from there: freed when that returns
 };
 Queue *queue_from(const hsa_queue_t *q);  // nullptr unless a live queue
 hsa_status_t queue_validate(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type, Agent **out);
@@ -210,8 +241,35 @@ bool queue_unregister(Queue *q);  // false if it was not live
 void queues_destroy_all();
 uint64_t queue_next_id();
 void processor_main(Queue *q);                           // processor.cpp
-void intercept_doorbell(Queue *iq);                      // intercept.cpp: producer rang iq's doorbell
 hsa_double_outcome device_dispatch(Agent *agent, const hsa_kernel_dispatch_packet_t *pkt);
+// queue_errors.cpp: KFD's exception codes (EC_*), as bits 1 << (code - 1).
+constexpr uint64_t ec_bit(int code) { return 1ull << (code - 1); }
+enum : int {
+  kEcWaveAbort = 1, kEcWaveTrap = 2, kEcWaveMemoryViolation = 5, kEcDispatchDimInvalid = 16,
+  kEcGroupSegmentSizeInvalid = 17, kEcDispatchCodeInvalid = 18, kEcPacketUnsupported = 20,
+  kEcWorkGroupSizeInvalid = 21, kEcVendorUnsupported = 23
+};
+void queue_errors_attach(Queue *q);          // at creation: the exception signal and its handler
+void queue_raise(Queue *q, uint64_t bits);   // processor thread: the CP stopped the queue
+void default_error_handler(hsa_status_t status, hsa_queue_t *source, void *data);
+// vm_fault.cpp: GPU memory faults and the system event handlers.
+void vmfault_bind();             // at hsa_init, as Runtime::BindVmFaultHandler
+void vmfault_unbind();           // at shutdown, after the async threads stopped
+void vmfault_raise(Agent *agent);  // processor thread: a wave faulted
+// cooperative.cpp: the shared cooperative (GWS) queue of each GPU agent.
+hsa_status_t coop_acquire(Agent *agent, hsa_queue_t **out);
+bool coop_release(Queue *q);     // hsa_queue_destroy of a cooperative queue; false if q is not one
+void coop_forget_all();          // shutdown: queues_destroy_all frees the queues themselves
+// intercept.cpp / intercept_submit.cpp
+void intercept_doorbell(Queue *iq, int64_t value);  // producer stored `value` to iq's doorbell
+void intercept_free(Queue *iq);                     // from queue_free: its async doorbell first
+// Writes packets into `iq->wrapped` as ROCr's InterceptQueue::Submit of the
+// release does; returns how many (of count) went in, the rest wait in overflow.
+uint64_t intercept_submit(Queue *iq, const Packet *pkts, uint64_t count);
+void intercept_submit_handler(const void *pkts, uint64_t count, uint64_t user_index, void *data,
+                              hsa_amd_queue_intercept_packet_writer writer);  // interceptors[0]
+// profiling.cpp: the profiling bit the packet processor reads.
+bool profiling_enabled(const Queue *q);
 
 // ---- elf.cpp: AMDGPU code-object parsing ------------------------------------------
 struct ElfLoad { uint64_t vaddr, memsz, offset, filesz; uint32_t flags; };

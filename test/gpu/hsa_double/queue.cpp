@@ -1,5 +1,5 @@
 // hsa_double/queue.cpp — AQL queue objects: hsa_queue_create/destroy/
-// inactivate, the live-queue registry, and hsa_amd_profiling_set_profiler_enabled.
+// inactivate and the live-queue registry.
 //
 // A queue is ROCr's amd_queue_t (hsa_queue_t first, then the dispatch ids the
 // index functions read and write) at the start of a Queue; the handle is its
@@ -12,8 +12,18 @@
 // holds a value >= i, like a command processor whose write pointer arrives
 // through the doorbell. The doorbell starts at -1, so even packet 0 needs a ring.
 //
-// A queue destroyed from its own error callback (which runs on its processor
-// thread) is freed by that thread when the callback returns.
+// Creation checks what ROCr checks, in its order (core/runtime/hsa.cpp
+// hsa_queue_create, then GpuAgent::QueueCreate; all releases): the size is a
+// nonzero power of two and the type at most COOPERATIVE (else
+// INVALID_ARGUMENT), the agent is valid (INVALID_AGENT); a CPU agent has no
+// packet processor (HSA_STATUS_ERROR); a cooperative queue is the agent's
+// shared one (cooperative.cpp); the size is at most 0x20000 packets
+// (OUT_OF_RESOURCES) and at least 0x40 (INVALID_ARGUMENT). A NULL callback
+// becomes DefaultErrorHandler (queue_errors.cpp). Each hardware queue has an
+// exception signal whose handler, on the async thread, reports its errors.
+//
+// A queue destroyed from its own processor thread (the simulated device) is
+// freed by that thread when the dispatch returns.
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -70,6 +80,7 @@ hsa_status_t queue_create_hw(Agent *agent, uint32_t size, hsa_queue_type32_t typ
   q->callback = cb;
   q->callback_data = data;
   q->reported = &q->amd.hsa_queue;
+  queue_errors_attach(q);
   hsa_queue_t &h = q->amd.hsa_queue;
   h.type = type;
   h.features = HSA_QUEUE_FEATURE_KERNEL_DISPATCH;
@@ -85,13 +96,15 @@ hsa_status_t queue_create_hw(Agent *agent, uint32_t size, hsa_queue_type32_t typ
 
 void queue_release(Queue *q) {
   if (q->doorbell) signal_delete(q->doorbell);
+  if (q->exception) signal_delete(q->exception);
   free(q->ring);
   q->magic = 0;
   delete q;
 }
 
 void queue_free(Queue *q) {
-  if (q->wrapped) queue_free(q->wrapped);
+  if (q->wrapped) return intercept_free(q);
+  if (q->exception) async_quiesce(q->exception);  // its error handler may be running: wait (ROCr ~AqlQueue)
   q->stop = true;
   wake_waiters();
   if (q->processor.joinable()) {
@@ -119,14 +132,14 @@ void queues_destroy_all() {
 }
 
 hsa_status_t queue_validate(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type, Agent **out) {
+  if (size == 0 || (size & (size - 1)) || type > HSA_QUEUE_TYPE_COOPERATIVE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   Agent *a = agent_from(agent);
   if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (a->type != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
-  if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)  // no cooperative queues here
-    return type == HSA_QUEUE_TYPE_COOPERATIVE ? HSA_STATUS_ERROR_INVALID_QUEUE_CREATION
-                                              : HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (size < kMinPackets || size > kMaxPackets || (size & (size - 1))) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (a->type != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_ERROR;  // CpuAgent::QueueCreate
   *out = a;
+  if (type == HSA_QUEUE_TYPE_COOPERATIVE) return HSA_STATUS_SUCCESS;  // the size is not used
+  if (size > kMaxPackets) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (size < kMinPackets) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -140,6 +153,7 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
   Agent *a;
   hsa_status_t s = queue_validate(agent, size, type, &a);
   if (s != HSA_STATUS_SUCCESS) return s;
+  if (type == HSA_QUEUE_TYPE_COOPERATIVE) return coop_acquire(a, queue);  // callback and sizes ignored
   Queue *q;
   s = queue_create_hw(a, size, type, callback, data, &q);
   if (s != HSA_STATUS_SUCCESS) return s;
@@ -152,6 +166,7 @@ hsa_status_t queue_destroy(hsa_queue_t *queue) {
   HSAD_CHECK_OPEN();
   if (!queue) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   Queue *q = queue_from(queue);
+  if (q && coop_release(q)) return HSA_STATUS_SUCCESS;  // AqlQueue::Destroy: GWSRelease
   if (!q || !queue_unregister(q)) return HSA_STATUS_ERROR_INVALID_QUEUE;
   queue_free(q);
   return HSA_STATUS_SUCCESS;
@@ -165,18 +180,6 @@ hsa_status_t queue_inactivate(hsa_queue_t *queue) {
   q->inactive = true;
   if (q->wrapped) q->wrapped->inactive = true;
   wake_waiters();
-  return HSA_STATUS_SUCCESS;
-}
-
-// Only records the request in the queue's properties: there are no timestamps.
-hsa_status_t amd_profiling_set_profiler_enabled(hsa_queue_t *queue, int enable) {
-  HSAD_CHECK_OPEN();
-  Queue *q = queue_from(queue);
-  if (!q) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  for (Queue *p = q; p; p = p->wrapped) {
-    if (enable) p->amd.queue_properties |= AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
-    else p->amd.queue_properties &= ~uint32_t(AMD_QUEUE_PROPERTIES_ENABLE_PROFILING);
-  }
   return HSA_STATUS_SUCCESS;
 }
 

@@ -61,16 +61,20 @@ Signal *signal_new(int64_t value) {
   return s;
 }
 
-// Leaves the live set before its handlers are dropped: the async thread only
-// re-registers a handler for a signal it still finds live (async.cpp).
+void signal_free(Signal *s) {
+  s->magic = 0;
+  delete s;
+}
+
+// Leaves the live set and drops its async handlers; one that is running now
+// frees it when it returns (async.cpp).
 void signal_delete(Signal *s) {
   {
     std::lock_guard<std::mutex> lock(g_live_lock);
     g_live.erase(s);
   }
-  async_forget(s);
-  s->magic = 0;
-  delete s;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (async_forget(s)) signal_free(s);
 }
 
 Signal *signal_from(hsa_signal_t h) {
@@ -84,7 +88,7 @@ int64_t signal_load(const Signal *s) { return __atomic_load_n(&s->abi.value, __A
 
 void signal_store(Signal *s, int64_t v) {
   __atomic_store_n(&s->abi.value, v, __ATOMIC_SEQ_CST);
-  if (s->intercept) intercept_doorbell(s->intercept);  // ROCr runs interceptors in the storing thread
+  if (s->intercept) intercept_doorbell(s->intercept, v);  // ROCr runs interceptors in the storing thread
   wake_waiters();
 }
 

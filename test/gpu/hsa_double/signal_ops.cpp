@@ -9,13 +9,32 @@
 namespace hsad {
 namespace {
 
+// ROCr core/runtime/hsa_ext_amd.cpp hsa_amd_signal_create (hsa_signal_create
+// is it with no attributes; all releases): an interrupt signal unless it is
+// IPC, GPU_ONLY, interrupts are off, or it has consumers and none is a CPU;
+// repeated consumers are refused. Only the kind matters here: which signals
+// hsa_amd_signal_async_handler accepts (async.cpp).
 hsa_status_t create(hsa_signal_value_t initial, uint32_t num_consumers, const hsa_agent_t *consumers,
-                    hsa_signal_t *signal) {
+                    uint64_t attributes, hsa_signal_t *signal) {
   HSAD_CHECK_OPEN();
   if (!signal || (num_consumers && !consumers)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  for (uint32_t i = 0; i < num_consumers; i++)
+  bool ipc = attributes & HSA_AMD_SIGNAL_IPC;
+  bool plain = ipc || (attributes & HSA_AMD_SIGNAL_AMD_GPU_ONLY) || !flags().interrupt;
+  if (!plain && num_consumers) {
+    plain = true;
+    for (uint32_t i = 0; i < num_consumers; i++) {
+      for (uint32_t k = 0; k < i; k++)
+        if (consumers[k].handle == consumers[i].handle) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      const Agent *a = agent_from(consumers[i]);
+      if (a && a->type == HSA_DEVICE_TYPE_CPU) plain = false;
+    }
+  }
+  for (uint32_t i = 0; i < num_consumers; i++)  // (ROCr does not look at them further)
     if (!agent_from(consumers[i])) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  *signal = handle_of(signal_new(initial));
+  Signal *s = signal_new(initial);
+  s->interrupt = !plain;
+  s->ipc = ipc;
+  *signal = handle_of(s);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -32,14 +51,13 @@ int64_t rmw(hsa_signal_t h, Op op) {
 
 hsa_status_t signal_create(hsa_signal_value_t initial, uint32_t num_consumers, const hsa_agent_t *consumers,
                            hsa_signal_t *signal) {
-  return create(initial, num_consumers, consumers, signal);
+  return create(initial, num_consumers, consumers, 0, signal);
 }
 
-// Attributes (GPU-only, IPC) change nothing in the double.
+// IPC signals are not shared with other processes here.
 hsa_status_t amd_signal_create(hsa_signal_value_t initial, uint32_t num_consumers, const hsa_agent_t *consumers,
                                uint64_t attributes, hsa_signal_t *signal) {
-  (void)attributes;
-  return create(initial, num_consumers, consumers, signal);
+  return create(initial, num_consumers, consumers, attributes, signal);
 }
 
 hsa_status_t signal_destroy(hsa_signal_t signal) {

@@ -91,19 +91,4 @@ hsa_status_t extension_get_name(uint16_t extension, const char **name) {
   return HSA_STATUS_SUCCESS;
 }
 
-// Accepted and never called: the double raises no system events (a simulated
-// memory fault is reported through the queue's error callback).
-hsa_status_t amd_register_system_event_handler(hsa_amd_system_event_callback_t callback, void *data) {
-  HSAD_CHECK_OPEN();
-  (void)data;
-  return callback ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
-}
-
-// Accepted and never called: the double creates no internal queues.
-hsa_status_t amd_runtime_queue_create_register(hsa_amd_runtime_queue_notifier callback, void *user_data) {
-  HSAD_CHECK_OPEN();
-  (void)user_data;
-  return callback ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
-}
-
 }  // namespace hsad

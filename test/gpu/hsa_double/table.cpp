@@ -1,57 +1,82 @@
-// hsa_double/table.cpp — the HsaApiTable: one HsaApiTableContainer (from
-// ROCm's hsa_api_trace.h, so versions are major ids 1 and minor_id =
-// sizeof(table), as the container's constructor sets them). Tools get its
-// root in OnLoad and may overwrite entries; every exported hsa_* function
-// calls through it (exports_*.cpp), so a replaced entry intercepts every
-// caller, as in ROCr.
+// hsa_double/table.cpp — the HsaApiTable tools get in OnLoad, laid out as the
+// selected ROCm release has it (rocm_versions.cpp): root, CoreApiTable, the
+// AMD extension table (table_amd.cpp), finalizer and image tables, and from
+// 6.1 the tools table and from 6.2 the PC-sampling table. Every version is
+// {major, minor = sizeof(table), step} as ROCr fills it (core/runtime/
+// hsa_api_trace.cpp HsaApiTable::Init, UpdateCore, UpdateAmdExts, UpdateTools;
+// all releases). Tools may overwrite entries; the exported hsa_* functions
+// call through these same tables (exports_*.cpp), as ROCr's do (core/common/
+// hsa_table_interface.cpp, all releases): through the sub-tables themselves,
+// so a tool that replaced a root pointer (core_, amd_ext_) is not seen.
 //
 // Each memory-order variant of a queue-index or signal operation points at the
 // same implementation, which uses sequentially consistent atomics: stronger
-// than any requested order, so correct for all of them.
-// Entries the double does not implement point at a stub that prints its name
-// once and returns HSA_STATUS_ERROR (or 0). No entry is ever null.
+// than any requested order, so correct for all of them. Entries the double
+// does not implement are stubs (stub.h). No entry inside a table's size is null,
+// except the tools table's: ROCr leaves its scratch-event callbacks null for
+// tools to set (HsaApiTable::UpdateTools, 6.1+).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <type_traits>
 
 #include "impl.h"
+#include "stub.h"
 
 namespace hsad {
 
 namespace {
 
-template <class F> struct Fn;
-template <class R, class... A> struct Fn<R(A...)> { using Ret = R; };
+// ToolsApiTable (6.1+; inc/hsa_api_trace.h): six hsa_amd_tool_scratch_event_*_fn.
+struct ToolsTable {
+  ApiTableVersion version;
+  void *fn[6];
+};
+// PcSamplingExtTable (6.2+): the seven hsa_ven_amd_pcs_*_fn.
+struct PcsTable {
+  ApiTableVersion version;
+  void *fn[7];
+};
+const char *const kPcsNames[7] = {"hsa_ven_amd_pcs_iterate_configuration", "hsa_ven_amd_pcs_create",
+                                  "hsa_ven_amd_pcs_create_from_id",        "hsa_ven_amd_pcs_destroy",
+                                  "hsa_ven_amd_pcs_start",                 "hsa_ven_amd_pcs_stop",
+                                  "hsa_ven_amd_pcs_flush"};
+// AmdExtTable in any release's layout (the largest has 74 entries).
+struct AmdTable {
+  ApiTableVersion version;
+  void *fn[96];
+};
+// HsaApiTable as of 6.2: the 5.2 root, then tools_ (6.1) and pc_sampling_ext_ (6.2).
+struct Root {
+  HsaApiTable base;
+  ToolsTable *tools_;
+  PcsTable *pc_sampling_ext_;
+};
+static_assert(sizeof(HsaApiTable) == 48 && sizeof(Root) == 64, "ROCr's root table sizes");
+static_assert(sizeof(CoreApiTable) == 1016 && sizeof(ToolsTable) == 64 && sizeof(PcsTable) == 72,
+              "ROCr's sizes (static_asserts in HsaApiTable::Init, 6.1+)");
 
-template <class R> R stub_value() {
-  if constexpr (std::is_void_v<R>) return;
-  else if constexpr (std::is_same_v<R, hsa_status_t>) return HSA_STATUS_ERROR;
-  else return R{};
-}
+struct Tables {
+  Root root;
+  CoreApiTable core;
+  AmdTable amd;
+  FinalizerExtTable finalizer;
+  ImageExtTable image;
+  ToolsTable tools;
+  PcsTable pcs;
+  AmdExtTable impl;  // the AMD entries in Debian's layout, laid out into `amd` by name
+};
 
-void unimplemented(const char *name, std::atomic<bool> *said) {
-  if (!said->exchange(true))
-    fprintf(stderr, "hsa_double: %s is not implemented by the test double\n", name);
-}
-
-// A captureless generic lambda converts to the entry's exact function-pointer type.
-#define STUB(tbl, name)                                                       \
-  t.tbl.name##_fn = [](auto...) {                                             \
-    static std::atomic<bool> said{false};                                     \
-    unimplemented(#name, &said);                                              \
-    return stub_value<Fn<decltype(::name)>::Ret>();                           \
-  }
-#define CORE(name, impl) t.core.hsa_##name##_fn = impl
-#define AMD(name, impl) t.amd_ext.hsa_amd_##name##_fn = impl
+#define CORE(name, impl) t.hsa_##name##_fn = impl
+#define STUB(name) HSAD_STUB(t.name##_fn, name)
+#define HSAD_STUB_IN(tbl, name) HSAD_STUB(tbl.name##_fn, name)
 #define ORDERS4(family, impl)                                                 \
   CORE(family##_relaxed, impl);                                               \
   CORE(family##_scacquire, impl);                                             \
   CORE(family##_screlease, impl);                                             \
   CORE(family##_scacq_screl, impl)
 
-void fill_core(HsaApiTableContainer &t) {
+void fill_core(CoreApiTable &t) {
   CORE(init, init);
   CORE(shut_down, shut_down);
   CORE(system_get_info, system_get_info);
@@ -60,7 +85,7 @@ void fill_core(HsaApiTableContainer &t) {
   CORE(iterate_agents, iterate_agents);
   CORE(agent_get_info, agent_get_info);
   CORE(queue_create, queue_create);
-  STUB(core, hsa_soft_queue_create);
+  STUB(hsa_soft_queue_create);
   CORE(queue_destroy, queue_destroy);
   CORE(queue_inactivate, queue_inactivate);
   CORE(queue_load_read_index_scacquire, queue_load_read_index_scacquire);
@@ -75,7 +100,7 @@ void fill_core(HsaApiTableContainer &t) {
   CORE(queue_store_read_index_screlease, queue_store_read_index_screlease);
   CORE(agent_iterate_regions, agent_iterate_regions);
   CORE(region_get_info, region_get_info);
-  STUB(core, hsa_agent_get_exception_policies);
+  STUB(hsa_agent_get_exception_policies);
   CORE(agent_extension_supported, agent_extension_supported);
   CORE(memory_register, memory_register);
   CORE(memory_deregister, memory_deregister);
@@ -100,22 +125,22 @@ void fill_core(HsaApiTableContainer &t) {
   ORDERS4(signal_cas, signal_cas_scacq_screl);
   CORE(isa_from_name, isa_from_name);
   CORE(isa_get_info, isa_get_info);
-  STUB(core, hsa_isa_compatible);
-  STUB(core, hsa_code_object_serialize);
-  STUB(core, hsa_code_object_deserialize);
-  STUB(core, hsa_code_object_destroy);
-  STUB(core, hsa_code_object_get_info);
-  STUB(core, hsa_code_object_get_symbol);
-  STUB(core, hsa_code_symbol_get_info);
-  STUB(core, hsa_code_object_iterate_symbols);
+  STUB(hsa_isa_compatible);
+  STUB(hsa_code_object_serialize);
+  STUB(hsa_code_object_deserialize);
+  STUB(hsa_code_object_destroy);
+  STUB(hsa_code_object_get_info);
+  STUB(hsa_code_object_get_symbol);
+  STUB(hsa_code_symbol_get_info);
+  STUB(hsa_code_object_iterate_symbols);
   CORE(executable_create, executable_create);
   CORE(executable_destroy, executable_destroy);
-  STUB(core, hsa_executable_load_code_object);
+  STUB(hsa_executable_load_code_object);
   CORE(executable_freeze, executable_freeze);
   CORE(executable_get_info, executable_get_info);
-  STUB(core, hsa_executable_global_variable_define);
-  STUB(core, hsa_executable_agent_global_variable_define);
-  STUB(core, hsa_executable_readonly_variable_define);
+  STUB(hsa_executable_global_variable_define);
+  STUB(hsa_executable_agent_global_variable_define);
+  STUB(hsa_executable_readonly_variable_define);
   CORE(executable_validate, executable_validate);
   CORE(executable_get_symbol, executable_get_symbol);
   CORE(executable_symbol_get_info, executable_symbol_get_info);
@@ -125,26 +150,26 @@ void fill_core(HsaApiTableContainer &t) {
   CORE(system_major_extension_supported, system_major_extension_supported);
   CORE(system_get_major_extension_table, system_get_major_extension_table);
   CORE(agent_major_extension_supported, agent_major_extension_supported);
-  STUB(core, hsa_cache_get_info);
-  STUB(core, hsa_agent_iterate_caches);
+  STUB(hsa_cache_get_info);
+  STUB(hsa_agent_iterate_caches);
   CORE(signal_silent_store_relaxed, signal_silent_store_screlease);
   CORE(signal_silent_store_screlease, signal_silent_store_screlease);
-  STUB(core, hsa_signal_group_create);
-  STUB(core, hsa_signal_group_destroy);
-  STUB(core, hsa_signal_group_wait_any_scacquire);
-  STUB(core, hsa_signal_group_wait_any_relaxed);
+  STUB(hsa_signal_group_create);
+  STUB(hsa_signal_group_destroy);
+  STUB(hsa_signal_group_wait_any_scacquire);
+  STUB(hsa_signal_group_wait_any_relaxed);
   CORE(agent_iterate_isas, agent_iterate_isas);
   CORE(isa_get_info_alt, isa_get_info_alt);
-  STUB(core, hsa_isa_get_exception_policies);
-  STUB(core, hsa_isa_get_round_method);
-  STUB(core, hsa_wavefront_get_info);
-  STUB(core, hsa_isa_iterate_wavefronts);
-  STUB(core, hsa_code_object_get_symbol_from_name);
+  STUB(hsa_isa_get_exception_policies);
+  STUB(hsa_isa_get_round_method);
+  STUB(hsa_wavefront_get_info);
+  STUB(hsa_isa_iterate_wavefronts);
+  STUB(hsa_code_object_get_symbol_from_name);
   CORE(code_object_reader_create_from_file, code_object_reader_create_from_file);
   CORE(code_object_reader_create_from_memory, code_object_reader_create_from_memory);
   CORE(code_object_reader_destroy, code_object_reader_destroy);
   CORE(executable_create_alt, executable_create_alt);
-  STUB(core, hsa_executable_load_program_code_object);
+  STUB(hsa_executable_load_program_code_object);
   CORE(executable_load_agent_code_object, executable_load_agent_code_object);
   CORE(executable_validate_alt, executable_validate_alt);
   CORE(executable_get_symbol_by_name, executable_get_symbol_by_name);
@@ -152,79 +177,28 @@ void fill_core(HsaApiTableContainer &t) {
   CORE(executable_iterate_program_symbols, executable_iterate_program_symbols);
 }
 
-void fill_amd(HsaApiTableContainer &t) {
-  STUB(amd_ext, hsa_amd_coherency_get_type);
-  STUB(amd_ext, hsa_amd_coherency_set_type);
-  AMD(profiling_set_profiler_enabled, amd_profiling_set_profiler_enabled);
-  STUB(amd_ext, hsa_amd_profiling_async_copy_enable);
-  STUB(amd_ext, hsa_amd_profiling_get_dispatch_time);
-  STUB(amd_ext, hsa_amd_profiling_get_async_copy_time);
-  STUB(amd_ext, hsa_amd_profiling_convert_tick_to_system_domain);
-  AMD(signal_async_handler, amd_signal_async_handler);
-  STUB(amd_ext, hsa_amd_async_function);
-  AMD(signal_wait_any, amd_signal_wait_any);
-  STUB(amd_ext, hsa_amd_queue_cu_set_mask);
-  AMD(memory_pool_get_info, amd_memory_pool_get_info);
-  AMD(agent_iterate_memory_pools, amd_agent_iterate_memory_pools);
-  AMD(memory_pool_allocate, amd_memory_pool_allocate);
-  AMD(memory_pool_free, amd_memory_pool_free);
-  AMD(memory_async_copy, amd_memory_async_copy);
-  AMD(agent_memory_pool_get_info, amd_agent_memory_pool_get_info);
-  AMD(agents_allow_access, amd_agents_allow_access);
-  STUB(amd_ext, hsa_amd_memory_pool_can_migrate);
-  STUB(amd_ext, hsa_amd_memory_migrate);
-  STUB(amd_ext, hsa_amd_memory_lock);
-  STUB(amd_ext, hsa_amd_memory_unlock);
-  AMD(memory_fill, amd_memory_fill);
-  STUB(amd_ext, hsa_amd_interop_map_buffer);
-  STUB(amd_ext, hsa_amd_interop_unmap_buffer);
-  STUB(amd_ext, hsa_amd_image_create);
-  AMD(pointer_info, amd_pointer_info);
-  STUB(amd_ext, hsa_amd_pointer_info_set_userdata);
-  STUB(amd_ext, hsa_amd_ipc_memory_create);
-  STUB(amd_ext, hsa_amd_ipc_memory_attach);
-  STUB(amd_ext, hsa_amd_ipc_memory_detach);
-  AMD(signal_create, amd_signal_create);
-  STUB(amd_ext, hsa_amd_ipc_signal_create);
-  STUB(amd_ext, hsa_amd_ipc_signal_attach);
-  AMD(register_system_event_handler, amd_register_system_event_handler);
-  AMD(queue_intercept_create, amd_queue_intercept_create);
-  AMD(queue_intercept_register, amd_queue_intercept_register);
-  STUB(amd_ext, hsa_amd_queue_set_priority);
-  STUB(amd_ext, hsa_amd_memory_async_copy_rect);
-  AMD(runtime_queue_create_register, amd_runtime_queue_create_register);
-  STUB(amd_ext, hsa_amd_memory_lock_to_pool);
-  STUB(amd_ext, hsa_amd_register_deallocation_callback);
-  STUB(amd_ext, hsa_amd_deregister_deallocation_callback);
-  AMD(signal_value_pointer, amd_signal_value_pointer);
-  STUB(amd_ext, hsa_amd_svm_attributes_set);
-  STUB(amd_ext, hsa_amd_svm_attributes_get);
-  STUB(amd_ext, hsa_amd_svm_prefetch_async);
-  STUB(amd_ext, hsa_amd_queue_cu_get_mask);
-}
-
 // The finalizer and image extensions do not exist here (as on ROCr without
 // the image library); their tables are all stubs.
-void fill_ext(HsaApiTableContainer &t) {
-  STUB(finalizer_ext, hsa_ext_program_create);
-  STUB(finalizer_ext, hsa_ext_program_destroy);
-  STUB(finalizer_ext, hsa_ext_program_add_module);
-  STUB(finalizer_ext, hsa_ext_program_iterate_modules);
-  STUB(finalizer_ext, hsa_ext_program_get_info);
-  STUB(finalizer_ext, hsa_ext_program_finalize);
-  STUB(image_ext, hsa_ext_image_get_capability);
-  STUB(image_ext, hsa_ext_image_data_get_info);
-  STUB(image_ext, hsa_ext_image_create);
-  STUB(image_ext, hsa_ext_image_import);
-  STUB(image_ext, hsa_ext_image_export);
-  STUB(image_ext, hsa_ext_image_copy);
-  STUB(image_ext, hsa_ext_image_clear);
-  STUB(image_ext, hsa_ext_image_destroy);
-  STUB(image_ext, hsa_ext_sampler_create);
-  STUB(image_ext, hsa_ext_sampler_destroy);
-  STUB(image_ext, hsa_ext_image_get_capability_with_layout);
-  STUB(image_ext, hsa_ext_image_data_get_info_with_layout);
-  STUB(image_ext, hsa_ext_image_create_with_layout);
+void fill_ext(FinalizerExtTable &f, ImageExtTable &i) {
+  HSAD_STUB_IN(f, hsa_ext_program_create);
+  HSAD_STUB_IN(f, hsa_ext_program_destroy);
+  HSAD_STUB_IN(f, hsa_ext_program_add_module);
+  HSAD_STUB_IN(f, hsa_ext_program_iterate_modules);
+  HSAD_STUB_IN(f, hsa_ext_program_get_info);
+  HSAD_STUB_IN(f, hsa_ext_program_finalize);
+  HSAD_STUB_IN(i, hsa_ext_image_get_capability);
+  HSAD_STUB_IN(i, hsa_ext_image_data_get_info);
+  HSAD_STUB_IN(i, hsa_ext_image_create);
+  HSAD_STUB_IN(i, hsa_ext_image_import);
+  HSAD_STUB_IN(i, hsa_ext_image_export);
+  HSAD_STUB_IN(i, hsa_ext_image_copy);
+  HSAD_STUB_IN(i, hsa_ext_image_clear);
+  HSAD_STUB_IN(i, hsa_ext_image_destroy);
+  HSAD_STUB_IN(i, hsa_ext_sampler_create);
+  HSAD_STUB_IN(i, hsa_ext_sampler_destroy);
+  HSAD_STUB_IN(i, hsa_ext_image_get_capability_with_layout);
+  HSAD_STUB_IN(i, hsa_ext_image_data_get_info_with_layout);
+  HSAD_STUB_IN(i, hsa_ext_image_create_with_layout);
 }
 
 // Aborts if a table has a null entry: a field added to the header but not here.
@@ -240,20 +214,48 @@ void check_complete(const void *table, size_t size, const char *what) {
   }
 }
 
-void fill(HsaApiTableContainer &t) {
-  new (&t) HsaApiTableContainer();  // versions and child pointers as ROCm's header sets them
-  fill_core(t);
-  fill_amd(t);
-  fill_ext(t);
-  check_complete(&t.core, sizeof t.core, "CoreApiTable");
-  check_complete(&t.amd_ext, sizeof t.amd_ext, "AmdExtTable");
-  check_complete(&t.finalizer_ext, sizeof t.finalizer_ext, "FinalizerExtTable");
-  check_complete(&t.image_ext, sizeof t.image_ext, "ImageExtTable");
+void set_version(ApiTableVersion *v, uint32_t major, uint32_t bytes, uint32_t step) {
+  v->major_id = major;
+  v->minor_id = bytes;
+  v->step_id = step;
+  v->reserved = 0;
 }
 
-HsaApiTableContainer &container() {
-  static HsaApiTableContainer *t = [] {
-    static HsaApiTableContainer c;
+// Every entry is written once, never cleared first: threads still running at
+// shutdown (async handlers, other program threads) may call through the
+// table while OnUnload's reset refills it.
+void fill(Tables &t) {
+  const Release &r = release();
+  fill_core(t.core);
+  amd_fill_impl(t.impl);
+  amd_fill_layout(t.amd.fn, sizeof t.amd.fn / sizeof t.amd.fn[0], t.impl);
+  fill_ext(t.finalizer, t.image);
+  for (int i = 0; i < 7; i++) t.pcs.fn[i] = named_stub(kPcsNames[i]);
+  set_version(&t.core.version, r.core_major, sizeof t.core, 0);
+  set_version(&t.amd.version, r.amd_major, r.amd_bytes, r.amd_step);
+  set_version(&t.finalizer.version, r.ext_major, sizeof t.finalizer, 0);
+  set_version(&t.image.version, r.ext_major, sizeof t.image, r.image_step);
+  set_version(&t.tools.version, 1, sizeof t.tools, 0);  // HSA_TOOLS_API_TABLE_{MAJOR,STEP}_VERSION 1, 0
+  set_version(&t.pcs.version, 1, sizeof t.pcs, 0);      // HSA_PC_SAMPLING_API_TABLE_* 1, 0
+  set_version(&t.root.base.version, r.root_major, r.root_bytes, r.root_step);
+  t.root.base.core_ = &t.core;
+  t.root.base.amd_ext_ = reinterpret_cast<AmdExtTable *>(&t.amd);
+  // ROCr links the extension tables in LoadExtensions, before LoadTools
+  // (core/runtime/runtime.cpp Runtime::Load; pc sampling 6.2+).
+  t.root.base.finalizer_ext_ = &t.finalizer;
+  t.root.base.image_ext_ = &t.image;
+  t.root.tools_ = r.root_bytes >= offsetof(Root, tools_) + sizeof(void *) ? &t.tools : nullptr;
+  t.root.pc_sampling_ext_ = r.root_bytes >= offsetof(Root, pc_sampling_ext_) + sizeof(void *) ? &t.pcs : nullptr;
+  for (void *&f : t.tools.fn) f = nullptr;  // ROCr's HsaApiTable::UpdateTools: for tools to set
+  check_complete(&t.core, sizeof t.core, "CoreApiTable");
+  check_complete(&t.amd, r.amd_bytes, "AmdExtTable");
+  check_complete(&t.finalizer, sizeof t.finalizer, "FinalizerExtTable");
+  check_complete(&t.image, sizeof t.image, "ImageExtTable");
+}
+
+Tables &tables() {
+  static Tables *t = [] {
+    static Tables c;
     fill(c);
     return &c;
   }();
@@ -262,13 +264,40 @@ HsaApiTableContainer &container() {
 
 }  // namespace
 
-HsaApiTable &api() { return container().root; }
+namespace {
+std::mutex g_said_lock;
+std::vector<std::atomic<bool> *> g_said;  // stubs that spoke in this runtime instance
+}  // namespace
 
-void table_reset() { fill(container()); }
+void stub_say(const char *name, std::atomic<bool> *said) {
+  if (said->exchange(true)) return;
+  fprintf(stderr, "hsa_double: %s is not implemented by the test double\n", name);
+  std::lock_guard<std::mutex> lock(g_said_lock);
+  g_said.push_back(said);
+}
+
+HsaApiTable &api() { return tables().root.base; }
+CoreApiTable &core_table() { return tables().core; }
+
+void *amd_entry(const char *name) {
+  int i = amd_index(name);
+  if (i < 1) abort();  // an export of an entry its release does not have: a bug here
+  void *p;
+  memcpy(&p, &tables().amd.fn[i - 1], sizeof p);
+  return p;
+}
+
+// Also lets every stub speak once more: once per runtime instance.
+void table_reset() {
+  fill(tables());
+  std::lock_guard<std::mutex> lock(g_said_lock);
+  for (std::atomic<bool> *said : g_said) said->store(false);
+  g_said.clear();
+}
 
 void table_apply_env() {
-  if (const char *v = env("HSA_DOUBLE_TABLE_MAJOR")) container().root.version.major_id = uint32_t(strtoul(v, nullptr, 0));
-  if (const char *v = env("HSA_DOUBLE_CORE_MINOR")) container().core.version.minor_id = uint32_t(strtoul(v, nullptr, 0));
+  if (const char *v = env("HSA_DOUBLE_TABLE_MAJOR")) tables().root.base.version.major_id = uint32_t(strtoul(v, nullptr, 0));
+  if (const char *v = env("HSA_DOUBLE_CORE_MINOR")) tables().core.version.minor_id = uint32_t(strtoul(v, nullptr, 0));
 }
 
 }  // namespace hsad

@@ -1,20 +1,39 @@
 // hsa_double/tools.cpp — HSA tools libraries, loaded at the first hsa_init
-// the way ROCr's Runtime::LoadTools does:
-//  1. names from HSA_TOOLS_LIB (separated by spaces; "double quotes" keep
-//     spaces, a backslash escapes the next character) get load order 0..n-1;
-//     one that fails to dlopen goes into the failed list, and is reported on
-//     stderr only with HSA_TOOLS_REPORT_LOAD_FAILURE=1;
-//  2. objects already in the process that export HSA_AMD_TOOL_PRIORITY get
-//     order priority + n (found with dl_iterate_phdr; the symbol must be the
-//     object's own definition, not one reachable through its dependencies,
-//     which is stricter than ROCr's string-table scan);
-//  3. a library found twice keeps its lowest order (the extra handle is closed);
-//  4. in order, each tool's OnLoad(table, table major id, number of failed
-//     tools, their names) runs; a tool without OnLoad, or whose OnLoad returns
-//     false, joins the failed list and is dlclose'd.
+// after the agents and the API table exist, the way ROCr's Runtime::LoadTools
+// (core/runtime/runtime.cpp) does in the selected release:
+//
+// 5.2 (rocm-5.2.0 Runtime::LoadTools): only the names in HSA_TOOLS_LIB, in
+//   order. A library is kept (tool_libs_) as soon as dlopen succeeds, before
+//   OnLoad; one without OnLoad stays loaded; one whose OnLoad returns false
+//   joins the failed list and is dlclose'd, but its handle stays in
+//   tool_libs_, so at shutdown ROCr looks up OnUnload in it again: if the
+//   library is still mapped (another reference holds it), its OnUnload runs
+//   although its OnLoad failed. A name that fails dlopen is only reported.
+// 5.3+ (rocm-5.3.0 .. develop Runtime::LoadTools):
+//   1. (6.1+) rocprofiler_register_library_api_table("hsa", ...) first, unless
+//      HSA_TOOLS_DISABLE_REGISTER=1. If it returns ROCP_REG_SUCCESS (a
+//      rocprofiler-sdk tool is present and accepted the table: the double's
+//      stand-in is HSA_DOUBLE_ROCPROFILER_SDK_TOOL=1), no HSA_TOOLS_LIB or
+//      HSA_AMD_TOOL_PRIORITY tool is loaded unless HSA_TOOLS_ROCPROFILER_V1_TOOLS
+//      is set to a true value (see allow_v1);
+//   2. names from HSA_TOOLS_LIB get load order 0..n-1; one that fails to
+//      dlopen goes into the failed list;
+//   3. objects already in the process that export HSA_AMD_TOOL_PRIORITY get
+//      order priority + n (os::GetLoadedLibs 5.3-5.4, os::GetLoadedToolsLib
+//      5.5+; found here with dl_iterate_phdr; the symbol must be the object's
+//      own definition, as GetExportAddress's dladdr check requires);
+//   4. a library found twice keeps its lowest order (the extra handle is closed);
+//   5. in order, OnLoad(table, table major id, number of failed tools, their
+//      names); a tool without OnLoad, or whose OnLoad returns false, joins the
+//      failed list and is dlclose'd, and is not unloaded later.
+// HSA_TOOLS_LIB names are separated by spaces; "double quotes" keep spaces, a
+// backslash escapes the next character (Runtime::parse_tool_names, all
+// releases). A dlopen failure is printed unless HSA_TOOLS_REPORT_LOAD_FAILURE=0
+// (core/util/flag.h Flag::Refresh, release builds, all releases).
 // At the last hsa_shut_down, OnUnload runs in reverse order and the table is
-// reset (tools_unload); the libraries are dlclose'd at the very end (tools_close).
-// Runs under runtime.cpp's lock; g_tools is only touched from there.
+// reset (tools_unload, Runtime::UnloadTools); the libraries are dlclose'd at
+// the very end (tools_close, Runtime::CloseTools). A later hsa_init loads them
+// again and calls OnLoad again. Runs under runtime.cpp's lock.
 #include <dlfcn.h>
 #include <link.h>
 
@@ -22,6 +41,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <regex>
 
 #include "impl.h"
 
@@ -38,7 +58,13 @@ struct Candidate {
   size_t seq;
 };
 
-std::vector<void *> g_tools;  // OnLoad returned true; load order
+struct Tool {
+  void *handle;
+  std::string name;
+  bool closed;  // 5.2: OnLoad returned false and ROCr dlclose'd it, yet kept the handle
+};
+
+std::vector<Tool> g_tools;  // ROCr's tool_libs_, in load order
 std::atomic<int> g_tool_count{0};
 
 std::vector<std::string> parse_names(const char *s) {
@@ -88,18 +114,62 @@ void find_loaded_tools(uint64_t base, std::vector<Candidate> *out) {
   }
 }
 
-}  // namespace
+// HSA_TOOLS_ROCPROFILER_V1_TOOLS as ROCr reads it (Runtime::LoadTools, 6.1+):
+// set (even empty) means true; all digits: std::stoi != 0 (which throws, and
+// so terminates, on a number out of int's range, as in ROCr); off, false, no,
+// n or f in any case: false; anything else: true.
+bool allow_v1() {
+  const char *v = getenv("HSA_TOOLS_ROCPROFILER_V1_TOOLS");
+  if (!v) return false;
+  std::string s = v;
+  if (s.empty()) return true;
+  if (s.find_first_not_of("0123456789") == std::string::npos) return std::stoi(s) != 0;
+  return !std::regex_match(s, std::regex{"^(off|false|no|n|f)$", std::regex_constants::icase});
+}
 
-void tools_load() {
+// The rocprofiler-register step (6.1+): true if legacy tools are to be skipped.
+bool rocprofiler_sdk_took_table() {
+  const char *off = getenv("HSA_TOOLS_DISABLE_REGISTER");
+  if (off && !strcmp(off, "1")) return false;  // Flag: disable_tool_register_ = (var == "1")
+  const char *sdk = getenv("HSA_DOUBLE_ROCPROFILER_SDK_TOOL");
+  bool success = sdk && !strcmp(sdk, "1");  // ROCP_REG_SUCCESS; otherwise ROCP_REG_NO_TOOLS
+  return success && !allow_v1();
+}
+
+bool report_failures() {
+  const char *v = getenv("HSA_TOOLS_REPORT_LOAD_FAILURE");
+  return !(v && !strcmp(v, "0"));
+}
+
+void load_52(const std::vector<std::string> &names) {
+  std::deque<std::string> failed_names;
+  std::vector<const char *> failed;
+  for (const std::string &name : names) {
+    void *h = dlopen(name.c_str(), RTLD_LAZY);
+    if (!h) {
+      if (report_failures()) fprintf(stderr, "Tool lib \"%s\" failed to load.\n", name.c_str());
+      continue;
+    }
+    g_tools.push_back({h, name, false});
+    auto on_load = reinterpret_cast<OnLoadFn>(dlsym(h, "OnLoad"));
+    if (on_load && !on_load(&api(), api().version.major_id, failed.size(), failed.data())) {
+      failed_names.push_back(name);
+      failed.push_back(failed_names.back().c_str());
+      dlclose(h);
+      g_tools.back().closed = true;
+      continue;
+    }
+    g_tool_count.fetch_add(1);
+  }
+}
+
+void load_53(const std::vector<std::string> &names) {
   std::deque<std::string> failed_names;  // stable storage for the pointers below
   std::vector<const char *> failed;
   auto fail = [&](const std::string &name) {
     failed_names.push_back(name);
     failed.push_back(failed_names.back().c_str());
   };
-  const char *report = env("HSA_TOOLS_REPORT_LOAD_FAILURE");
-  std::vector<std::string> names = env("HSA_TOOLS_LIB") ? parse_names(env("HSA_TOOLS_LIB")) : std::vector<std::string>();
-
   std::vector<Candidate> tools;
   find_loaded_tools(names.size(), &tools);
   uint64_t order = 0;
@@ -108,10 +178,9 @@ void tools_load() {
       tools.push_back({h, order++, name, 0});
     } else {
       fail(name);
-      if (report && strcmp(report, "1") == 0) fprintf(stderr, "Tool lib \"%s\" failed to load.\n", name.c_str());
+      if (report_failures()) fprintf(stderr, "Tool lib \"%s\" failed to load.\n", name.c_str());
     }
   }
-
   for (size_t i = 0; i < tools.size(); i++) tools[i].seq = i;  // ties keep discovery order
   std::sort(tools.begin(), tools.end(), [](const Candidate &a, const Candidate &b) {
     return a.order != b.order ? a.order < b.order : a.seq < b.seq;
@@ -124,7 +193,6 @@ void tools_load() {
       } else {
         j++;
       }
-
   for (const Candidate &t : tools) {
     auto on_load = reinterpret_cast<OnLoadFn>(dlsym(t.handle, "OnLoad"));
     if (!on_load || !on_load(&api(), api().version.major_id, failed.size(), failed.data())) {
@@ -132,19 +200,42 @@ void tools_load() {
       dlclose(t.handle);
       continue;
     }
-    g_tools.push_back(t.handle);
-    g_tool_count.store(int(g_tools.size()));
+    g_tools.push_back({t.handle, t.name, false});
+    g_tool_count.fetch_add(1);
   }
 }
 
+}  // namespace
+
+void tools_load() {
+  const Release &r = release();
+  if (r.rocprofiler_register && rocprofiler_sdk_took_table()) return;
+  const char *lib = env("HSA_TOOLS_LIB");
+  std::vector<std::string> names = lib ? parse_names(lib) : std::vector<std::string>();
+  if (r.priority_tools) load_53(names);
+  else load_52(names);
+}
+
 void tools_unload() {
-  for (size_t i = g_tools.size(); i-- > 0;)
-    if (auto on_unload = reinterpret_cast<OnUnloadFn>(dlsym(g_tools[i], "OnUnload"))) on_unload();
+  for (size_t i = g_tools.size(); i-- > 0;) {
+    Tool &t = g_tools[i];
+    if (t.closed) {  // 5.2: dlsym on the handle ROCr closed; it answers only if still mapped
+      void *again = dlopen(t.name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+      if (again == t.handle)
+        if (auto on_unload = reinterpret_cast<OnUnloadFn>(dlsym(again, "OnUnload"))) on_unload();
+      if (again) dlclose(again);
+      continue;
+    }
+    if (auto on_unload = reinterpret_cast<OnUnloadFn>(dlsym(t.handle, "OnUnload"))) on_unload();
+  }
   table_reset();  // as ROCr: in case a tool left its entries behind
 }
 
+// ROCr 5.2 dlcloses a refused tool a second time here, dropping a reference it
+// does not own; the double does not.
 void tools_close() {
-  for (void *h : g_tools) dlclose(h);
+  for (const Tool &t : g_tools)
+    if (!t.closed) dlclose(t.handle);
   g_tools.clear();
   g_tool_count.store(0);
 }
