@@ -7,7 +7,11 @@
  * the reports still in a channel and the code object images written for the
  * symbolizer would be lost. A SIGABRT handler drains every channel (a fatal
  * report ends the process as every ldsan report does), removes the images,
- * then lets the abort go on with the action that was there before.
+ * then lets the abort go on with the action that was there before. A GPU
+ * memory fault reaches no queue callback (ROCr AqlQueue::ExceptionHandler
+ * suppresses it): ROCr calls the system event handlers first, so ldsan's
+ * handler drains there too, before ROCr's message; it never claims the event
+ * (a handler returning success stops ROCr's abort, Runtime::VMFaultHandler).
  * Draining takes locks: a thread that aborts while it holds the report lock
  * would wait for itself; the handler only runs once per process. */
 #define _GNU_SOURCE
@@ -32,7 +36,16 @@ static void on_abort(int sig, siginfo_t *info, void *context) {
     previous.sa_handler(sig);
 }
 
+static hsa_status_t on_system_event(const hsa_amd_event_t *event, void *data) {
+  (void)data;
+  if (event && event->event_type == HSA_AMD_GPU_MEMORY_FAULT_EVENT) ldsan_host_drain_all();
+  return HSA_STATUS_ERROR;  /* not handled: ROCr goes on as without ldsan */
+}
+
 void ldsan_hsa_abort_watch_start(void) {
+  /* Once per runtime: ROCr forgets its handlers with the runtime at the last
+   * hsa_shut_down, and has no call to remove one. */
+  if (ldsan_hsa.amd_register_system_event_handler) ldsan_hsa.amd_register_system_event_handler(on_system_event, NULL);
   if (atomic_exchange(&installed, 1)) return;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

@@ -57,7 +57,7 @@ constexpr uint32_t kCoreNeeded = needs(max_of({
     offsetof(CoreApiTable, hsa_queue_create_fn), offsetof(CoreApiTable, hsa_memory_copy_fn),
     offsetof(CoreApiTable, hsa_system_get_major_extension_table_fn), offsetof(CoreApiTable, hsa_signal_create_fn),
     offsetof(CoreApiTable, hsa_signal_destroy_fn), offsetof(CoreApiTable, hsa_signal_store_relaxed_fn),
-    offsetof(CoreApiTable, hsa_signal_subtract_screlease_fn), offsetof(CoreApiTable, hsa_executable_freeze_fn),
+    offsetof(CoreApiTable, hsa_signal_store_screlease_fn), offsetof(CoreApiTable, hsa_signal_load_relaxed_fn), offsetof(CoreApiTable, hsa_signal_subtract_screlease_fn), offsetof(CoreApiTable, hsa_executable_freeze_fn),
     offsetof(CoreApiTable, hsa_executable_destroy_fn),
     offsetof(CoreApiTable, hsa_executable_iterate_agent_symbols_fn),
     offsetof(CoreApiTable, hsa_executable_symbol_get_info_fn)}));
@@ -139,7 +139,9 @@ void copy_core(const CoreApiTable *c, ldsan_hsa_api *api) {
   api->system_get_major_extension_table = c->hsa_system_get_major_extension_table_fn;
   api->signal_create = c->hsa_signal_create_fn;
   api->signal_destroy = c->hsa_signal_destroy_fn;
+  api->signal_load_relaxed = c->hsa_signal_load_relaxed_fn;
   api->signal_store_relaxed = c->hsa_signal_store_relaxed_fn;
+  api->signal_store_screlease = c->hsa_signal_store_screlease_fn;
   api->signal_subtract_screlease = c->hsa_signal_subtract_screlease_fn;
   api->executable_freeze = c->hsa_executable_freeze_fn;
   api->executable_destroy = c->hsa_executable_destroy_fn;
@@ -166,6 +168,7 @@ const char *copy_amd(const HsaApiTable *t, ldsan_hsa_api *api, char *why, size_t
   get(api->amd_memory_pool_free, "hsa_amd_memory_pool_free");
   get(api->amd_memory_fill, "hsa_amd_memory_fill");
   get(api->amd_agents_allow_access, "hsa_amd_agents_allow_access");
+  get(api->amd_register_system_event_handler, "hsa_amd_register_system_event_handler");
   if (lib) dlclose(lib);  // RTLD_NOLOAD took a reference; the runtime stays loaded
   if (missing) {
     snprintf(why, len, "it does not export %s", missing);
@@ -193,6 +196,7 @@ __attribute__((visibility("default"))) bool OnLoad(HsaApiTable *table, uint64_t 
   (void)failed_tool_count;
   (void)failed_tool_names;
   if (loaded) return true;  // found twice (HSA_TOOLS_LIB and HSA_AMD_TOOL_PRIORITY): already in place
+  ldsan_hsa_env_restore();   // ROCr has read its environment (Runtime::Load): the user's again
   char buf[320], file[PATH_MAX];
   ldsan_hsa_api runtime{};
   const char *why = check_table(table, buf, sizeof buf);
@@ -219,6 +223,7 @@ __attribute__((visibility("default"))) void OnUnload() {
   if (!loaded) return;
   ldsan_hsa_tool_stop();
   loaded = false;
+  ldsan_hsa_env_reapply();
 }
 
 }  // extern "C"

@@ -35,7 +35,9 @@ typedef struct ldsan_hsa_api {
   hsa_status_t (*signal_create)(hsa_signal_value_t initial_value, uint32_t num_consumers,
                                 const hsa_agent_t *consumers, hsa_signal_t *signal);
   hsa_status_t (*signal_destroy)(hsa_signal_t signal);
+  hsa_signal_value_t (*signal_load_relaxed)(hsa_signal_t signal);
   void (*signal_store_relaxed)(hsa_signal_t signal, hsa_signal_value_t value);
+  void (*signal_store_screlease)(hsa_signal_t signal, hsa_signal_value_t value);
   void (*signal_subtract_screlease)(hsa_signal_t signal, hsa_signal_value_t value);
   hsa_status_t (*executable_freeze)(hsa_executable_t executable, const char *options);
   hsa_status_t (*executable_destroy)(hsa_executable_t executable);
@@ -57,6 +59,7 @@ typedef struct ldsan_hsa_api {
   hsa_status_t (*amd_memory_fill)(void *ptr, uint32_t value, size_t count);
   hsa_status_t (*amd_agents_allow_access)(uint32_t num_agents, const hsa_agent_t *agents, const uint32_t *flags,
                                           const void *ptr);
+  hsa_status_t (*amd_register_system_event_handler)(hsa_amd_system_event_callback_t callback, void *data);
   hsa_status_t (*amd_queue_intercept_create)(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
                                              ldsan_hsa_queue_error_cb callback, void *data,
                                              uint32_t private_segment_size, uint32_t group_segment_size,
@@ -73,6 +76,10 @@ extern ldsan_hsa_api ldsan_hsa;
 int ldsan_hsa_tool_start(const ldsan_hsa_api *runtime);
 /* OnUnload: drains every channel and forgets every code object. */
 void ldsan_hsa_tool_stop(void);
+/* The environment variables ldsan set for ROCr back to the user's (OnLoad:
+ * ROCr has read them), or ldsan's again (OnUnload: for a later hsa_init). */
+void ldsan_hsa_env_restore(void);
+void ldsan_hsa_env_reapply(void);
 /* Wrappers installed in the table. */
 hsa_status_t ldsan_hsa_executable_freeze(hsa_executable_t executable, const char *options);
 hsa_status_t ldsan_hsa_executable_destroy(hsa_executable_t executable);
@@ -123,12 +130,28 @@ void ldsan_hsa_symbols_unlink_all(void);
 void ldsan_hsa_abort_watch_start(void);
 void ldsan_hsa_abort_watch_stop(void);
 
+/* ---- hsa_worker.c: ldsan's work off the runtime's threads --------------------- */
+/* A job: embedded in the record it works on, run once on ldsan's worker thread. */
+typedef struct ldsan_hsa_job {
+  struct ldsan_hsa_job *next;
+  void (*run)(struct ldsan_hsa_job *job);
+} ldsan_hsa_job;
+/* Queues job to run after every job posted before it (on the calling thread if
+ * no worker thread can be started). */
+void ldsan_hsa_worker_post(ldsan_hsa_job *job);
+/* Returns once every posted job has run. */
+void ldsan_hsa_worker_flush(void);
+/* Runs what is left, then ends the worker thread (OnUnload; a later job starts
+ * a new one). */
+void ldsan_hsa_worker_stop(void);
+
 /* ---- hsa_queue.c: dispatches and queue errors ------------------------------- */
 hsa_status_t ldsan_hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
                                     ldsan_hsa_queue_error_cb callback, void *data, uint32_t private_segment_size,
                                     uint32_t group_segment_size, hsa_queue_t **queue);
-/* Frees the queue records and completion signals (OnUnload: the runtime calls
- * no queue callback after it). */
+/* Frees the queue records and completion signals, once the worker has finished
+ * every dispatch and stopped (OnUnload: the runtime calls no queue callback
+ * after it). */
 void ldsan_hsa_queues_release(void);
 
 #endif /* LDSAN_HSA_TOOL_H */

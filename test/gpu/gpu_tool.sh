@@ -169,12 +169,18 @@ lds-only)   # an LDS-only code object (-fsanitize=lds, gfx90a without xnack), pr
   has "test: ASan's shadow is not mapped"
   has "test: exiting normally"
   status 0 ;;
-linked)     # linked into the program (as ldsan-cc does), no HSA_TOOLS_LIB: ldsan is a tool all the same
-  out="$(env -u HSA_TOOLS_LIB LDSAN_OPTIONS=color=never:halt_on_error=0 "$T/tool_scenarios_linked" completed "$co90" 2>&1)"
+linked)     # linked into the program (as ldsan-cc does), no HSA_TOOLS_LIB: ldsan is a tool all the same,
+            # and once ROCr has read its environment the variables ldsan set for it are the user's again
+            # (a child process built for xnack- still runs); a value the user set stays
+  out="$(env -u HSA_TOOLS_LIB -u HSA_XNACK HSA_TOOLS_ROCPROFILER_V1_TOOLS=0 LDSAN_OPTIONS=color=never:halt_on_error=0 \
+         "$T/tool_scenarios_linked" completed "$co90" 2>&1)"
   rc=$?
   echo "$out"; echo "---- exit status $rc"
   count "$headline" 1
   before "$headline" "test: dispatch 1 completed"
+  has "test: after hsa_init HSA_TOOLS_LIB=(unset)"
+  has "test: after hsa_init HSA_XNACK=(unset)"
+  has "test: after hsa_init HSA_TOOLS_ROCPROFILER_V1_TOOLS=0"
   status 0 ;;
 *) echo "unknown scenario $scenario"; exit 2 ;;
 esac

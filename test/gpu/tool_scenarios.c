@@ -1,14 +1,32 @@
 /* ldsan GPU-path tests: a HIP-runtime-like program over the HSA test double.
  * It does what CLR does with HSA — hsa_init, load the kernel's code object per
  * agent, create queues with an error callback that aborts, write AQL kernel
- * dispatch packets, ring the doorbell, wait on the completion signal — while
- * the simulated GPU (sim_device.c) plays ldsan's device runtime. ldsan's tools
- * library is loaded by the double as ROCr would (HSA_TOOLS_LIB, or linked in).
+ * dispatch packets, ring the doorbell, wait — while the simulated GPU
+ * (sim_device.c) plays ldsan's device runtime. ldsan's tools library is loaded
+ * by the double as ROCr would (HSA_TOOLS_LIB, or linked in).
+ * How CLR launches and waits (the facts, from CLR's source, ROCm 5.2-6.3):
+ *  - a kernel dispatch packet has no completion signal unless the dispatch is
+ *    profiled (VirtualGPU::dispatchGenericAqlPacket: only with timestamp_ set,
+ *    or a blocking dispatch); its header is KERNEL_DISPATCH, barrier bit,
+ *    agent-scope acquire and release (0x0B02, VirtualGPU's constructor);
+ *  - hipDeviceSynchronize, hipStreamSynchronize and hipEventRecord put a
+ *    barrier-AND packet after it, barrier bit and system-scope fences
+ *    (kBarrierPacketHeader, 0x1503), with a completion signal of value 1 the
+ *    host waits on until it is below 1 (VirtualGPU::dispatchBarrierPacket,
+ *    releaseGpuMemoryFence, WaitForSignal);
+ *  - from ROCm 5.6 the marker's signal also gets an hsa_amd_signal_async_handler
+ *    (HwQueueTracker::ActiveSignal), and hipStreamSynchronize(0) waits until that
+ *    handler has run (Event::awaitCompletion);
+ *  - one packet per doorbell, rung with the packet's own index.
+ * CLR_LIKE_PROFILED=1 makes every dispatch profiled: the kernel packet gets the
+ * completion signal (hipExtLaunchKernel with events, or a profiler attached).
  * Usage: tool_scenarios <scenario> <code object>... ; see gpu_tool.sh. Lines
  * the test checks are printed to stderr, in order with the reports. */
 #define _GNU_SOURCE
 #include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,33 +84,73 @@ static uint64_t kernel_object(const sim_code_object *co, const char *kernel) {
   return ko;
 }
 
+/* Writes one packet at the next index of q (body first, header last with a
+ * release store) and rings the doorbell, as CLR does. */
+static void submit(hsa_queue_t *q, const void *packet, uint16_t header, uint16_t rest) {
+  uint64_t index = hsa_queue_add_write_index_screlease(q, 1);
+  uint32_t *slot = (uint32_t *)((char *)q->base_address + (index % q->size) * 64);
+  memcpy(slot + 1, (const uint32_t *)packet + 1, 60);
+  __atomic_store_n(slot, header | ((uint32_t)rest << 16), __ATOMIC_RELEASE);
+  hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
+}
+
+static pthread_mutex_t marker_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t marker_cv = PTHREAD_COND_INITIALIZER;
+static bool marker_done(hsa_signal_value_t value, void *arg) {
+  (void)value;
+  pthread_mutex_lock(&marker_mu);
+  *(int *)arg = 1;
+  pthread_cond_broadcast(&marker_cv);
+  pthread_mutex_unlock(&marker_mu);
+  return false;
+}
+
 /* Dispatches `ko` (grid x workgroups of 256) on q and waits for it, as
- * hipLaunchKernel + hipDeviceSynchronize do. */
+ * hipLaunchKernel + hipDeviceSynchronize do: the kernel packet, then a
+ * barrier-AND the host waits on (and, 5.6+, whose async handler it waits for).
+ * The kernel packet's completion signal is 0 unless CLR_LIKE_PROFILED=1. */
 static void dispatch_and_wait(hsa_queue_t *q, uint64_t ko, uint32_t groups, uint32_t arg0) {
-  hsa_signal_t done;
-  if (hsa_signal_create(1, 0, NULL, &done) != HSA_STATUS_SUCCESS) die_test("hsa_signal_create", HSA_STATUS_ERROR);
+  int profiled = getenv("CLR_LIKE_PROFILED") && !strcmp(getenv("CLR_LIKE_PROFILED"), "1");
+  hsa_signal_t kernel_done = {0}, marker;
+  if (profiled && hsa_signal_create(1, 0, NULL, &kernel_done) != HSA_STATUS_SUCCESS)
+    die_test("hsa_signal_create", HSA_STATUS_ERROR);
+  if (hsa_signal_create(1, 0, NULL, &marker) != HSA_STATUS_SUCCESS) die_test("hsa_signal_create", HSA_STATUS_ERROR);
   uint32_t *kernarg = calloc(1, 512);
   kernarg[0] = arg0;  /* the simulated kernel's first argument (sim_plan.workgroup = SIM_FROM_ARG) */
-  uint64_t index = hsa_queue_add_write_index_relaxed(q, 1);
-  hsa_kernel_dispatch_packet_t *p =
-      (hsa_kernel_dispatch_packet_t *)q->base_address + (index % q->size);
-  memset((char *)p + 4, 0, sizeof *p - 4);
-  p->workgroup_size_x = 256;
-  p->workgroup_size_y = p->workgroup_size_z = 1;
-  p->grid_size_x = 256 * groups;
-  p->grid_size_y = p->grid_size_z = 1;
-  p->kernel_object = ko;
-  p->kernarg_address = kernarg;
-  p->completion_signal = done;
-  uint16_t header = (HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
-                    (1 << HSA_PACKET_HEADER_BARRIER) |
-                    (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-                    (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
-  uint32_t setup = 1u << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-  __atomic_store_n((uint32_t *)p, header | (setup << 16), __ATOMIC_RELEASE);
-  hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
-  while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) >= 1) {}
-  hsa_signal_destroy(done);
+  hsa_kernel_dispatch_packet_t p;
+  memset(&p, 0, sizeof p);
+  p.workgroup_size_x = 256;
+  p.workgroup_size_y = p.workgroup_size_z = 1;
+  p.grid_size_x = 256 * groups;
+  p.grid_size_y = p.grid_size_z = 1;
+  p.kernel_object = ko;
+  p.kernarg_address = kernarg;
+  p.completion_signal = kernel_done;
+  submit(q, &p,
+         (HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) | (1 << HSA_PACKET_HEADER_BARRIER) |
+             (HSA_FENCE_SCOPE_AGENT << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+             (HSA_FENCE_SCOPE_AGENT << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE),
+         1u << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
+  hsa_barrier_and_packet_t b;
+  memset(&b, 0, sizeof b);
+  b.completion_signal = marker;
+  int handled = 0;
+  hsa_amd_signal_async_handler(marker, HSA_SIGNAL_CONDITION_LT, 1, marker_done, &handled);
+  submit(q, &b,
+         (HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE) | (1 << HSA_PACKET_HEADER_BARRIER) |
+             (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+             (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE),
+         0);
+  while (hsa_signal_wait_scacquire(marker, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) >= 1) {}
+  pthread_mutex_lock(&marker_mu);
+  while (!handled) pthread_cond_wait(&marker_cv, &marker_mu);
+  pthread_mutex_unlock(&marker_mu);
+  if (profiled) {
+    /* The kernel's signal is done too (it completed before the barrier). */
+    if (hsa_signal_load_scacquire(kernel_done) != 0) fprintf(stderr, "test: the profiled kernel's signal is not done\n");
+    hsa_signal_destroy(kernel_done);
+  }
+  hsa_signal_destroy(marker);
   free(kernarg);
 }
 
@@ -121,6 +179,10 @@ int main(int argc, char **argv) {
   const char *scenario = argv[1];
   hsa_status_t st = hsa_init();
   if (st != HSA_STATUS_SUCCESS) die_test("hsa_init", st);
+  /* What a child process started now would inherit. */
+  const char *env_names[] = {"HSA_TOOLS_LIB", "HSA_XNACK", "HSA_TOOLS_ROCPROFILER_V1_TOOLS"};
+  for (int i = 0; i < 3; i++)
+    fprintf(stderr, "test: after hsa_init %s=%s\n", env_names[i], getenv(env_names[i]) ? getenv(env_names[i]) : "(unset)");
   sim_install();
   hsa_iterate_agents(add_gpu, NULL);
   int objects = argc - 2;
