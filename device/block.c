@@ -22,8 +22,13 @@
 #include "entry_points.h"
 #include "runtime.h"
 
-/* Byte offset of hidden_dynamic_lds_size (u32) in the implicit arguments, code object v5. */
-#define IMPLICITARG_DYNAMIC_LDS_SIZE 120u
+/* The dispatch packet's group_segment_size (u32) and kernel_object (u64: the
+ * kernel descriptor's address), and the descriptor's group_segment_fixed_size
+ * (u32): byte offsets in hsa_kernel_dispatch_packet_t (hsa.h) and
+ * llvm::amdhsa::kernel_descriptor_t. */
+#define PACKET_GROUP_SEGMENT_SIZE 28u
+#define PACKET_KERNEL_OBJECT 32u
+#define KD_GROUP_SEGMENT_FIXED_SIZE 0u
 
 uint64_t __ldsan_freed_block_at(uint64_t addr) {
   ldsan_pool pool;
@@ -275,6 +280,25 @@ static void release_chunk(uint64_t block, LDSAN_GLOBAL ldsan_block_header *h, in
     (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, pc ? pc : __ldsan_target_pc());
 }
 
+/* The dispatch's dynamic LDS bytes: what the launch asked for on top of the
+ * kernel's own LDS. Every runtime puts the sum in the packet's
+ * group_segment_size (the HIP runtime: the code object's
+ * group_segment_fixed_size plus sharedMemBytes, CLR
+ * VirtualGPU::submitKernelInternal, ROCm 5.2-7.x), so it is the packet's size
+ * minus the kernel descriptor's. Not the implicit argument
+ * hidden_dynamic_lds_size: the HIP runtime writes it only from ROCm 6.1 (CLR
+ * f554a075c), and a kernel whose metadata names it breaks the launch of older
+ * ones (an unknown argument kind becomes a visible argument CLR reads past the
+ * caller's array), so the plugin removes what makes the compiler name it. */
+LDSAN_ENTRY_FN uint32_t __ldsan_dynamic_lds_size(void) {
+  uint64_t packet = __ldsan_dispatch_ptr();
+  if (!packet) return 0;
+  uint32_t total = *(const LDSAN_CONSTANT uint32_t *)(uintptr_t)(packet + PACKET_GROUP_SEGMENT_SIZE);
+  uint64_t kd = *(const LDSAN_CONSTANT uint64_t *)(uintptr_t)(packet + PACKET_KERNEL_OBJECT);
+  uint32_t fixed = kd ? *(const LDSAN_GLOBAL uint32_t *)(uintptr_t)(kd + KD_GROUP_SEGMENT_FIXED_SIZE) : 0;
+  return total > fixed ? total - fixed : 0;
+}
+
 /* The kernel descriptor at kernel_desc, or null if there is none. */
 static inline const LDSAN_GLOBAL ldsan_kernel_desc *kernel_desc_at(uint64_t kernel_desc) {
   const LDSAN_GLOBAL ldsan_kernel_desc *desc = (const LDSAN_GLOBAL ldsan_kernel_desc *)(uintptr_t)kernel_desc;
@@ -288,8 +312,7 @@ static inline block_request kernel_request(uint64_t block_size, uint64_t kernel_
   uint32_t dynamic_size = 0;
   uint64_t used = block_size;
   if (desc) {
-    if (desc->flags & LDSAN_KERNEL_HAS_DYNAMIC)
-      dynamic_size = *(const LDSAN_GLOBAL uint32_t *)(uintptr_t)(__ldsan_implicitarg_ptr() + IMPLICITARG_DYNAMIC_LDS_SIZE);
+    if (desc->flags & LDSAN_KERNEL_HAS_DYNAMIC) dynamic_size = __ldsan_dynamic_lds_size();
     used = (uint64_t)desc->static_size + dynamic_size;
     if (used > block_size) used = block_size; /* never unpoison past what was allocated */
   }

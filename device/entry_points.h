@@ -59,6 +59,9 @@ void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc);
  * wave (the plugin's kernels), or exit on work-item 0 alone (the same work
  * done by one lane). */
 uint64_t __ldsan_kernel_enter(uint64_t block_size, uint64_t kernel_desc);
+/* The dispatch's dynamic LDS bytes (the plugin calls it in place of the
+ * implicit argument hidden_dynamic_lds_size). */
+uint32_t __ldsan_dynamic_lds_size(void);
 void __ldsan_kernel_enter_wave(uint64_t block, uint64_t kernel_desc);
 void __ldsan_kernel_exit_wave(uint64_t block, uint64_t kernel_desc);
 void __ldsan_kernel_exit(uint64_t block, uint64_t kernel_desc);

@@ -54,6 +54,8 @@ LDSAN_TARGET_FN uint32_t __ldsan_workitem_id_z(void);
 LDSAN_TARGET_FN uint32_t __ldsan_lane_id(void);
 /* Device address of the dispatch's implicit kernel arguments (code object v5). */
 LDSAN_TARGET_FN uint64_t __ldsan_implicitarg_ptr(void);
+/* Device address of the dispatch's AQL packet (hsa_kernel_dispatch_packet_t). */
+LDSAN_TARGET_FN uint64_t __ldsan_dispatch_ptr(void);
 /* Stops the wave (s_trap 2); the host version counts and returns. */
 LDSAN_TARGET_FN void __ldsan_target_trap(void);
 /* The 8 bytes at LDS address 0: where the lowered kernel keeps its block address. */

@@ -36,6 +36,10 @@ static inline int __ldsan_first_active_lane(void) {
 }
 
 /* Constant (address space 4) addresses are plain 64-bit global addresses. */
+static inline uint64_t __ldsan_dispatch_ptr(void) {
+  return (uint64_t)(uintptr_t)__builtin_amdgcn_dispatch_ptr();
+}
+
 static inline uint64_t __ldsan_implicitarg_ptr(void) {
   return (uint64_t)(uintptr_t)__builtin_amdgcn_implicitarg_ptr();
 }

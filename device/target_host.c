@@ -14,6 +14,7 @@ _Thread_local uint32_t __ldsan_host_lane_count = 1;
 _Thread_local uint32_t __ldsan_host_lane_rank;
 _Thread_local uint64_t __ldsan_host_lds0;
 _Thread_local uint64_t __ldsan_host_implicitarg;
+_Thread_local uint64_t __ldsan_host_dispatch;
 uint32_t __ldsan_host_trap_count;
 void (*__ldsan_host_barrier)(void);
 uintptr_t __ldsan_host_shadow_offset;
@@ -32,6 +33,7 @@ uint32_t __ldsan_lane_rank(void) { return __ldsan_host_lane_rank; }
 int __ldsan_first_active_lane(void) { return __ldsan_host_lane_rank == 0; }
 uint64_t __ldsan_target_pc(void) { return (uint64_t)(uintptr_t)__builtin_return_address(0); }
 uint64_t __ldsan_implicitarg_ptr(void) { return __ldsan_host_implicitarg; }
+uint64_t __ldsan_dispatch_ptr(void) { return __ldsan_host_dispatch; }
 uint64_t __ldsan_lds0_read(void) { return __ldsan_host_lds0; }
 uint32_t __ldsan_wave_size(void) { return 64u; }
 void __ldsan_target_barrier(void) {

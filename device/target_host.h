@@ -15,6 +15,7 @@ extern _Thread_local uint32_t __ldsan_host_lane_count;
 extern _Thread_local uint32_t __ldsan_host_lane_rank;
 extern _Thread_local uint64_t __ldsan_host_lds0;        /* the 8 bytes at LDS address 0 */
 extern _Thread_local uint64_t __ldsan_host_implicitarg; /* address of a fake implicit-argument buffer */
+extern _Thread_local uint64_t __ldsan_host_dispatch;    /* address of a fake dispatch packet */
 extern uint32_t __ldsan_host_trap_count;
 /* Called by __ldsan_target_barrier (a test runs work-items as threads and
  * waits for them all); null: nothing happens. */

@@ -119,7 +119,7 @@ typedef struct ldsan_location {
 } ldsan_location;
 
 /* Locates LDS offset `off` (may be negative) among the variables of `d`.
- * dynamic_size: the dispatch's exact hidden_dynamic_lds_size. */
+ * dynamic_size: the dispatch's exact dynamic LDS size. */
 int ldsan_desc_first_var_after(const ldsan_desc *d, int64_t off);
 ldsan_location ldsan_desc_locate(const ldsan_desc *d, int64_t off, uint32_t dynamic_size);
 /* Size of variable i as laid out in this dispatch (dynamic: dynamic_size). */

@@ -183,7 +183,7 @@ static void describe_var(FILE *out, ldsan_decorator d, const report_ctx *c, int 
   const char *ir = ldsan_desc_string(&c->desc, v->name);
   const char *file = ldsan_desc_string(&c->desc, v->file);
   if (v->flags & LDSAN_VAR_DYNAMIC)
-    fprintf(out, "dynamic LDS %s'%s'%s of size %u (hidden_dynamic_lds_size)", ldsan_deco_variable(d), name,
+    fprintf(out, "dynamic LDS %s'%s'%s of size %u (the launch's dynamic LDS size)", ldsan_deco_variable(d), name,
             ldsan_deco_end(d), c->dyn);
   else
     fprintf(out, "LDS variable %s'%s'%s of size %u", ldsan_deco_variable(d), name, ldsan_deco_end(d), v->size);
@@ -276,7 +276,7 @@ void ldsan_report_describe_address(FILE *out, ldsan_decorator d, const report_ct
     describe_var(out, d, c, l->var);
     break;
   case LDSAN_WHERE_DYNAMIC_AFTER:
-    fprintf(out, "0x%llx is located %llu bytes after the end of dynamic LDS of size %u (hidden_dynamic_lds_size)",
+    fprintf(out, "0x%llx is located %llu bytes after the end of dynamic LDS of size %u (the launch's dynamic LDS size)",
             a, dist, c->dyn);
     if (l->var >= 0) { fputs(": ", out); describe_var(out, d, c, l->var); }
     break;

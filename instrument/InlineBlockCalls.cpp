@@ -136,7 +136,7 @@ bool ldsan::inlineBlockCalls(Module &M, PassBuilder &PB, std::string &Why) {
   FreshAnalyses A(PB);
 
   for (const char *Name : {LDSAN_KERNEL_ENTER_NAME, LDSAN_KERNEL_ENTER_CHECKED_NAME, LDSAN_KERNEL_EXIT_NAME,
-                           LDSAN_KERNEL_ENTER_WAVE_NAME, LDSAN_KERNEL_EXIT_WAVE_NAME}) {
+                           LDSAN_KERNEL_ENTER_WAVE_NAME, LDSAN_KERNEL_EXIT_WAVE_NAME, LDSAN_DYNAMIC_LDS_SIZE_NAME}) {
     Function *F = M.getFunction(Name);
     if (!F || F->isDeclaration())
       continue;

@@ -15,6 +15,7 @@
 #include "LdsOnly.h"
 #include "Descriptor.h"
 #include "Diag.h"
+#include "DynamicLdsSize.h"
 #include "FreshAnalyses.h"
 #include "LdsPlan.h"
 #include "Runtime.h"
@@ -412,6 +413,8 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
     std::vector<uint8_t> Blob = buildDescriptor(Plan, KP, Items[I], Flags);
     GlobalVariable *Desc = emitDescriptor(X, KP.Name, Blob);
     rewriteKernelCalls(X, *K, Desc);
+    if (KP.NumDynamic)
+      useDispatchDynamicLdsSize(*K);
     if (!guardKernelBlock(*K, Why) || !shareBlockShadow(*K, hasShadowImage(Blob), Why) ||
         (Checks && !addLdsChecksPrologue(*K, Checks, Why))) {
       F = {Why, KP.Name, FixUpstream};

@@ -98,7 +98,10 @@ static void emu_fill_blocks(emu_dispatch *d, uint32_t dynamic_lds) {
     put32(pk, 12 + 4 * i, d->grid[i] * d->block[i]); /* grid_size_{x,y,z} in work-items */
   }
   put16(ia, 64, dims);                      /* hidden_grid_dims */
-  /* 96: hidden_heap_v1 = 0 (no device heap); 120: hidden_dynamic_lds_size */
+  /* 96: hidden_heap_v1 = 0 (no device heap). 120: hidden_dynamic_lds_size, as
+   * the HIP runtime writes it from ROCm 6.1 for a kernel whose metadata names
+   * it: code lowered by upstream amdgpu-sw-lower-lds alone reads it; ldsan's
+   * kernels read the size from the packet (instrument/DynamicLdsSize.h). */
   put32(ia, 120, dynamic_lds);
   /* 88: hidden_multigrid_sync_arg, nonzero for a cooperative launch (what
    * cooperative groups' grid.is_valid() reads); nothing reads what it points at. */
@@ -107,7 +110,13 @@ static void emu_fill_blocks(emu_dispatch *d, uint32_t dynamic_lds) {
     memcpy(ia + 88, &sync, sizeof sync);
   }
   put16(pk, 2, dims);                       /* setup: dimensions */
-  put32(pk, 28, d->lds_size);               /* group_segment_size */
+  /* group_segment_size: the kernel's own LDS plus the launch's dynamic LDS,
+   * not rounded (CLR VirtualGPU::submitKernelInternal); kernel_object: a
+   * descriptor whose group_segment_fixed_size is the kernel's own LDS. */
+  put32(pk, 28, d->kernel->static_lds_size + dynamic_lds);
+  uint64_t kd = (uint64_t)(uintptr_t)d->kernel_descriptor;
+  memcpy(pk + 32, &kd, sizeof kd);
+  put32(d->kernel_descriptor, 0, d->kernel->static_lds_size);
 }
 
 int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],

@@ -93,6 +93,7 @@ typedef struct emu_dispatch {
   uint32_t launch_depth;
   _Alignas(64) uint8_t implicitarg[EMU_IMPLICIT_SIZE];
   _Alignas(64) uint8_t packet[EMU_PACKET_SIZE];
+  _Alignas(64) uint8_t kernel_descriptor[64]; /* what the packet's kernel_object points at */
 } emu_dispatch;
 
 typedef struct emu_worker {

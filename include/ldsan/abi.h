@@ -66,7 +66,7 @@ typedef struct ldsan_block_header {
   uint64_t self;          /* address of the block (chunk + header): validates a guess */
   uint64_t kernel_desc;   /* device address of the kernel's ldsan_kernel_desc, 0 unknown */
   uint64_t block_size;    /* bytes the compiler asked for */
-  uint32_t dynamic_size;  /* exact hidden_dynamic_lds_size of this dispatch */
+  uint32_t dynamic_size;  /* exact dynamic LDS size of this dispatch (__ldsan_dynamic_lds_size) */
   uint32_t block_flags;   /* LDSAN_BLOCK_* */
   uint64_t chunk_size;    /* bytes of the chunk, header included */
   uint32_t shadow_used;   /* device-internal: the shadow a workgroup's block still owes, */

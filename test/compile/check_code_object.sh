@@ -58,10 +58,14 @@ for k in $kernels; do
     grep -q -- "$want" <<<"$block" || fail "kernel $k descriptor lacks '$want' (the runtime reads that input)"
   done
 done
-# A kernel with dynamic LDS must have hidden_dynamic_lds_size in its kernarg
-# metadata: the runtime reads the exact size from implicit-argument byte 120.
+# A kernel with dynamic LDS reads its size from the dispatch packet (the
+# dispatch pointer is one of its inputs) and its metadata does not name
+# hidden_dynamic_lds_size: HIP before ROCm 6.1 does not know that argument
+# kind and reads past the launch's argument array for it
+# (instrument/DynamicLdsSize.h).
 if grep -q 'extern __shared__' "$src"; then
-  grep -q 'hidden_dynamic_lds_size' "$tmp/co.s" || fail "no kernel lists hidden_dynamic_lds_size though the source uses dynamic LDS"
+  ! grep -q 'hidden_dynamic_lds_size' "$tmp/co.s" || fail "a kernel's metadata names hidden_dynamic_lds_size (HIP before 6.1 reads past the launch's arguments for it)"
+  grep -q '.amdhsa_user_sgpr_dispatch_ptr 1' "$tmp/co.s" || fail "no kernel takes the dispatch pointer though the source uses dynamic LDS"
 fi
 if [[ $lds_only -eq 1 ]]; then
   # ASan's shadow offset 0x7FFF8000 appears nowhere: the checks use ldsan's own shadow.

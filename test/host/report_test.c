@@ -127,7 +127,7 @@ static void test_dynamic(void) {
   r.dynamic_size = 100;
   char *out = report(&r, &mini_dispatch);
   CHECK_HAS(out, "ERROR: AddressSanitizer: dynamic-lds-buffer-overflow on address");
-  CHECK_HAS(out, "is located 0 bytes after the end of dynamic LDS of size 100 (hidden_dynamic_lds_size): dynamic LDS 'dyn' of size 100 (hidden_dynamic_lds_size)");
+  CHECK_HAS(out, "is located 0 bytes after the end of dynamic LDS of size 100 (the launch's dynamic LDS size): dynamic LDS 'dyn' of size 100 (the launch's dynamic LDS size)");
   CHECK_HAS(out, "  [448, 548) 'dyn' dynamic, size 100 <== memory access is 0 bytes after the end of dynamic LDS\n");
   CHECK_HAS(out, "static 448 bytes, dynamic 100 bytes");
   CHECK_HAS(out, "SUMMARY: AddressSanitizer: dynamic-lds-buffer-overflow in k1(int*, int)\n");

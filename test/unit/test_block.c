@@ -176,13 +176,24 @@ static void test_enter_static_desc(void) {
   CHECK_EQ(dev.channel->next, 0);
 }
 
-/* hidden_dynamic_lds_size = 13: byte 13 of the dynamic area is poisoned, 12 is not,
- * although the compiler rounded the block up to 80 bytes. */
+/* A launch with 13 bytes of dynamic LDS for a kernel whose own LDS is 8 bytes
+ * (the packet's group_segment_size 21, the kernel descriptor's
+ * group_segment_fixed_size 8): byte 13 of the dynamic area is poisoned, 12 is
+ * not, although the compiler rounded the block up to 80 bytes. The implicit
+ * argument hidden_dynamic_lds_size holds stale bytes, as it does under HIP
+ * before ROCm 6.1: they are not read. */
 static void test_enter_dynamic_desc(void) {
   make_desc(LDSAN_KERNEL_HAS_DYNAMIC);
-  uint32_t dyn = 13;
-  memcpy(implicitargs + 120, &dyn, 4);
+  uint32_t stale = 0xdeadbeef, total = 8 + 13, fixed = 8;
+  memcpy(implicitargs + 120, &stale, 4);
   __ldsan_host_implicitarg = (uint64_t)(uintptr_t)implicitargs;
+  static _Alignas(64) uint8_t packet[64], kernel_descriptor[64];
+  uint64_t kd = (uint64_t)(uintptr_t)kernel_descriptor;
+  memcpy(packet + 28, &total, 4);
+  memcpy(packet + 32, &kd, 8);
+  memcpy(kernel_descriptor, &fixed, 4);
+  __ldsan_host_dispatch = (uint64_t)(uintptr_t)packet;
+  CHECK_EQ(__ldsan_dynamic_lds_size(), 13);
   uint64_t block = unit_kernel_enter(64 + 16, (uint64_t)(uintptr_t)&blob);
   CHECK(block != 0);
   CHECK_EQ(header_of(block)->dynamic_size, 13);
@@ -209,6 +220,7 @@ static void test_enter_dynamic_desc(void) {
   CHECK_EQ(dev.channel->records[1].shadow_byte, LDSAN_SHADOW_LDS_FREED);
   __ldsan_host_lds0 = 0;
   __ldsan_host_implicitarg = 0;
+  __ldsan_host_dispatch = 0;
   unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
   __ldsan_host_trap_count = 0;
 }

@@ -90,6 +90,7 @@ static inline void unit_device_init(unit_device *d, uint64_t size) {
   __ldsan_host_trap_count = 0;
   __ldsan_host_lds0 = 0;
   __ldsan_host_implicitarg = 0;
+  __ldsan_host_dispatch = 0;
 }
 
 static inline void unit_device_fini(unit_device *d) {
