@@ -64,6 +64,40 @@ completed)  # halt_on_error=0: the dispatch completes; its reports come before t
   grep -A1 'launched by host code here:' <<<"$out" | grep -qE '^    #0 0x[0-9a-f]+ in dispatch_and_wait test/gpu/tool_scenarios.c:[0-9]+' \
     || { echo "FAIL: the launch stack does not start at dispatch_and_wait"; fail=1; }
   status 0 ;;
+profiled)   # a profiled dispatch (the kernel packet carries the program's signal): ldsan's signal took its
+            # place, and the timestamps the command processor wrote there reach the program's signal
+  CLR_LIKE_PROFILED=1 LDSAN_OPTIONS=color=never:halt_on_error=0 run -- "$co90"
+  count "$headline" 1
+  before "$headline" "test: dispatch 1 completed"
+  has "test: profiled dispatch time start < end"
+  status 0 ;;
+stream0)    # hipStreamSynchronize(0) from ROCm 6.2: the host waits for the marker's async handler
+  CLR_LIKE_SYNC=stream0 LDSAN_OPTIONS=color=never:halt_on_error=0 run -- "$co90"
+  count "$headline" 1
+  before "$headline" "test: dispatch 1 completed"
+  status 0 ;;
+reinit)     # hsa_shut_down, then hsa_init again: ROCr loads ldsan again (OnLoad after OnUnload)
+  LDSAN_OPTIONS=color=never:halt_on_error=0 run -- "$co90"
+  count "$headline" 2
+  has "workgroup (2,0,0)"
+  before "workgroup (2,0,0)" "test: dispatch after hsa_init again completed"
+  status 0 ;;
+cooperative)  # hipLaunchCooperativeKernel's queue: ROCr shares it and never calls the program's (or
+              # ldsan's) callback; the device traps after its report, ROCr's default handler aborts, and
+              # ldsan's report still comes out (drained before the abort), with ldsan's exit status
+  run -- "$co90"
+  count "$headline" 1
+  has "inactivated due to async error"
+  lacks "test: dispatch 1 completed"
+  status 1 ;;
+memory-fault)  # halt_on_error=0: reports, then the kernel faults on a bad address; the fault reaches no queue
+               # callback, ROCr calls the system event handlers then aborts: ldsan's report comes first
+  LDSAN_OPTIONS=color=never:halt_on_error=0 run -- "$co90"
+  count "$headline" 1
+  has "Memory access fault by GPU"
+  before "$headline" "Memory access fault by GPU"
+  lacks "test: dispatch 1 completed"
+  [[ $rc -ne 0 ]] || { echo "FAIL: exit status 0 after a memory fault"; fail=1; } ;;
 no-symbolize)  # symbolize=0: the frame is the bare pc in its code object, named by the loader's URI
   LDSAN_OPTIONS=color=never:halt_on_error=0:symbolize=0 run -- "$co90"
   count "$headline" 1
@@ -172,15 +206,15 @@ lds-only)   # an LDS-only code object (-fsanitize=lds, gfx90a without xnack), pr
 linked)     # linked into the program (as ldsan-cc does), no HSA_TOOLS_LIB: ldsan is a tool all the same,
             # and once ROCr has read its environment the variables ldsan set for it are the user's again
             # (a child process built for xnack- still runs); a value the user set stays
-  out="$(env -u HSA_TOOLS_LIB -u HSA_XNACK HSA_TOOLS_ROCPROFILER_V1_TOOLS=0 LDSAN_OPTIONS=color=never:halt_on_error=0 \
+  out="$(env -u HSA_TOOLS_LIB -u HSA_TOOLS_ROCPROFILER_V1_TOOLS HSA_XNACK=0 LDSAN_OPTIONS=color=never:halt_on_error=0 \
          "$T/tool_scenarios_linked" completed "$co90" 2>&1)"
   rc=$?
   echo "$out"; echo "---- exit status $rc"
   count "$headline" 1
   before "$headline" "test: dispatch 1 completed"
   has "test: after hsa_init HSA_TOOLS_LIB=(unset)"
-  has "test: after hsa_init HSA_XNACK=(unset)"
-  has "test: after hsa_init HSA_TOOLS_ROCPROFILER_V1_TOOLS=0"
+  has "test: after hsa_init HSA_XNACK=0"
+  has "test: after hsa_init HSA_TOOLS_ROCPROFILER_V1_TOOLS=(unset)"
   status 0 ;;
 *) echo "unknown scenario $scenario"; exit 2 ;;
 esac

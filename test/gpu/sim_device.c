@@ -272,6 +272,7 @@ static hsa_double_outcome sim_run(void *ctx, hsa_agent_t agent, const hsa_kernel
     r->dispatch = (uint64_t)(uintptr_t)p->kernarg_address + 16u;
     __atomic_store_n(&r->state, LDSAN_RECORD_READY, __ATOMIC_RELEASE);
   }
+  if (plan.memory_fault) return HSA_DOUBLE_MEMFAULT;  /* a wild pointer later in the kernel */
   /* The runtime traps after an aborting report when the host asked to halt. */
   return (state->flags & LDSAN_STATE_HALT_ON_ERROR) ? HSA_DOUBLE_TRAP : HSA_DOUBLE_COMPLETE;
 }

@@ -40,6 +40,7 @@ typedef struct sim_plan {
   uint32_t workgroup;        /* x of the reporting workgroup, or SIM_FROM_ARG */
   uint32_t first_item;       /* x of the first reporting work-item */
   int fault;                 /* trap with no report at all (a non-ldsan trap) */
+  int memory_fault;          /* after its reports, the kernel faults on a bad address */
 } sim_plan;
 
 /* The plan the next dispatch of `kernel_object` runs (one per kernel object). */

@@ -15,8 +15,10 @@
  *    host waits on until it is below 1 (VirtualGPU::dispatchBarrierPacket,
  *    releaseGpuMemoryFence, WaitForSignal);
  *  - from ROCm 5.6 the marker's signal also gets an hsa_amd_signal_async_handler
- *    (HwQueueTracker::ActiveSignal), and hipStreamSynchronize(0) waits until that
- *    handler has run (Event::awaitCompletion);
+ *    (HwQueueTracker::ActiveSignal); hipDeviceSynchronize waits on the signal
+ *    itself (releaseGpuMemoryFence, IsHwEventReady -> WaitForSignal), while
+ *    hipStreamSynchronize(0) from 6.2 waits until that handler has run
+ *    (Event::awaitCompletion): CLR_LIKE_SYNC=stream0 does the latter;
  *  - one packet per doorbell, rung with the packet's own index.
  * CLR_LIKE_PROFILED=1 makes every dispatch profiled: the kernel packet gets the
  * completion signal (hipExtLaunchKernel with events, or a profiler attached).
@@ -46,6 +48,14 @@ static void die_test(const char *what, hsa_status_t st) {
   exit(2);
 }
 
+static hsa_status_t first_gpu(hsa_agent_t agent, void *data) {
+  hsa_device_type_t type;
+  hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
+  if (type != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_SUCCESS;
+  *(hsa_agent_t *)data = agent;
+  return HSA_STATUS_INFO_BREAK;
+}
+
 static hsa_status_t add_gpu(hsa_agent_t agent, void *data) {
   (void)data;
   hsa_device_type_t type;
@@ -64,13 +74,18 @@ static void clr_queue_error(hsa_status_t status, hsa_queue_t *queue, void *data)
   abort();
 }
 
-static hsa_queue_t *make_queue(hsa_agent_t agent) {
+/* CLR's Device::acquireQueue: every queue gets profiling enabled, profiler or
+ * not; hipLaunchCooperativeKernel's queue is HSA_QUEUE_TYPE_COOPERATIVE
+ * (Device::createVirtualDevice), created with the same callback. */
+static hsa_queue_t *make_queue_of(hsa_agent_t agent, hsa_queue_type32_t type) {
   hsa_queue_t *q = NULL;
-  hsa_status_t st = hsa_queue_create(agent, QUEUE_SIZE, HSA_QUEUE_TYPE_MULTI, clr_queue_error, NULL, UINT32_MAX,
-                                     UINT32_MAX, &q);
+  hsa_status_t st = hsa_queue_create(agent, QUEUE_SIZE, type, clr_queue_error, NULL, UINT32_MAX, UINT32_MAX, &q);
   if (st != HSA_STATUS_SUCCESS) die_test("hsa_queue_create", st);
+  hsa_amd_profiling_set_profiler_enabled(q, 1);
   return q;
 }
+
+static hsa_queue_t *make_queue(hsa_agent_t agent) { return make_queue_of(agent, HSA_QUEUE_TYPE_MULTI); }
 
 static uint64_t kernel_object(const sim_code_object *co, const char *kernel) {
   char name[300];
@@ -107,7 +122,8 @@ static bool marker_done(hsa_signal_value_t value, void *arg) {
 
 /* Dispatches `ko` (grid x workgroups of 256) on q and waits for it, as
  * hipLaunchKernel + hipDeviceSynchronize do: the kernel packet, then a
- * barrier-AND the host waits on (and, 5.6+, whose async handler it waits for).
+ * barrier-AND the host waits on (or, CLR_LIKE_SYNC=stream0, whose async
+ * handler it waits for).
  * The kernel packet's completion signal is 0 unless CLR_LIKE_PROFILED=1. */
 static void dispatch_and_wait(hsa_queue_t *q, uint64_t ko, uint32_t groups, uint32_t arg0) {
   int profiled = getenv("CLR_LIKE_PROFILED") && !strcmp(getenv("CLR_LIKE_PROFILED"), "1");
@@ -134,20 +150,33 @@ static void dispatch_and_wait(hsa_queue_t *q, uint64_t ko, uint32_t groups, uint
   hsa_barrier_and_packet_t b;
   memset(&b, 0, sizeof b);
   b.completion_signal = marker;
-  int handled = 0;
-  hsa_amd_signal_async_handler(marker, HSA_SIGNAL_CONDITION_LT, 1, marker_done, &handled);
+  /* A CPU-wait marker (hipDeviceSynchronize) gets no handler; a marker that
+   * heads a batch does (HwQueueTracker::ActiveSignal). */
+  const char *sync = getenv("CLR_LIKE_SYNC");
+  int stream0 = sync && !strcmp(sync, "stream0"), handled = 0;
+  if (stream0) hsa_amd_signal_async_handler(marker, HSA_SIGNAL_CONDITION_LT, 1, marker_done, &handled);
   submit(q, &b,
          (HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE) | (1 << HSA_PACKET_HEADER_BARRIER) |
              (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
              (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE),
          0);
-  while (hsa_signal_wait_scacquire(marker, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) >= 1) {}
-  pthread_mutex_lock(&marker_mu);
-  while (!handled) pthread_cond_wait(&marker_cv, &marker_mu);
-  pthread_mutex_unlock(&marker_mu);
+  if (stream0) {
+    pthread_mutex_lock(&marker_mu);
+    while (!handled) pthread_cond_wait(&marker_cv, &marker_mu);
+    pthread_mutex_unlock(&marker_mu);
+  } else {
+    while (hsa_signal_wait_scacquire(marker, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) >= 1) {}
+  }
   if (profiled) {
-    /* The kernel's signal is done too (it completed before the barrier). */
+    /* The kernel's signal is done too (it completed before the barrier); its
+     * timestamps, read as hipEventElapsedTime does for a profiled launch. */
     if (hsa_signal_load_scacquire(kernel_done) != 0) fprintf(stderr, "test: the profiled kernel's signal is not done\n");
+    hsa_amd_profiling_dispatch_time_t t = {0, 0};
+    hsa_agent_t agent = {0};
+    hsa_iterate_agents(first_gpu, &agent);
+    hsa_status_t st = hsa_amd_profiling_get_dispatch_time(agent, kernel_done, &t);
+    fprintf(stderr, "test: profiled dispatch time %s\n",
+            st == HSA_STATUS_SUCCESS && t.start && t.end > t.start ? "start < end" : "missing");
     hsa_signal_destroy(kernel_done);
   }
   hsa_signal_destroy(marker);
@@ -157,7 +186,7 @@ static void dispatch_and_wait(hsa_queue_t *q, uint64_t ko, uint32_t groups, uint
 /* One report plan for `kernel` of co. */
 static sim_plan plan_for(const sim_code_object *co, const char *kernel, const char *var, uint32_t reports,
                          uint32_t workgroup) {
-  sim_plan p = {co, kernel, var, reports, workgroup, 64, 0};
+  sim_plan p = {co, kernel, var, reports, workgroup, 64, 0, 0};
   return p;
 }
 
@@ -209,7 +238,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "test: all dispatches completed\n");
   } else {
     hsa_queue_t *q[MAX_GPUS];
-    for (int g = 0; g < gpu_count; g++) q[g] = make_queue(gpus[g]);
+    /* hipLaunchCooperativeKernel: its dispatches go to the cooperative queue. */
+    hsa_queue_type32_t type = !strcmp(scenario, "cooperative") ? HSA_QUEUE_TYPE_COOPERATIVE : HSA_QUEUE_TYPE_MULTI;
+    for (int g = 0; g < gpu_count; g++) q[g] = make_queue_of(gpus[g], type);
     for (int i = 0; i < objects; i++) {
       const char *kernel = strstr(argv[2 + i], "dynamic") ? "_Z11dynamic_ldsPf" : "_Z10static_ldsPii";
       const char *var = strstr(argv[2 + i], "dynamic") ? "count" : "tile";
@@ -219,6 +250,7 @@ int main(int argc, char **argv) {
       /* A code object ldsan refused runs unchecked: here a clean dispatch. */
       if (!strcmp(scenario, "clean") || !strcmp(scenario, "abi-mismatch")) p.reports = 0;
       if (!strcmp(scenario, "foreign-trap")) { p.reports = 0; p.fault = 1; }
+      if (!strcmp(scenario, "memory-fault")) p.memory_fault = 1;
       sim_set_plan(ko, &p);
       int g = gpu_count > 1 ? i % gpu_count : 0;
       dispatch_and_wait(q[g], ko, 4, 0);
@@ -228,6 +260,24 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < objects; i++) hsa_executable_destroy(co[i].executable);
   hsa_shut_down();
+  if (!strcmp(scenario, "reinit")) {
+    /* A program that shuts the runtime down and starts it again: ROCr loads
+     * its tools again at the new hsa_init. */
+    if ((st = hsa_init()) != HSA_STATUS_SUCCESS) die_test("hsa_init (again)", st);
+    sim_install();
+    gpu_count = 0;
+    hsa_iterate_agents(add_gpu, NULL);
+    if (sim_load(&co[0], argv[2], gpus[0]) != 0) return 2;
+    uint64_t ko = kernel_object(&co[0], "_Z10static_ldsPii");
+    sim_plan p = plan_for(&co[0], "_Z10static_ldsPii", "tile", 1, 2);
+    sim_set_plan(ko, &p);
+    hsa_queue_t *q = make_queue(gpus[0]);
+    dispatch_and_wait(q, ko, 4, 0);
+    fprintf(stderr, "test: dispatch after hsa_init again completed\n");
+    hsa_queue_destroy(q);
+    hsa_executable_destroy(co[0].executable);
+    hsa_shut_down();
+  }
   /* Whether anything mapped ASan's shadow (host ASan, or ldsan for a full-ASan
    * code object): an LDS-only program needs none. */
   fprintf(stderr, "test: ASan's shadow is %smapped\n", msync((void *)(uintptr_t)0x7fff8000ull, 4096, MS_ASYNC) == 0 ? "" : "not ");

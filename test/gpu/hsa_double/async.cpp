@@ -21,6 +21,13 @@
 // Queues wait for their own handlers before they go (async_quiesce), as
 // ROCr's AqlQueue and InterceptQueue destructors do.
 //
+// A handler runs HSA_DOUBLE_ASYNC_LATENCY_US (default 1000) after its
+// condition was seen to hold: ROCr's thread sleeps in the kernel driver
+// (hsaKmtWaitOnMultipleEvents, Signal::WaitAny) until the interrupt the
+// command processor raises for the signal wakes it, while the command
+// processor goes on with the queue's next packet. A program waiting on a later
+// packet's signal can so see it complete before a handler of an earlier one ran.
+//
 // Lane state is guarded by wait_mutex(); the thread objects by g_thread_lock.
 #include "impl.h"
 
@@ -69,6 +76,8 @@ void loop(LaneState *l) {
       return false;
     });
     if (exit) return;
+    static const long latency_us = env("HSA_DOUBLE_ASYNC_LATENCY_US") ? strtol(env("HSA_DOUBLE_ASYNC_LATENCY_US"), nullptr, 0) : 1000;
+    if (latency_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(latency_us));
     bool keep = e.handler(value, e.arg);
     std::lock_guard<std::mutex> lock(wait_mutex());
     l->running = nullptr;
