@@ -257,16 +257,26 @@ static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report
   return block_from_pool(&pool, r, bytes, pc, report_flags);
 }
 
+/* The chunk of block as the pool says (its size, 0 when block is no chunk of
+ * the pool's, and class), never as its header says: the header is the
+ * program's to overwrite (abi.h, layout), and a size read from it would have
+ * the exit poison any amount of shadow. */
+static inline uint64_t trusted_chunk_size(uint64_t block, uint32_t *size_class) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  return __ldsan_uniform_u64(__ldsan_pool_chunk_size(&pool, block - LDSAN_BLOCK_HEADER_SIZE, size_class));
+}
+
 /* Takes back live block h (its magic already cleared by the caller, so it is
- * the caller's alone) and gives its chunk to the block cache or the pool.
+ * the caller's alone) and gives its chunk (chunk_size bytes of class
+ * size_class, as the pool says) to the block cache or the pool.
  * kernel_poisoned: a workgroup's block whose [block, block_size) the wave
  * already poisoned (__ldsan_kernel_exit_wave); else all of it is poisoned
  * here. The chunk's tail stays e3 in the cache, which init_block counts on.
  * pc 0: a report's pc is where it is made (in the kernel: its own code). */
-static void release_chunk(uint64_t block, LDSAN_GLOBAL ldsan_block_header *h, int kernel_poisoned, uint64_t pc) {
+static void release_chunk(uint64_t block, uint64_t chunk_size, uint32_t size_class, int kernel_poisoned, uint64_t pc) {
   uint64_t chunk = block - LDSAN_BLOCK_HEADER_SIZE;
-  uint32_t size_class = __ldsan_uniform_u32(h->size_class);
-  uint64_t payload = __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE;
+  uint64_t payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
   uint64_t base, size; /* read once, shared by both paths */
   __ldsan_pool_store(&base, &size);
   if (kernel_poisoned && size_class < LDSAN_POOL_CLASSES &&
@@ -371,16 +381,35 @@ static void exit_block(uint64_t block, uint64_t static_size) {
     if (__ldsan_first_active_lane()) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
     return;
   }
+  uint32_t size_class = 0;
+  uint64_t chunk_size = trusted_chunk_size(block, &size_class);
+  if (!chunk_size) { /* magic and self intact, but the pool never handed out this chunk */
+    if (__ldsan_first_active_lane()) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
+    return;
+  }
   /* Whole shadow units (freed_end): the chunk's tail redzone (>= 64 bytes,
    * still e3) takes the rest of the last one, which init_block counts on. */
-  uint64_t block_size = __ldsan_uniform_u64(h->block_size);
-  if (static_size && block_size == static_size)
+  uint64_t block_size = __ldsan_uniform_u64(h->block_size), payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
+  if (static_size && block_size == static_size && static_size + LDSAN_DYNAMIC_TAIL_REDZONE <= payload)
     poison_freed(block, (static_size + 127u) & ~127ull); /* a constant: the block's own chunk holds it */
   else
-    poison_freed(block, freed_end(block_size, __ldsan_uniform_u64(h->chunk_size) - LDSAN_BLOCK_HEADER_SIZE));
+    poison_freed(block, freed_end(block_size, payload));
   if (__ldsan_first_active_lane()) {
+    /* The program wrote over the header (an underflow let through in recover
+     * mode): say so, once, for this workgroup; the chunk goes back by the
+     * pool's sizes all the same. */
+    if (__ldsan_uniform_u64(h->chunk_size) != chunk_size || __ldsan_uniform_u32(h->size_class) != size_class ||
+        block_size + LDSAN_DYNAMIC_TAIL_REDZONE > payload) {
+      (void)__ldsan_report(LDSAN_REPORT_BLOCK_HEADER_CORRUPTED, block, block - LDSAN_BLOCK_HEADER_SIZE, chunk_size,
+                           LDSAN_ACCESS_NOABORT, 0, __ldsan_target_pc());
+      /* A chunk from the block cache keeps these (init_block): its next owner
+       * must not inherit the damage. */
+      h->chunk_size = chunk_size;
+      h->size_class = size_class;
+      h->block_size = 0;
+    }
     __ldsan_store_relaxed_u32(&h->magic, 0, LDSAN_SCOPE_DEVICE);
-    release_chunk(block, h, 1, 0);
+    release_chunk(block, chunk_size, size_class, 1, 0);
   }
 }
 
@@ -426,12 +455,16 @@ LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
       LDSAN_GLOBAL ldsan_block_header *h =
           (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block));
       /* A workgroup's block is not free's to take; of two racing frees, one wins the CAS. */
-      if (!h || (__ldsan_uniform_u32(h->block_flags) & LDSAN_BLOCK_KERNEL) ||
+      uint32_t size_class = 0;
+      uint64_t chunk_size = h ? __ldsan_uniform_u64(__ldsan_pool_chunk_size(&pool, block - LDSAN_BLOCK_HEADER_SIZE,
+                                                                             &size_class))
+                              : 0;
+      if (!h || !chunk_size || (__ldsan_uniform_u32(h->block_flags) & LDSAN_BLOCK_KERNEL) ||
           __ldsan_uniform_u32(__ldsan_atomic_cas_u32(&h->magic, LDSAN_BLOCK_MAGIC, 0, LDSAN_SCOPE_DEVICE)) !=
               LDSAN_BLOCK_MAGIC)
         (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_uniform_u64(pc));
       else
-        release_chunk(block, h, 0, __ldsan_uniform_u64(pc));
+        release_chunk(block, chunk_size, size_class, 0, __ldsan_uniform_u64(pc));
       break;
     }
   }

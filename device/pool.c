@@ -141,6 +141,22 @@ uint64_t __ldsan_pool_chunk_of(const ldsan_pool *p, uint64_t addr) {
   return tag == TAG_LARGE_HEAD ? p->regions + r * LDSAN_POOL_REGION_SIZE : 0;
 }
 
+uint64_t __ldsan_pool_chunk_size(const ldsan_pool *p, uint64_t chunk, uint32_t *size_class) {
+  if (!__ldsan_pool_holds(p, chunk)) return 0;
+  uint64_t off = chunk - p->regions, r = off >> REGION_LOG;
+  uint64_t s = __ldsan_uniform_u64(__ldsan_load_acquire_u64(&p->meta[r].state, LDSAN_SCOPE_DEVICE));
+  uint32_t tag = state_tag(s);
+  if (tag >= 1u && tag <= CLASS_COUNT) {
+    uint32_t shift = MIN_CHUNK_LOG + tag - 1u;
+    if (off & ((1ull << shift) - 1u)) return 0;
+    *size_class = tag - 1u;
+    return 1ull << shift;
+  }
+  if (tag != TAG_LARGE_HEAD || (off & (LDSAN_POOL_REGION_SIZE - 1u))) return 0;
+  *size_class = LDSAN_POOL_LARGE_CLASS;
+  return (uint64_t)state_live(s) * LDSAN_POOL_REGION_SIZE;
+}
+
 int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr) {
   return addr >= p->regions && addr - p->regions < p->nregions * LDSAN_POOL_REGION_SIZE;
 }

@@ -165,6 +165,12 @@ int __ldsan_pool_holds(const ldsan_pool *p, uint64_t addr);
 /* The start of the chunk of the pool's regions that holds addr (as the region's
  * state says now), or 0. */
 uint64_t __ldsan_pool_chunk_of(const ldsan_pool *p, uint64_t addr);
+/* Bytes of chunk as the pool's own bookkeeping says, with its class in
+ * *size_class (LDSAN_POOL_LARGE_CLASS for a chunk of whole regions); 0 when
+ * chunk is not where a chunk of the pool starts. Unlike a block header, which
+ * the program can overwrite (an underflow in recover mode), the bookkeeping is
+ * poisoned and far from any block. */
+uint64_t __ldsan_pool_chunk_size(const ldsan_pool *p, uint64_t chunk, uint32_t *size_class);
 /* The size class of a chunk of `bytes` (at most a region's size). */
 uint32_t __ldsan_pool_class_of(uint64_t bytes);
 /* A hash of the calling workgroup's id: where it starts probing regions. */

@@ -410,7 +410,8 @@ static unsigned long long lds_store_bytes(const report_ctx *c) {
 static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   const ldsan_report_record *r = c->r;
   fprintf(out, "%s==%ld==ERROR: AddressSanitizer: %s ", ldsan_deco_warning(d), (long)getpid(), c->bug);
-  if (r->kind == LDSAN_REPORT_BAD_FREE) fprintf(out, "on address 0x%llx ", (unsigned long long)r->address);
+  if (r->kind == LDSAN_REPORT_BAD_FREE || r->kind == LDSAN_REPORT_BLOCK_HEADER_CORRUPTED)
+    fprintf(out, "on address 0x%llx ", (unsigned long long)r->address);
   device_words(out, c->dispatch);
   fprintf(out, "%s\n", ldsan_deco_end(d));
   unsigned long long size = (unsigned long long)r->size;
@@ -425,6 +426,11 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   case LDSAN_REPORT_BAD_FREE:
     fprintf(out, "attempting to free LDS block 0x%llx, which ldsan did not allocate, in kernel %s\n",
             (unsigned long long)r->address, c->kernel);
+    break;
+  case LDSAN_REPORT_BLOCK_HEADER_CORRUPTED:
+    fprintf(out, "the header of LDS block 0x%llx of kernel %s was overwritten: its sizes no longer match its "
+            "chunk of %llu bytes; the block was given back by the chunk's size\n",
+            (unsigned long long)r->address, c->kernel, size);
     break;
   default:
     fprintf(out, "unknown report kind %u from the device (address 0x%llx, size %llu): is the code object built with the same ldsan?\n",
@@ -449,6 +455,11 @@ static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
   case LDSAN_REPORT_BAD_FREE:
     fprintf(out, "HINT: the block pointer in LDS slot 0 was overwritten (look for an earlier lds-buffer-underflow), "
             "or the kernel was lowered without ldsan's runtime.\n");
+    break;
+  case LDSAN_REPORT_BLOCK_HEADER_CORRUPTED:
+    fprintf(out, "HINT: the header sits in the 64 bytes before the kernel's first LDS variable: look for an earlier "
+            "lds-buffer-underflow of this workgroup (with halt_on_error=0 the bad store happened after its "
+            "report).\n");
     break;
   default: break;
   }

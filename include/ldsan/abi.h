@@ -52,7 +52,7 @@ enum ldsan_report_kind {
  * The compiler's md item 0 is the 8-byte slot (its copy in the block is never
  * used). Static variables follow with the redzones the compiler chose;
  * dynamic LDS starts at ldsan_kernel_desc.static_size and is poisoned from the
- * exact hidden_dynamic_lds_size on, so an overrun is caught to the byte.
+ * exact dynamic LDS size of the launch on, so an overrun is caught to the byte.
  * ------------------------------------------------------------------------- */
 #define LDSAN_BLOCK_HEADER_SIZE 64u     /* bytes before the block, also the block alignment */
 #define LDSAN_BLOCK_MAGIC 0x4C44534Bu   /* 'LDSK' */

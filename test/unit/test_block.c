@@ -333,6 +333,38 @@ static void test_recycled_chunk_shadow(void) {
   CHECK_EQ(dev.channel->next, 0);
 }
 
+/* The program overwrote the block's header (an underflow in recover mode):
+ * chunk_size 1 MiB and block_size 512 KiB. The exit poisons only the chunk
+ * the pool handed out (256 bytes: the shadow past it is untouched), reports
+ * the header as corrupted, and gives the chunk back by its real class. Read
+ * from the header, the sizes made the exit poison 512 KiB of other blocks'
+ * shadow (and terabytes with larger values). */
+static void test_corrupted_header_exit(void) {
+  uint64_t block = unit_kernel_enter(100, 0);
+  CHECK(block != 0);
+  enum { AFTER = 8192 };
+  static uint8_t before[AFTER / 8];
+  uint64_t chunk_end = block - 64 + 256;
+  /* Marks the shadow past the chunk (other chunks: no other test follows). */
+  memset((void *)__ldsan_shadow_of(chunk_end), 0x5a, sizeof before);
+  memcpy(before, (const void *)__ldsan_shadow_of(chunk_end), sizeof before);
+  ldsan_block_header *h = header_of(block);
+  h->chunk_size = 1u << 20;
+  h->block_size = 1u << 19;
+  uint32_t cached = pool_cached(0);
+  unit_kernel_exit(block, 0);
+  CHECK(memcmp(before, (const void *)__ldsan_shadow_of(chunk_end), sizeof before) == 0);
+  CHECK(shadow_is(block, chunk_end, LDSAN_SHADOW_LDS_FREED) || shadow_is(block, block + 128, LDSAN_SHADOW_LDS_FREED));
+  CHECK_EQ(dev.channel->next, 1);
+  ldsan_report_record *r = &dev.channel->records[0];
+  CHECK_EQ(r->kind, LDSAN_REPORT_BLOCK_HEADER_CORRUPTED);
+  CHECK_EQ(r->address, block);
+  CHECK_EQ(r->size, 256);
+  CHECK_EQ(pool_cached(0), cached + 1); /* back in its real class */
+  unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
+  __ldsan_host_trap_count = 0;
+}
+
 int main(void) {
   unit_device_init(&dev, UNIT_POOL_BYTES(4));
   RUN(test_enter_exit_without_desc);
@@ -345,6 +377,7 @@ int main(void) {
   RUN(test_malloc_free);
   RUN(test_bad_free);
   RUN(test_exhaustion_and_too_large);
+  RUN(test_corrupted_header_exit);
   unit_device_fini(&dev);
   return unit_summary();
 }
