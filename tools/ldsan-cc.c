@@ -221,6 +221,29 @@ static void scan_args(struct options *o, int argc, char **argv) {
   }
 }
 
+/* Refuses an output that is one of the inputs (-o x.hip x.hip): the build
+ * would replace the source with its result. gcc and clang refuse it too. The
+ * same name, or the same existing file under another name. */
+static void check_output_is_not_input(int argc, char **argv) {
+  const char *out = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
+    else if (strncmp(argv[i], "-o", 2) == 0 && argv[i][2]) out = argv[i] + 2;
+    else if (takes_value(argv[i])) i++;
+  }
+  if (!out || strcmp(out, "-") == 0) return;
+  struct stat so;
+  int out_exists = stat(out, &so) == 0;
+  for (int i = 1; i < argc; i++) {
+    if (takes_value(argv[i])) { i++; continue; }
+    if (!is_input(argv, i) || strcmp(argv[i], "-") == 0) continue;
+    struct stat si;
+    if (strcmp(argv[i], out) == 0 ||
+        (out_exists && stat(argv[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino))
+      die("-o '%s' names the input '%s': the build would overwrite it; give the output another name", out, argv[i]);
+  }
+}
+
 static void usage(FILE *out) {
   fprintf(out,
           "usage: ldsan-cc [--emulate] [clang options] app.hip [...] -o app\n"
@@ -329,6 +352,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
   }
   scan_args(&o, argc, argv);
+  check_output_is_not_input(argc, argv);
   locate_build_root(&o);
   /* The plugin reads the LDS checks from the environment (instrument/LdsChecks.h),
    * in every compile and device link this command runs. */

@@ -20,6 +20,13 @@ case "$1" in
   no-clang)      expect "^ldsan-cc: error: 'clang-does-not-exist' not found; run 'make deps'" env LDSAN_CLANG=clang-does-not-exist "$cc" "$tmp/k.hip" ;;
   no-build)      expect "^ldsan-cc: error: the ldsan plugin '$tmp/none/lib/ldsan-instrument.so' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" "$tmp/k.hip" ;;
   no-emulator)   expect "^ldsan-cc: error: the CPU emulator driver '$tmp/none/libexec/ldsan-cc-emulate' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" --emulate "$tmp/k.hip" ;;
+  output-is-input)  # -o naming an input is refused, with the file untouched (gcc refuses it too):
+                    # the same name, another name of the same file, for a GPU build, -c and --emulate
+    cp "$tmp/k.hip" "$tmp/keep.hip"; ln -s k.hip "$tmp/alias.hip"
+    expect "^ldsan-cc: error: -o '$tmp/k.hip' names the input '$tmp/k.hip': the build would overwrite it" "$cc" "$tmp/k.hip" -o "$tmp/k.hip"
+    expect "^ldsan-cc: error: -o '$tmp/alias.hip' names the input '$tmp/k.hip'" "$cc" -c "$tmp/k.hip" -o "$tmp/alias.hip"
+    expect "^ldsan-cc: error: -o '$tmp/k.hip' names the input '$tmp/k.hip'" "$cc" --emulate "$tmp/k.hip" -o"$tmp/k.hip"
+    cmp -s "$tmp/k.hip" "$tmp/keep.hip" || { echo "the input was changed"; exit 1; } ;;
   emulate-dir)   mkdir -p "$tmp/srcdir"
                  expect "^ldsan-cc --emulate: error: input '$tmp/srcdir' is a directory; give the source and object files in it" \
                    "$cc" --emulate "$tmp/srcdir" -o "$tmp/app" ;;
