@@ -34,6 +34,9 @@ static char *dup_string(const char *v) { return dup_n(v, strlen(v)); }
 
 static void set_bool(ldsan_flag_bool *f, int v) { *f = v; }
 static void set_int(ldsan_flag_int *f, int v) { *f = v; }
+static void set_level(ldsan_flag_level *f, int v) { *f = v; }
+static void set_threads(ldsan_flag_threads *f, int v) { *f = v; }
+static void set_stack_kb(ldsan_flag_stack_kb *f, int v) { *f = v; }
 static void set_size(ldsan_flag_size *f, unsigned long long v) { *f = v; }
 static void set_color(ldsan_flag_color *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
 static void set_format(ldsan_flag_format *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
@@ -54,9 +57,27 @@ static const char *parse_int(ldsan_flag_int *f, const char *v) {
   *f = (int)n;
   return NULL;
 }
-/* Bytes: a number with an optional K, M or G suffix (powers of 1024). */
+/* An integer in [lo, hi] (or 0 when zero_ok), else `expected`. */
+static const char *parse_ranged(int *f, const char *v, long lo, long hi, int zero_ok, const char *expected) {
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 0);
+  if (!*v || *end || errno || ((n < lo || n > hi) && !(zero_ok && n == 0))) return expected;
+  *f = (int)n;
+  return NULL;
+}
+static const char *parse_level(ldsan_flag_level *f, const char *v) { return parse_ranged(f, v, 0, 2, 0, "0, 1 or 2"); }
+static const char *parse_threads(ldsan_flag_threads *f, const char *v) {
+  return parse_ranged(f, v, 1, LDSAN_MAX_EMU_THREADS, 1, "0 (one per core, at most 64) or 1 to 1024 workers");
+}
+static const char *parse_stack_kb(ldsan_flag_stack_kb *f, const char *v) {
+  return parse_ranged(f, v, LDSAN_MIN_STACK_KB, LDSAN_MAX_STACK_KB, 1, "0 (the built-in size) or 16 to 1048576 KiB");
+}
+/* Bytes: a number with an optional K, M or G suffix (powers of 1024), at most
+ * LDSAN_MAX_LDS_POOL_SIZE (1 TiB: no option of ldsan's wants more, and a size
+ * near 2^64 would wrap once added to). */
 static const char *parse_size(ldsan_flag_size *f, const char *v) {
-  const char *expected = "a size in bytes (optionally with K, M or G)";
+  const char *expected = "a size in bytes up to 1 TiB (optionally with K, M or G)";
   if (!isdigit((unsigned char)*v)) return expected;
   char *end;
   errno = 0;
@@ -66,7 +87,7 @@ static const char *parse_size(ldsan_flag_size *f, const char *v) {
   else if (*end == 'M' || *end == 'm') shift = 20;
   else if (*end == 'G' || *end == 'g') shift = 30;
   if (shift) end++;
-  if (*end || errno || n > (~0ull >> shift)) return expected;
+  if (*end || errno || n > (~0ull >> shift) || (n << shift) > LDSAN_MAX_LDS_POOL_SIZE) return expected;
   *f = n << shift;
   return NULL;
 }
@@ -91,6 +112,9 @@ static const char *parse_string(ldsan_flag_string *f, const char *v) {
 }
 static void print_bool(FILE *o, const ldsan_flag_bool *f) { fprintf(o, "%d", *f); }
 static void print_int(FILE *o, const ldsan_flag_int *f) { fprintf(o, "%d", *f); }
+static void print_level(FILE *o, const ldsan_flag_level *f) { fprintf(o, "%d", *f); }
+static void print_threads(FILE *o, const ldsan_flag_threads *f) { fprintf(o, "%d", *f); }
+static void print_stack_kb(FILE *o, const ldsan_flag_stack_kb *f) { fprintf(o, "%d", *f); }
 static void print_size(FILE *o, const ldsan_flag_size *f) { fprintf(o, "%llu", *f); }
 static void print_color(FILE *o, const ldsan_flag_color *f) { fprintf(o, "%s", *f); }
 static void print_format(FILE *o, const ldsan_flag_format *f) { fprintf(o, "%s", *f); }
@@ -107,6 +131,9 @@ void ldsan_flags_set_defaults(void) {
 /* Heap-held option values are freed; the others need nothing. */
 static void release_bool(ldsan_flag_bool *f) { (void)f; }
 static void release_int(ldsan_flag_int *f) { (void)f; }
+static void release_level(ldsan_flag_level *f) { (void)f; }
+static void release_threads(ldsan_flag_threads *f) { (void)f; }
+static void release_stack_kb(ldsan_flag_stack_kb *f) { (void)f; }
 static void release_size(ldsan_flag_size *f) { (void)f; }
 static void release_color(ldsan_flag_color *f) { (void)f; }
 static void release_format(ldsan_flag_format *f) { (void)f; }
@@ -272,18 +299,30 @@ static void init(void) {
 }
 void ldsan_host_init(void) { pthread_once(&init_once, init); }
 
-/* An environment override: its integer value if set and non-empty, else fallback. */
-static int env_int(const char *name, int fallback) {
-  const char *e = getenv(name);
-  if (!e || !*e) return fallback;
-  return atoi(e);
-}
+/* An environment override of an option (value parsed as the option's), or the
+ * option's value. A value the option would refuse ends the program as an
+ * invalid option does. */
+#define ENV_OVERRIDE(type, var, option, out)                                                             \
+  do {                                                                                                   \
+    const char *e_ = getenv(var);                                                                        \
+    ldsan_flag_##type v_ = ldsan_flags_get()->option;                                                    \
+    const char *expected_ = e_ && *e_ ? parse_##type(&v_, e_) : NULL;                                    \
+    if (expected_) {                                                                                     \
+      fprintf(stderr, "ldsan: error: invalid value '%s' for environment variable %s; expected %s (or "   \
+              "LDSAN_OPTIONS=%s=...)\n", e_, var, expected_, #option);                                    \
+      fflush(stderr);                                                                                    \
+      _exit(1);                                                                                          \
+    }                                                                                                    \
+    (out) = v_;                                                                                          \
+  } while (0)
 
 void ldsan_flags_emu_options(ldsan_emu_options *out) {
   const ldsan_flags *f = ldsan_flags_get();
-  out->fibers = env_int("LDSAN_EMU_FIBERS", f->emu_fibers) != 0;
-  out->threads = env_int("LDSAN_EMU_THREADS", f->emu_threads);
-  out->stack_kb = env_int("LDSAN_EMU_STACK_KB", f->emu_stack_kb);
+  ldsan_flag_bool fibers;
+  ENV_OVERRIDE(bool, "LDSAN_EMU_FIBERS", emu_fibers, fibers);
+  out->fibers = fibers != 0;
+  ENV_OVERRIDE(threads, "LDSAN_EMU_THREADS", emu_threads, out->threads);
+  ENV_OVERRIDE(stack_kb, "LDSAN_EMU_STACK_KB", emu_stack_kb, out->stack_kb);
   out->report_wave_sync = f->report_wave_sync;
   out->detect_races = f->detect_races;
   out->detect_uninit = f->detect_uninit;

@@ -14,6 +14,14 @@
 /* ---- flags.c: ASAN_OPTIONS + LDSAN_OPTIONS (declared once in flags.inc) -- */
 typedef int ldsan_flag_bool;
 typedef int ldsan_flag_int;
+typedef int ldsan_flag_level;     /* 0, 1 or 2 */
+typedef int ldsan_flag_threads;   /* 0 (one per core) .. LDSAN_MAX_EMU_THREADS */
+typedef int ldsan_flag_stack_kb;  /* 0 (built in) or LDSAN_MIN_STACK_KB .. LDSAN_MAX_STACK_KB */
+#define LDSAN_MAX_EMU_THREADS 1024
+#define LDSAN_MIN_STACK_KB 16
+#define LDSAN_MAX_STACK_KB (1 << 20)
+/* lds_pool_size: up to 1 TiB (the store and its shadow are summed and mapped). */
+#define LDSAN_MAX_LDS_POOL_SIZE (1ull << 40)
 typedef unsigned long long ldsan_flag_size; /* bytes */
 typedef char ldsan_flag_color[8];    /* "auto" | "always" | "never" */
 typedef char ldsan_flag_format[8];   /* "text" | "json" */

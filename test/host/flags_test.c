@@ -141,8 +141,9 @@ static void test_bad_input(void) {
   free(out);
 }
 
-/* Sizes: bytes with K/M/G (powers of 1024); anything else, or a value that
- * does not fit 64 bits, is an error that keeps the previous value. */
+/* Sizes: bytes with K/M/G (powers of 1024) up to 1 TiB; anything else, or a
+ * larger value (a size near 2^64 wrapped once added to), is an error that
+ * keeps the previous value. */
 static void test_sizes(void) {
   int w;
   char *out = parse("lds_pool_size=65536", &w);
@@ -158,15 +159,50 @@ static void test_sizes(void) {
   out = parse("lds_pool_size=2G", &w);
   CHECK_EQ(ldsan_flags_get()->lds_pool_size, 2ull << 30);
   free(out);
+  out = parse("lds_pool_size=1024G", &w);
+  CHECK_EQ(w, 0);
+  CHECK_EQ(ldsan_flags_get()->lds_pool_size, 1ull << 40);
+  free(out);
+  ldsan_flags_set_defaults();
   const char *bad[] = {"lds_pool_size=abc", "lds_pool_size=-1", "lds_pool_size=1T", "lds_pool_size=1KB",
-                       "lds_pool_size=0x10", "lds_pool_size=+5", "lds_pool_size=17179869184G", "lds_pool_size=99999999999999999999"};
+                       "lds_pool_size=0x10", "lds_pool_size=+5", "lds_pool_size=17179869184G", "lds_pool_size=99999999999999999999",
+                       "lds_pool_size=1025G", "lds_pool_size=18446744073709551615"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     out = parse(bad[i], &w);
     CHECK_EQ(w, 1);
-    CHECK_HAS(out, "for option 'lds_pool_size' in LDSAN_OPTIONS; expected a size in bytes (optionally with K, M or G)\n");
+    CHECK_HAS(out, "for option 'lds_pool_size' in LDSAN_OPTIONS; expected a size in bytes up to 1 TiB (optionally with K, M or G)\n");
     CHECK_EQ(ldsan_flags_get()->lds_pool_size, 0ull);  /* the default stays */
     free(out);
   }
+}
+
+/* Options with a range: a value outside it is an error that keeps the default. */
+static void test_ranges(void) {
+  struct { const char *option, *expected; } bad[] = {
+      {"detect_races=3", "for option 'detect_races' in LDSAN_OPTIONS; expected 0, 1 or 2\n"},
+      {"detect_races=-1", "expected 0, 1 or 2\n"},
+      {"emu_threads=100000", "for option 'emu_threads' in LDSAN_OPTIONS; expected 0 (one per core, at most 64) or 1 to 1024 workers\n"},
+      {"emu_threads=-2", "expected 0 (one per core, at most 64) or 1 to 1024 workers\n"},
+      {"emu_stack_kb=-1", "for option 'emu_stack_kb' in LDSAN_OPTIONS; expected 0 (the built-in size) or 16 to 1048576 KiB\n"},
+      {"emu_stack_kb=8", "expected 0 (the built-in size) or 16 to 1048576 KiB\n"},
+  };
+  int w;
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    ldsan_flags_set_defaults();
+    char *out = parse(bad[i].option, &w);
+    CHECK_EQ(w, 1);
+    CHECK_HAS(out, bad[i].expected);
+    free(out);
+    const ldsan_flags *f = ldsan_flags_get();
+    CHECK_EQ(f->detect_races + f->emu_threads + f->emu_stack_kb, 0);
+  }
+  char *out = parse("detect_races=2:emu_threads=1024:emu_stack_kb=16", &w);
+  CHECK_EQ(w, 0);
+  free(out);
+  CHECK_EQ(ldsan_flags_get()->detect_races, 2);
+  CHECK_EQ(ldsan_flags_get()->emu_threads, 1024);
+  CHECK_EQ(ldsan_flags_get()->emu_stack_kb, 16);
+  ldsan_flags_set_defaults();
 }
 
 /* The emulator's knobs: options, with the LDSAN_EMU_* environment variables winning. */
@@ -342,6 +378,13 @@ static void init_bad_ldsan(void) {
   setenv("LDSAN_OPTIONS", "halt_on_error=maybe:report_format=yaml:bogus=1", 1);
   ldsan_host_init();
 }
+/* An environment override the option would refuse ends the program as a bad option does. */
+static void emu_env_bad(void) {
+  unsetenv("LDSAN_OPTIONS");
+  setenv("LDSAN_EMU_THREADS", "abc", 1);
+  ldsan_emu_options o;
+  ldsan_host_emu_options(&o);
+}
 static void init_bad_asan(void) {
   setenv("ASAN_OPTIONS", "abort_on_error=sometimes", 1);
   unsetenv("LDSAN_OPTIONS");
@@ -374,6 +417,11 @@ static void test_init_errors(void) {
   CHECK(WIFEXITED(st));
   CHECK_EQ(WEXITSTATUS(st), 1);
   CHECK_STREQ(text, "ldsan: error: invalid value 'sometimes' for option 'abort_on_error' in ASAN_OPTIONS; expected 0 or 1\n");
+  st = in_child(emu_env_bad, text, sizeof text);
+  CHECK(WIFEXITED(st));
+  CHECK_EQ(WEXITSTATUS(st), 1);
+  CHECK_STREQ(text, "ldsan: error: invalid value 'abc' for environment variable LDSAN_EMU_THREADS; expected 0 (one "
+                    "per core, at most 64) or 1 to 1024 workers (or LDSAN_OPTIONS=emu_threads=...)\n");
   st = in_child(die_abort, text, sizeof text);
   CHECK(WIFSIGNALED(st));
   CHECK_EQ(WIFSIGNALED(st) ? WTERMSIG(st) : 0, SIGABRT);
@@ -418,6 +466,7 @@ int main(void) {
   test_separators();
   test_bad_input();
   test_sizes();
+  test_ranges();
   test_emu_options();
   test_asan_layering();
   test_long_path();
