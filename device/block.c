@@ -59,6 +59,14 @@ LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
   return lookup_in(&pool, block);
 }
 
+/* exit_block reads a header's chunk_seal, block_flags, size_class and
+ * chunk_size as two little-endian words. */
+_Static_assert(__builtin_offsetof(ldsan_block_header, chunk_seal) % 16 == 0 &&
+                   __builtin_offsetof(ldsan_block_header, block_flags) == __builtin_offsetof(ldsan_block_header, chunk_seal) + 4 &&
+                   __builtin_offsetof(ldsan_block_header, size_class) == __builtin_offsetof(ldsan_block_header, chunk_seal) + 6 &&
+                   __builtin_offsetof(ldsan_block_header, chunk_size) == __builtin_offsetof(ldsan_block_header, chunk_seal) + 8,
+               "HEADER_ALLOC_WORDS: the header's allocator fields as exit_block reads them");
+
 /* The live block of the caller's own workgroup (enter returned it), or null:
  * only the header's own checks, within the store's memory (no pool view).
  * Every block the pool hands out is LDSAN_POOL_MIN_CHUNK-aligned (pool.c),
@@ -68,9 +76,8 @@ static inline LDSAN_GLOBAL ldsan_block_header *own_block(uint64_t block) {
   __ldsan_pool_store(&base, &size);
   if (block % LDSAN_POOL_MIN_CHUNK || block < base + LDSAN_BLOCK_HEADER_SIZE || block - base >= size) return 0;
   LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
-  if (__ldsan_uniform_u32(__ldsan_load_relaxed_u32(&h->magic, LDSAN_SCOPE_DEVICE)) != LDSAN_BLOCK_MAGIC ||
-      __ldsan_uniform_u64(h->self) != block)
-    return 0;
+  /* Not self: the chunk seal covers it (the block's own address goes into it). */
+  if (__ldsan_uniform_u32(__ldsan_load_relaxed_u32(&h->magic, LDSAN_SCOPE_DEVICE)) != LDSAN_BLOCK_MAGIC) return 0;
   return h;
 }
 
@@ -183,15 +190,16 @@ static inline uint64_t init_block(block_request r, uint64_t chunk, uint32_t size
   uint64_t stale_end = prev_size == FRESH_CHUNK ? payload : freed_end(prev_size, payload);
   if (stale_end < r.used) stale_end = r.used;
   if (prev_size == FRESH_CHUNK) { /* a chunk from the cache keeps these */
-    h->size_class = size_class;
-    h->self = block;
+    h->size_class = (uint16_t)size_class;
     h->chunk_size = chunk_size;
+    h->chunk_seal = ldsan_chunk_seal(block, chunk_size, size_class);
     __ldsan_poison(chunk, LDSAN_BLOCK_HEADER_SIZE, LDSAN_SHADOW_LDS_BLOCK_HEADER);
   }
+  h->self = block; /* the last block's may have been written over */
   h->kernel_desc = r.kernel_desc;
   h->block_size = r.block_size;
   h->dynamic_size = r.dynamic_size;
-  h->block_flags = r.block_flags;
+  h->block_flags = (uint16_t)r.block_flags;
   h->owner = LDSAN_OWNER(__ldsan_workgroup_id_x(), __ldsan_workgroup_id_y(), __ldsan_workgroup_id_z());
   int for_wave = (r.block_flags & LDSAN_BLOCK_KERNEL) && stale_end <= UINT32_MAX;
   h->shadow_used = for_wave ? (uint32_t)r.used : 0;
@@ -255,16 +263,6 @@ static inline uint64_t block_alloc(block_request r, uint64_t pc, uint32_t report
   ldsan_pool pool;
   __ldsan_pool_view(base, size, &pool);
   return block_from_pool(&pool, r, bytes, pc, report_flags);
-}
-
-/* The chunk of block as the pool says (its size, 0 when block is no chunk of
- * the pool's, and class), never as its header says: the header is the
- * program's to overwrite (abi.h, layout), and a size read from it would have
- * the exit poison any amount of shadow. */
-static inline uint64_t trusted_chunk_size(uint64_t block, uint32_t *size_class) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
-  return __ldsan_uniform_u64(__ldsan_pool_chunk_size(&pool, block - LDSAN_BLOCK_HEADER_SIZE, size_class));
 }
 
 /* Takes back live block h (its magic already cleared by the caller, so it is
@@ -366,46 +364,67 @@ static inline __attribute__((always_inline)) void poison_freed(uint64_t block, u
   __ldsan_fill_shadow_units((LDSAN_GLOBAL ldsan_u64x2 *)__ldsan_shadow_of(block), bytes / 128u, LDSAN_SHADOW_LDS_FREED);
 }
 
+/* The chunk of a workgroup's block whose header no longer holds what the
+ * pool wrote there (its seal or its block size is off: the program wrote
+ * over it, an underflow let through in recover mode; abi.h,
+ * ldsan_chunk_seal), as the pool's own bookkeeping says: its size, 0 when
+ * the pool never handed it out, and its class in *size_class. Never the
+ * header's sizes, which would have the exit poison any amount of shadow or
+ * give the chunk to another class. */
+static inline uint64_t damaged_block_chunk(uint64_t block, uint32_t *size_class) {
+  ldsan_pool pool;
+  __ldsan_pool_current(&pool);
+  return __ldsan_uniform_u64(__ldsan_pool_chunk_size(&pool, block - LDSAN_BLOCK_HEADER_SIZE, size_class));
+}
+
 /* A workgroup's block at the end of its kernel, on every lane of the wave of
  * work-item 0 (or on one lane): all of them poison it, the lowest clears its
  * magic (only this workgroup changes it: no CAS) and gives the chunk back
  * (the release there covers its wave's poisoning stores). static_size: the
  * block size of a kernel without dynamic LDS (from its descriptor, a
  * constant once inlined), else 0; a block of that size is poisoned with a
- * constant count. */
+ * constant count. The header's chunk size and class count only as far as
+ * their seal vouches for them, with a block size the chunk holds; a header
+ * that fails is reported once for the workgroup and repaired, so a workgroup
+ * that reuses the chunk has nothing to say. */
 static void exit_block(uint64_t block, uint64_t static_size) {
   block = __ldsan_uniform_u64(block);
   if (block == 0) return; /* enter failed and was reported */
   LDSAN_GLOBAL ldsan_block_header *h = own_block(block);
-  if (!h || !(__ldsan_uniform_u32(h->block_flags) & LDSAN_BLOCK_KERNEL)) {
-    if (__ldsan_first_active_lane()) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
-    return;
-  }
   uint32_t size_class = 0;
-  uint64_t chunk_size = trusted_chunk_size(block, &size_class);
-  if (!chunk_size) { /* magic and self intact, but the pool never handed out this chunk */
+  uint64_t chunk_size = 0, block_size = 0;
+  int intact = 0;
+  if (h) {
+    /* Seal, flags, class and chunk size: one load (HEADER_ALLOC_WORDS). */
+    ldsan_u64x2 alloc = *(const LDSAN_GLOBAL ldsan_u64x2 *)&h->chunk_seal;
+    uint64_t word = __ldsan_uniform_u64(alloc[0]);
+    chunk_size = __ldsan_uniform_u64(alloc[1]);
+    size_class = (uint16_t)(word >> 48);
+    block_size = __ldsan_uniform_u64(h->block_size);
+    intact = ((uint16_t)(word >> 32) & LDSAN_BLOCK_KERNEL) &&
+             (uint32_t)word == ldsan_chunk_seal(block, chunk_size, size_class) &&
+             block_size <= chunk_size - LDSAN_BLOCK_HEADER_SIZE - LDSAN_DYNAMIC_TAIL_REDZONE; /* sealed: >= 256 */
+    if (!intact) chunk_size = damaged_block_chunk(block, &size_class); /* its flags too may be the program's */
+  }
+  if (!chunk_size) { /* not a live block, or not one the pool handed out */
     if (__ldsan_first_active_lane()) (void)__ldsan_report(LDSAN_REPORT_BAD_FREE, block, block, 0, 0, 0, __ldsan_target_pc());
     return;
   }
   /* Whole shadow units (freed_end): the chunk's tail redzone (>= 64 bytes,
    * still e3) takes the rest of the last one, which init_block counts on. */
-  uint64_t block_size = __ldsan_uniform_u64(h->block_size), payload = chunk_size - LDSAN_BLOCK_HEADER_SIZE;
-  if (static_size && block_size == static_size && static_size + LDSAN_DYNAMIC_TAIL_REDZONE <= payload)
+  if (static_size && intact && block_size == static_size)
     poison_freed(block, (static_size + 127u) & ~127ull); /* a constant: the block's own chunk holds it */
   else
-    poison_freed(block, freed_end(block_size, payload));
+    poison_freed(block, freed_end(block_size, chunk_size - LDSAN_BLOCK_HEADER_SIZE));
   if (__ldsan_first_active_lane()) {
-    /* The program wrote over the header (an underflow let through in recover
-     * mode): say so, once, for this workgroup; the chunk goes back by the
-     * pool's sizes all the same. */
-    if (__ldsan_uniform_u64(h->chunk_size) != chunk_size || __ldsan_uniform_u32(h->size_class) != size_class ||
-        block_size + LDSAN_DYNAMIC_TAIL_REDZONE > payload) {
+    if (!intact) {
       (void)__ldsan_report(LDSAN_REPORT_BLOCK_HEADER_CORRUPTED, block, block - LDSAN_BLOCK_HEADER_SIZE, chunk_size,
                            LDSAN_ACCESS_NOABORT, 0, __ldsan_target_pc());
-      /* A chunk from the block cache keeps these (init_block): its next owner
-       * must not inherit the damage. */
+      /* A chunk from the block cache keeps these (init_block). */
+      h->self = block;
       h->chunk_size = chunk_size;
-      h->size_class = size_class;
+      h->size_class = (uint16_t)size_class;
+      h->chunk_seal = ldsan_chunk_seal(block, chunk_size, size_class);
       h->block_size = 0;
     }
     __ldsan_store_relaxed_u32(&h->magic, 0, LDSAN_SCOPE_DEVICE);

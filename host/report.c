@@ -97,7 +97,10 @@ void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ld
     c->view.dynamic_size = c->dyn;
     c->view.desc = c->desc.valid ? &c->desc : NULL;
     uint64_t used = c->desc.valid ? (uint64_t)c->desc.header.static_size + c->dyn : 0;
-    if (c->hdr_ok && c->hdr.chunk_size > LDSAN_BLOCK_HEADER_SIZE && c->hdr.chunk_size < (1ull << 40))
+    /* The header's chunk size only while its seal vouches for it (abi.h): in
+     * recover mode the program may have written over it. */
+    if (c->hdr_ok && c->hdr.chunk_seal == ldsan_chunk_seal(r->block, c->hdr.chunk_size, c->hdr.size_class) &&
+        c->hdr.chunk_size > LDSAN_BLOCK_HEADER_SIZE && c->hdr.chunk_size < (1ull << 40))
       c->view.chunk_end = r->block - LDSAN_BLOCK_HEADER_SIZE + c->hdr.chunk_size;
     else if (c->desc.valid)
       c->view.chunk_end = r->block + ((used + 7) & ~7ull) + LDSAN_DYNAMIC_TAIL_REDZONE;

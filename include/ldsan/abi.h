@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped on any change to a layout or protocol in this header. The device state
  * carries it in its initializer; the host refuses a code object that differs. */
-#define LDSAN_ABI_VERSION 6u
+#define LDSAN_ABI_VERSION 7u
 
 /* ---------------------------------------------------------------------------
  * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
@@ -62,12 +62,14 @@ enum ldsan_report_kind {
  * before the workgroup barrier that publishes the block; read by reports. */
 typedef struct ldsan_block_header {
   uint32_t magic;         /* LDSAN_BLOCK_MAGIC while the block is live, 0 after free */
-  uint32_t size_class;    /* allocator bookkeeping */
+  uint32_t dynamic_size;  /* exact dynamic LDS size of this dispatch (__ldsan_dynamic_lds_size) */
   uint64_t self;          /* address of the block (chunk + header): validates a guess */
   uint64_t kernel_desc;   /* device address of the kernel's ldsan_kernel_desc, 0 unknown */
   uint64_t block_size;    /* bytes the compiler asked for */
-  uint32_t dynamic_size;  /* exact dynamic LDS size of this dispatch (__ldsan_dynamic_lds_size) */
-  uint32_t block_flags;   /* LDSAN_BLOCK_* */
+  /* seal, flags, class and chunk size: 16 bytes the exit reads in one load */
+  uint32_t chunk_seal;    /* ldsan_chunk_seal(self, chunk_size, size_class) as the pool set them */
+  uint16_t block_flags;   /* LDSAN_BLOCK_* */
+  uint16_t size_class;    /* allocator bookkeeping */
   uint64_t chunk_size;    /* bytes of the chunk, header included */
   uint32_t shadow_used;   /* device-internal: the shadow a workgroup's block still owes, */
   uint32_t shadow_end;    /*   written by its wave: [0, used) addressable, [used, end) 0xe3 */
@@ -80,6 +82,20 @@ typedef struct ldsan_block_header {
 #define LDSAN_OWNER_Z(o) ((uint32_t)((o) >> 48))
 #define LDSAN_BLOCK_KERNEL 1u   /* a workgroup's LDS block (else device malloc) */
 LDSAN_STATIC_ASSERT(sizeof(ldsan_block_header) == LDSAN_BLOCK_HEADER_SIZE, "block header size");
+
+/* The header is the program's to overwrite (an LDS underflow let through in
+ * recover mode lands there), so whoever acts on its allocator fields first
+ * checks them against their seal, written with them when the pool hands out
+ * the chunk: an overwrite that leaves all four consistent by accident has a
+ * chance of 2^-32 (scudo checks its chunk headers with 16 bits). On a
+ * mismatch the device asks the pool's own bookkeeping instead (block.c), and
+ * the host does not use the header's sizes. Not a defence against a program
+ * that forges headers on purpose. */
+static inline uint32_t ldsan_chunk_seal(uint64_t self, uint64_t chunk_size, uint32_t size_class) {
+  /* 32-bit steps (scalar on the device). Chunks are whole 256-byte units. */
+  return ((uint32_t)self ^ (uint32_t)(self >> 32) ^ (uint32_t)(chunk_size >> 8) ^ size_class << 24 ^ 0x6c64736eu) *
+         0x9e3779b1u;
+}
 
 /* ---------------------------------------------------------------------------
  * Kernel LDS descriptor, emitted by the plugin for every lowered kernel as one

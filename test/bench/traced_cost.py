@@ -37,7 +37,7 @@ compiler moved and gave another position).
 
 Usage: traced_cost.py [--check] [--lines] [target ...]  (default gfx942:xnack+ gfx90a:xnack+)
   --check: exit 1 if a kernel is heavier than this ldsan is held to (the
-  "held" column: <= 400 instructions for 1 KiB, <= 800 for 40 KiB, <= 2
+  "held" column: <= 440 instructions for 1 KiB, <= 800 for 40 KiB, <= 2
   global atomics, <= 2 fences, no hostcall), so a change that makes the fast
   path heavier fails (test/compile.list). Issue #10's targets are printed
   beside them. --lines: also each kernel's instructions by the runtime's
@@ -55,8 +55,10 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 SOURCE = os.path.join(ROOT, "test/bench/reference_kernels.hip")
-# (kernel, array, issue #10's target, what this ldsan is held to: --check)
-KERNELS = [("_Z6ref_1kPf", "1 KiB", 400, 400), ("_Z7ref_40kPf", "40 KiB", 800, 800)]
+# (kernel, array, issue #10's target, what this ldsan is held to: --check).
+# 1 KiB held at 440, above the target: the exit checks its header's seal and
+# takes a damaged header's sizes from the pool (issue 36; 394 -> 426 on gfx942).
+KERNELS = [("_Z6ref_1kPf", "1 KiB", 400, 440), ("_Z7ref_40kPf", "40 KiB", 800, 800)]
 MAX_ATOMICS, MAX_FENCES = 2, 2
 ROCM = "ROCm asanrtl (issue #10, llc-22 for gfx942): ~4,700 instructions (1 KiB), ~10,950 + 2 hostcalls (40 KiB); 2 atomics, 4 fence pairs"
 ATOMIC = re.compile(r"^(global|flat|buffer)_atomic")

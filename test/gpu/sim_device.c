@@ -230,6 +230,7 @@ static hsa_double_outcome sim_run(void *ctx, hsa_agent_t agent, const hsa_kernel
   hdr->kernel_desc = kdesc;
   hdr->block_size = static_size;
   hdr->chunk_size = BLOCK_STRIDE;
+  hdr->chunk_seal = ldsan_chunk_seal(block, BLOCK_STRIDE, 0); /* as device/block.c init_block */
   uint64_t var_end = block + var.offset + var.size;
   if (shadow_set(state, chunk, block, LDSAN_SHADOW_LDS_BLOCK_HEADER) != 0 || shadow_set(state, block, block + static_size, 0) != 0 ||
       shadow_set(state, var_end, var_end + var.redzone, LDSAN_SHADOW_LDS_REDZONE) != 0 ||

@@ -213,7 +213,8 @@ static inline void mini_setup(fake_memory *m, uint32_t dynamic_size, int with_dy
                           .kernel_desc = MINI_DESC,
                           .block_size = MINI_STATIC + dynamic_size,
                           .dynamic_size = dynamic_size,
-                          .chunk_size = chunk};
+                          .chunk_size = chunk,
+                          .chunk_seal = ldsan_chunk_seal(MINI_BLOCK, chunk, 0)};
   memcpy(c, &h, sizeof h);
   /* Shadow of 4 KiB around the chunk, poisoned as the device does. */
   fake_map_shadow(m, MINI_BLOCK - 2048, MINI_BLOCK + 2048, 0xfa);

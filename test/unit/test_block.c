@@ -365,6 +365,37 @@ static void test_corrupted_header_exit(void) {
   __ldsan_host_trap_count = 0;
 }
 
+/* Only the header's seal and self written over (its sizes as they were):
+ * the exit reports the header, repairs it, and the next workgroup that gets
+ * the chunk from the block cache exits with nothing to say. The magic written
+ * over is a bad free (nothing of the header can be told apart from another
+ * block's). */
+static void test_damaged_header_repaired(void) {
+  uint64_t block = unit_kernel_enter(100, 0);
+  CHECK(block != 0);
+  ldsan_block_header *h = header_of(block);
+  h->chunk_seal ^= 1u;
+  h->self = 0x1234;
+  uint32_t cached = pool_cached(0);
+  unit_kernel_exit(block, 0);
+  CHECK_EQ(dev.channel->next, 1);
+  CHECK_EQ(dev.channel->records[0].kind, LDSAN_REPORT_BLOCK_HEADER_CORRUPTED);
+  CHECK_EQ(pool_cached(0), cached + 1);
+  CHECK_EQ(h->self, block);
+  CHECK_EQ(h->chunk_seal, ldsan_chunk_seal(block, 256, 0));
+  uint64_t again = unit_kernel_enter(100, 0);
+  CHECK_EQ(again, block); /* the same chunk, from the cache */
+  unit_kernel_exit(again, 0);
+  CHECK_EQ(dev.channel->next, 1);
+  uint64_t third = unit_kernel_enter(100, 0);
+  header_of(third)->magic = 0x41414141u;
+  unit_kernel_exit(third, 0);
+  CHECK_EQ(dev.channel->next, 2);
+  CHECK_EQ(dev.channel->records[1].kind, LDSAN_REPORT_BAD_FREE);
+  unit_channel_reset(dev.channel, LDSAN_CHANNEL_CAPACITY);
+  __ldsan_host_trap_count = 0;
+}
+
 int main(void) {
   unit_device_init(&dev, UNIT_POOL_BYTES(4));
   RUN(test_enter_exit_without_desc);
@@ -378,6 +409,7 @@ int main(void) {
   RUN(test_bad_free);
   RUN(test_exhaustion_and_too_large);
   RUN(test_corrupted_header_exit);
+  RUN(test_damaged_header_repaired);
   unit_device_fini(&dev);
   return unit_summary();
 }
