@@ -383,9 +383,15 @@ static void test_damaged_header_repaired(void) {
   CHECK_EQ(pool_cached(0), cached + 1);
   CHECK_EQ(h->self, block);
   CHECK_EQ(h->chunk_seal, ldsan_chunk_seal(block, 256, 0));
-  uint64_t again = unit_kernel_enter(100, 0);
-  CHECK_EQ(again, block); /* the same chunk, from the cache */
-  unit_kernel_exit(again, 0);
+  /* Workgroups take chunks from the block cache until the repaired one comes
+   * back (a ring is FIFO: a quarantine): every exit is silent. */
+  int reused = 0;
+  for (int i = 0; i < 4096 && !reused; i++) {
+    uint64_t again = unit_kernel_enter(100, 0);
+    reused = again == block;
+    unit_kernel_exit(again, 0);
+  }
+  CHECK(reused);
   CHECK_EQ(dev.channel->next, 1);
   uint64_t third = unit_kernel_enter(100, 0);
   header_of(third)->magic = 0x41414141u;
