@@ -68,7 +68,7 @@ $(EMU_T)/asan/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_
 
 # The drivers never free (one-shot processes): no leak report at exit
 # (tools/asan_driver_options.c); every other check is on.
-$(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/asan_driver_options.c
+$(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/sanitize_mode.c tools/asan_driver_options.c
 	@mkdir -p $(@D)
 	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $^
 

@@ -42,6 +42,7 @@
 #include "retarget/retarget_exit.h"
 
 #include "../tools/input_kind.h"
+#include "../tools/sanitize_mode.h"
 #include "rdc_bitcode.h"
 
 #ifndef LDSAN_DEFAULT_CLANG
@@ -453,6 +454,9 @@ int main(int argc, char **argv) {
   strvec cflags = {0}, lflags = {0}, rdc_bitcode = {0};
   strvec hipflags = {0};  /* for HIP compiles only: the target, -fgpu-rdc */
   if (!inputs) die("out of memory");
+  ldsan_cc_mode mode = ldsan_cc_sanitize_mode(argc, argv, 1);
+  lds_only = mode.lds_only;
+  if (mode.note) fprintf(stderr, "ldsan-cc: note: %s\n", mode.note);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     char rest[PATH_MAX];
@@ -462,7 +466,6 @@ int main(int argc, char **argv) {
       setenv("LDSAN_LDS_CHECKS", ldsan_cc_lds_checks_option(a), 1);
     } else if (sanitize_lds) {
       /* ldsan-cc's too: its HIP compiles get it back (hipflags); the rest is clang's. */
-      lds_only = sanitize_lds > 0;
       if (rest[0]) push(&cflags, xstrdup(rest));
     } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc) die("-o needs a file name");

@@ -21,11 +21,11 @@ $(BUILD)/lib/libldsan-emu-hip.a: $(EMU_HIP_OBJS)
 	ar rcs $@ $^
 
 # The --emulate driver: emulator/cc_emulate.c, with emulator/rdc_bitcode.c (-fgpu-rdc).
-EMU_DRIVER_SRCS := emulator/cc_emulate.c emulator/rdc_bitcode.c tools/input_kind.c
+EMU_DRIVER_SRCS := emulator/cc_emulate.c emulator/rdc_bitcode.c tools/input_kind.c tools/sanitize_mode.c
 EMU_DRIVER_DEFS := -D_GNU_SOURCE -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' \
   -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -DLDSAN_DEFAULT_OBJCOPY='"llvm-objcopy-$(LLVM_VERSION)"' \
   -DLDSAN_DEFAULT_LLVM_LINK='"$(LLVM_LINK)"' -DLDSAN_DEFAULT_OPT='"$(OPT)"'
-$(BUILD)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) emulator/rdc_bitcode.h tools/input_kind.h
+$(BUILD)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) emulator/rdc_bitcode.h tools/input_kind.h tools/sanitize_mode.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(HOST_CFLAGS) $(EMU_DRIVER_DEFS) -o $@ $(filter %.c,$^)
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "input_kind.h"
+#include "sanitize_mode.h"
 
 #define DEFAULT_ARCH "gfx90a:xnack+"
 #define DEFAULT_LDS_ONLY_ARCH "gfx90a"
@@ -185,8 +186,8 @@ static void scan_args(struct options *o, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int lds = ldsan_cc_sanitize_lds_option(a, rest, sizeof rest);
-    if (lds) o->lds_only = lds > 0;
-    else if (strcmp(a, "--emulate") == 0) o->emulate = 1;
+    if (lds) continue; /* the mode: ldsan_cc_sanitize_mode, in main */
+    if (strcmp(a, "--emulate") == 0) o->emulate = 1;
     else if (strcmp(a, "-mwavefrontsize64") == 0) o->wave64 = 1;
     else if (strcmp(a, "-mno-wavefrontsize64") == 0) o->wave64 = 0;
     else if (ldsan_cc_lds_checks_option(a)) o->lds_checks = ldsan_cc_lds_checks_option(a);
@@ -352,6 +353,9 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
   }
   scan_args(&o, argc, argv);
+  ldsan_cc_mode mode = ldsan_cc_sanitize_mode(argc, argv, o.emulate);
+  o.lds_only = mode.lds_only;
+  if (mode.note && !o.emulate && !o.info_query) fprintf(stderr, "ldsan-cc: note: %s\n", mode.note); /* --emulate says it */
   check_output_is_not_input(argc, argv);
   locate_build_root(&o);
   /* The plugin reads the LDS checks from the environment (instrument/LdsChecks.h),

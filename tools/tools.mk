@@ -3,7 +3,7 @@
 driver: $(BUILD)/bin/ldsan-cc $(BUILD)/lib/ldsan.cfg $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
 
 # tools/input_kind.c: what an input is, one rule shared with the --emulate driver.
-$(BUILD)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/input_kind.h
+$(BUILD)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/input_kind.h tools/sanitize_mode.c tools/sanitize_mode.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(HOST_CFLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $(filter %.c,$^)
 
