@@ -33,6 +33,47 @@ static LDSAN_GLOBAL ldsan_report_record *claim_slot(LDSAN_GLOBAL ldsan_report_ch
   return r;
 }
 
+/* For an error whose ring slot was taken: the calling dispatch's record in
+ * the channel's first-report reserve (abi.h), or NULL with the drop counted
+ * (in the dispatch's own slot, or in `dropped` when every slot is another
+ * dispatch's). */
+static LDSAN_GLOBAL ldsan_report_record *claim_first_slot(LDSAN_GLOBAL ldsan_report_channel *ch, uint64_t dispatch) {
+  uint32_t start = ldsan_first_slot(dispatch);
+  for (uint32_t i = 0; dispatch && i < LDSAN_CHANNEL_FIRST; i++) {
+    uint32_t k = (start + i) % LDSAN_CHANNEL_FIRST;
+    uint64_t owner = __ldsan_load_relaxed_u64(&ch->first_owner[k], LDSAN_SCOPE_SYSTEM);
+    if (owner == 0) owner = __ldsan_atomic_cas_u64(&ch->first_owner[k], 0, dispatch, LDSAN_SCOPE_SYSTEM);
+    if (owner == 0) { /* ours; the host empties the record before it frees the slot */
+      LDSAN_GLOBAL ldsan_report_record *r = &ch->first[k];
+      if (__ldsan_atomic_cas_u32(&r->state, LDSAN_RECORD_EMPTY, LDSAN_RECORD_WRITING, LDSAN_SCOPE_SYSTEM) ==
+          LDSAN_RECORD_EMPTY)
+        return r;
+      break;
+    }
+    if (owner == dispatch) {
+      __ldsan_atomic_add_u32(&ch->first_dropped[k], 1u, LDSAN_SCOPE_SYSTEM);
+      return 0;
+    }
+  }
+  __ldsan_atomic_add_u32(&ch->dropped, 1u, LDSAN_SCOPE_SYSTEM);
+  return 0;
+}
+
+/* A slot for a report with these flags (abi.h protocol): the ring's, else
+ * for an error of a dispatch the first-report reserve's; NULL with the drop
+ * counted (a warning in dropped_warnings). */
+static LDSAN_GLOBAL ldsan_report_record *claim_record(LDSAN_GLOBAL ldsan_report_channel *ch, uint32_t flags) {
+  LDSAN_GLOBAL ldsan_report_record *r = claim_slot(ch);
+  if (r) return r;
+  if (flags & LDSAN_REPORT_WARNING) {
+    __ldsan_atomic_add_u32(&ch->dropped_warnings, 1u, LDSAN_SCOPE_SYSTEM);
+    return 0;
+  }
+  if (ch->capacity) return claim_first_slot(ch, __ldsan_implicitarg_ptr());
+  __ldsan_atomic_add_u32(&ch->dropped, 1u, LDSAN_SCOPE_SYSTEM);
+  return 0;
+}
+
 /* Fills what every record says about where it comes from (block, kernel,
  * ids, dispatch) and zeroes the hazard fields. */
 static void fill_origin(LDSAN_GLOBAL ldsan_report_record *r) {
@@ -66,10 +107,8 @@ static void publish(LDSAN_GLOBAL ldsan_report_record *r, uint32_t flags) {
 __attribute__((noinline, cold)) uint64_t __ldsan_report(uint32_t kind, uint64_t address, uint64_t access_address, uint64_t size,
                     uint32_t flags, uint32_t shadow_byte, uint64_t pc) {
   LDSAN_GLOBAL ldsan_report_channel *ch = current_channel();
-  LDSAN_GLOBAL ldsan_report_record *r = claim_slot(ch);
-  if (!r) {
-    __ldsan_atomic_add_u32(&ch->dropped, 1u, LDSAN_SCOPE_SYSTEM);
-  } else {
+  LDSAN_GLOBAL ldsan_report_record *r = claim_record(ch, flags);
+  if (r) {
     fill_origin(r);
     r->kind = kind;
     r->address = address;
@@ -86,11 +125,8 @@ __attribute__((noinline, cold)) uint64_t __ldsan_report(uint32_t kind, uint64_t 
 
 __attribute__((noinline, cold)) LDSAN_GLOBAL ldsan_report_record *__ldsan_report_hazard(const ldsan_hz_report *h) {
   LDSAN_GLOBAL ldsan_report_channel *ch = current_channel();
-  LDSAN_GLOBAL ldsan_report_record *r = claim_slot(ch);
-  if (!r) {
-    __ldsan_atomic_add_u32((h->flags & LDSAN_REPORT_WARNING) ? &ch->dropped_warnings : &ch->dropped, 1u,
-                           LDSAN_SCOPE_SYSTEM);
-  } else {
+  LDSAN_GLOBAL ldsan_report_record *r = claim_record(ch, h->flags);
+  if (r) {
     fill_origin(r);
     r->kind = h->kind;
     r->address = r->access_address = h->address;

@@ -25,4 +25,4 @@ __attribute__((used)) LDSAN_EXPORT volatile LDSAN_GLOBAL ldsan_device_state __ld
     0};
 
 LDSAN_EXPORT LDSAN_GLOBAL ldsan_report_channel __ldsan_builtin_channel = {
-    LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, 0, 0, {{0}}};
+    LDSAN_ABI_VERSION, LDSAN_CHANNEL_CAPACITY, 0, 0, 0, 0, {{0}}, {0}, {0}, {{0}}};

@@ -13,6 +13,9 @@
 
 #include "internal.h"
 
+/* Records a drain can hold: the ring's and the first-report reserve's. */
+#define MAX_RECORDS (LDSAN_CHANNEL_CAPACITY + LDSAN_CHANNEL_FIRST)
+
 static pthread_mutex_t report_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 void ldsan_report_lock(void) { pthread_mutex_lock(&report_mutex); }
@@ -71,7 +74,7 @@ static uint64_t source_site(uint64_t pc, const ldsan_dispatch_info *d) {
 /* The pcs of one drain already looked up (most records share a few pcs),
  * under report_mutex. */
 typedef struct pc_site { uint64_t pc, site; } pc_site;
-static pc_site site_cache[2 * LDSAN_CHANNEL_CAPACITY];
+static pc_site site_cache[2 * MAX_RECORDS];
 static uint32_t site_cached;
 
 static uint64_t cached_site(uint64_t pc, const ldsan_dispatch_info *d) {
@@ -113,10 +116,34 @@ static int same_key(const dedup_key *a, const dedup_key *b) {
          strcmp(a->bug, b->bug) == 0;
 }
 
-/* Whether record r was written by the dispatch (any record when it is unknown). */
-static int belongs(const ldsan_report_record *r, const ldsan_dispatch_info *d) {
+/* Whether the dispatch whose implicit-argument pointer is `ptr` is d (any
+ * when d is unknown). */
+static int dispatch_wrote(uint64_t ptr, const ldsan_dispatch_info *d) {
   if (!d || d->args_begin == d->args_end) return 1;
-  return r->dispatch >= d->args_begin && r->dispatch < d->args_end;
+  return ptr >= d->args_begin && ptr < d->args_end;
+}
+
+/* Looks at slot r for the drain of `dispatch`: returns 1 for a record of the
+ * dispatch to print; counts and empties one folded into its access's bounds
+ * report, and one its writer never finished (final: no dispatch runs any
+ * more). */
+static int take_record(ldsan_report_record *r, const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch,
+                       int final, ldsan_drain_stats *st) {
+  /* Acquire pairs with the device's release store of READY: every field is final. */
+  uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+  if (state == LDSAN_RECORD_READY && dispatch_wrote(r->dispatch, dispatch)) {
+    if (!ldsan_report_is_redundant(r, mem, dispatch)) return 1;
+    /* Folded into its access's bounds report: counted as such, not printed. */
+    if (ldsan_report_is_error(r)) st->errors++;
+    else st->warnings++;
+    if (ldsan_report_aborts(r)) st->must_abort = 1;
+    st->deduplicated += 1 + r->repeats + r->repeats_elsewhere;
+    __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
+  } else if (state == LDSAN_RECORD_WRITING && final) {
+    st->lost++;  /* no dispatch runs any more: its writer died mid-record */
+    __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
+  }
+  return 0;
 }
 
 static int same_workgroup(const ldsan_report_record *a, const ldsan_report_record *b) {
@@ -156,36 +183,28 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     st.must_abort = 1;
   }
   /* This dispatch's records, oldest ticket first: the slot `next` names is the
-   * one written longest ago (abi.h protocol). */
-  ldsan_report_record *rec[LDSAN_CHANNEL_CAPACITY];
+   * one written longest ago (abi.h protocol); then its first-report reserve
+   * slots (the records that found the ring full come after it). */
+  ldsan_report_record *rec[MAX_RECORDS];
   uint32_t n = 0;
   int final = dispatch && dispatch->final;
   uint32_t oldest = capacity ? next % capacity : 0;  /* not (next + k) % capacity: next + k wraps */
   for (uint32_t k = 0; k < capacity; k++) {
     ldsan_report_record *r = &ch->records[(oldest + k) % capacity];
-    /* Acquire pairs with the device's release store of READY: every field is final. */
-    uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
-    if (state == LDSAN_RECORD_READY && belongs(r, dispatch)) {
-      if (!ldsan_report_is_redundant(r, mem, dispatch)) {
-        rec[n++] = r;
-        continue;
-      }
-      /* Folded into its access's bounds report: counted as such, not printed. */
-      if (ldsan_report_is_error(r)) st.errors++;
-      else st.warnings++;
-      if (ldsan_report_aborts(r)) st.must_abort = 1;
-      st.deduplicated += 1 + r->repeats + r->repeats_elsewhere;
-      __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
-    } else if (state == LDSAN_RECORD_WRITING && final) {
-      st.lost++;  /* no dispatch runs any more: its writer died mid-record */
-      __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
-    }
+    if (take_record(r, mem, dispatch, final, &st)) rec[n++] = r;
+  }
+  uint32_t own[LDSAN_CHANNEL_FIRST], owned = 0;
+  for (uint32_t k = 0; capacity && k < LDSAN_CHANNEL_FIRST; k++) {
+    uint64_t owner = __atomic_load_n(&ch->first_owner[k], __ATOMIC_ACQUIRE);
+    if (!owner || !dispatch_wrote(owner, dispatch)) continue;
+    own[owned++] = k;
+    if (take_record(&ch->first[k], mem, dispatch, final, &st)) rec[n++] = &ch->first[k];
   }
 
   /* Group the records: group[i] is the index of the first record of i's group. */
-  static dedup_key keys[LDSAN_CHANNEL_CAPACITY];  /* under report_mutex */
-  int group[LDSAN_CHANNEL_CAPACITY];
-  uint32_t lanes[LDSAN_CHANNEL_CAPACITY], wgs[LDSAN_CHANNEL_CAPACITY];
+  static dedup_key keys[MAX_RECORDS];  /* under report_mutex */
+  int group[MAX_RECORDS];
+  uint32_t lanes[MAX_RECORDS], wgs[MAX_RECORDS];
   site_cached = 0;  /* another dispatch's pcs may be another code object's */
   for (uint32_t i = 0; i < n; i++) {
     lanes[i] = wgs[i] = 0;
@@ -214,7 +233,7 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
       continue;
     }
     /* The group's records of this record's workgroup (JSON lists them all). */
-    const ldsan_report_record *folded[LDSAN_CHANNEL_CAPACITY];
+    const ldsan_report_record *folded[MAX_RECORDS];
     ldsan_report_extra extra = {lanes[i] - 1, wgs[i], folded, 0, 0, keys[i].site != 0};
     for (uint32_t j = i; j < n; j++)
       if (group[j] == (int)i && same_workgroup(rec[j], rec[i])) {
@@ -233,7 +252,9 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   st.deduplicated -= st.over_limit - groups_over;
   if (st.lost)
     fprintf(out, "ldsan: warning: %u report(s) lost: a lane stopped while writing its report\n", st.lost);
+  /* Its own drops (counted in its reserve slots), and those no slot took. */
   st.dropped = __atomic_exchange_n(&ch->dropped, 0u, __ATOMIC_ACQ_REL);
+  for (uint32_t i = 0; i < owned; i++) st.dropped += __atomic_exchange_n(&ch->first_dropped[own[i]], 0u, __ATOMIC_ACQ_REL);
   if (st.dropped)
     fprintf(out, "ldsan: warning: %u more report(s) dropped: the report channel holds %u; fix the first "
             "reports and rerun\n", st.dropped, ch->capacity);
@@ -249,6 +270,10 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   /* Give the printed slots back; release: the device's CAS that takes a slot
    * again sees EMPTY only after this drain is done reading it. */
   for (uint32_t i = 0; i < n; i++) __atomic_store_n(&rec[i]->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
+  /* Then its reserve slots, last (a slot whose record a writer still holds stays its). */
+  for (uint32_t i = 0; i < owned; i++)
+    if (__atomic_load_n(&ch->first[own[i]].state, __ATOMIC_ACQUIRE) == LDSAN_RECORD_EMPTY)
+      __atomic_store_n(&ch->first_owner[own[i]], 0, __ATOMIC_RELEASE);
   ldsan_report_unlock();
   if (stats) *stats = st;
   return (int)st.printed;

@@ -206,6 +206,7 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
   }
   img->backend = b;
   img->own_shadow = own_shadow;
+  memset(img->channel, 0, sizeof *img->channel); /* every slot EMPTY, every reserve slot free */
   img->channel->abi_version = LDSAN_ABI_VERSION;
   img->channel->capacity = LDSAN_CHANNEL_CAPACITY;
   /* The device traps on aborting reports only if the host wants to halt. */

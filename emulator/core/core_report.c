@@ -113,22 +113,8 @@ ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img) {
  * written whole and published READY), where the drain prints them with the
  * rest: deduplicated, counted, limited, as text or JSON. */
 static void emu_post_hazards(ldsan_report_channel *ch, const emu_dispatch *d) {
-  uint32_t capacity = ch->capacity < LDSAN_CHANNEL_CAPACITY ? ch->capacity : LDSAN_CHANNEL_CAPACITY;
   if (d->hazards_lost) __atomic_fetch_add(&ch->dropped, d->hazards_lost, __ATOMIC_RELAXED);
-  for (uint32_t i = 0; i < d->hazard_count; i++) {
-    uint32_t ticket = __atomic_fetch_add(&ch->next, 1u, __ATOMIC_RELAXED);
-    uint32_t empty = LDSAN_RECORD_EMPTY;
-    ldsan_report_record *r = capacity ? &ch->records[ticket % capacity] : NULL;
-    if (!r ||
-        !__atomic_compare_exchange_n(&r->state, &empty, LDSAN_RECORD_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-      __atomic_fetch_add((d->hazards[i].flags & LDSAN_REPORT_WARNING) ? &ch->dropped_warnings : &ch->dropped, 1u,
-                         __ATOMIC_RELAXED);
-      continue;
-    }
-    *r = d->hazards[i];
-    r->state = LDSAN_RECORD_WRITING;
-    __atomic_store_n(&r->state, LDSAN_RECORD_READY, __ATOMIC_RELEASE);
-  }
+  for (uint32_t i = 0; i < d->hazard_count; i++) (void)ldsan_host_channel_post(ch, &d->hazards[i]);
 }
 
 int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
@@ -137,8 +123,8 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
   emu_post_hazards(ch, d);
   if (report_hook) {
     uint64_t mine = (uint64_t)(uintptr_t)d->implicitarg;
-    for (uint32_t i = 0; i < LDSAN_CHANNEL_CAPACITY; i++) {
-      const ldsan_report_record *r = &ch->records[i];
+    for (uint32_t i = 0; i < LDSAN_CHANNEL_CAPACITY + LDSAN_CHANNEL_FIRST; i++) {
+      const ldsan_report_record *r = i < LDSAN_CHANNEL_CAPACITY ? &ch->records[i] : &ch->first[i - LDSAN_CHANNEL_CAPACITY];
       if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == LDSAN_RECORD_READY && r->dispatch >= mine &&
           r->dispatch < mine + EMU_IMPLICIT_SIZE)
         report_hook(r, report_hook_ctx);

@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped on any change to a layout or protocol in this header. The device state
  * carries it in its initializer; the host refuses a code object that differs. */
-#define LDSAN_ABI_VERSION 7u
+#define LDSAN_ABI_VERSION 8u
 
 /* ---------------------------------------------------------------------------
  * Shadow mapping: what the compiler emits for amdgcn (and host ASan on x86-64).
@@ -186,6 +186,20 @@ LDSAN_STATIC_ASSERT(sizeof(ldsan_var_desc) == 40, "var desc size");
  * A WRITING slot belongs to a dispatch still running — or to a lane that died
  * mid-record (another lane of its wave trapped): once no dispatch can be running
  * (queue error, exit) the host counts such slots as lost and empties them.
+ * First-report reserve: an error (not LDSAN_REPORT_WARNING) whose ring slot
+ * is taken (step 2 fails) goes to first[], so that the first report of each
+ * dispatch is kept however many records other dispatches left in the ring.
+ * The writer probes first_owner[] from ldsan_first_slot(dispatch) on, all
+ * LDSAN_CHANNEL_FIRST slots: a slot its dispatch owns already means the
+ * dispatch has its record: it adds 1 to that slot's first_dropped and drops
+ * the report; a free one (0) it takes with a CAS of first_owner from 0 to its
+ * dispatch, then writes first[k] as steps 2-3 say. Only when every slot is
+ * another dispatch's is the report counted in `dropped`.
+ * Reader, after the ring: every slot whose owner lies in the finished
+ * dispatch's range is its own: print a READY first[k] with its ring records,
+ * take first_dropped[k] (atomic exchange to 0) as the dispatch's dropped
+ * reports, store first[k].state = EMPTY, then first_owner[k] = 0 (release),
+ * last.
  * `dropped` is taken by the host with an atomic exchange to 0; so is
  * `dropped_warnings`, where a writer counts a dropped LDSAN_REPORT_WARNING
  * record instead (those never stop a program).
@@ -258,6 +272,7 @@ typedef struct ldsan_report_record {
 LDSAN_STATIC_ASSERT(sizeof(ldsan_report_record) == 160, "report record size");
 
 #define LDSAN_CHANNEL_CAPACITY 256u  /* a power of two: ticket % capacity survives wrap-around */
+#define LDSAN_CHANNEL_FIRST 64u      /* first-report slots: dispatches whose first error found the ring full */
 
 typedef struct ldsan_report_channel {
   uint32_t abi_version;      /* LDSAN_ABI_VERSION */
@@ -267,8 +282,18 @@ typedef struct ldsan_report_channel {
   uint32_t dropped_warnings; /* warnings not recorded because their slot was taken */
   uint32_t reserved;
   ldsan_report_record records[LDSAN_CHANNEL_CAPACITY];
+  /* The first-report reserve (protocol above). */
+  uint64_t first_owner[LDSAN_CHANNEL_FIRST];   /* the dispatch (record.dispatch) owning slot k, 0 free */
+  uint32_t first_dropped[LDSAN_CHANNEL_FIRST]; /* its errors dropped since its record there */
+  ldsan_report_record first[LDSAN_CHANNEL_FIRST];
 } ldsan_report_channel;
-LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 24 + 160 * LDSAN_CHANNEL_CAPACITY, "channel size");
+LDSAN_STATIC_ASSERT(sizeof(ldsan_report_channel) == 24 + 160 * LDSAN_CHANNEL_CAPACITY + 172 * LDSAN_CHANNEL_FIRST,
+                    "channel size");
+
+/* Where a dispatch's probe of the first-report reserve starts. */
+static inline uint32_t ldsan_first_slot(uint64_t dispatch) {
+  return (uint32_t)(((dispatch >> 4) * 0x9e3779b97f4a7c15ull) >> 40) % LDSAN_CHANNEL_FIRST;
+}
 LDSAN_STATIC_ASSERT((LDSAN_CHANNEL_CAPACITY & (LDSAN_CHANNEL_CAPACITY - 1)) == 0, "capacity a power of two");
 
 /* ---------------------------------------------------------------------------

@@ -167,6 +167,12 @@ typedef struct ldsan_drain_stats {
 int ldsan_host_drain_channel_stats(ldsan_report_channel *channel, const ldsan_device_memory *mem,
                                    const ldsan_dispatch_info *dispatch, ldsan_drain_stats *stats);
 
+/* Posts a finished record (its `dispatch` set) into the channel as the
+ * device's writers do (abi.h protocol: a ring slot, else for an error the
+ * first-report reserve). Returns 1 if it was recorded, 0 if it was counted as
+ * dropped. */
+int ldsan_host_channel_post(ldsan_report_channel *channel, const ldsan_report_record *record);
+
 /* Prints one report for one record (the building block of drain). `out` NULL
  * means the configured log. Ends with "==PID==ABORTING" if the record aborts
  * (halt_on_error set, record not NOABORT); the caller exits. */

@@ -151,6 +151,50 @@ static void test_ring_attribution(void) {
   ldsan_flags_parse("dedup=1", stderr);
 }
 
+/* The first-report reserve (abi.h): dispatch A's 256 records fill the ring;
+ * dispatch B's four errors then get one record in the reserve and three drops
+ * counted as B's (ldsan_host_channel_post, as the device and the emulator
+ * post). B's drain prints its report and says 3 dropped; A's drain prints
+ * A's, with none of B's drops; the reserve slot is free again. */
+static void test_first_report_reserve(void) {
+  channel_reset();
+  ldsan_flags_parse("halt_on_error=0", stderr);
+  for (int i = 0; i < (int)LDSAN_CHANNEL_CAPACITY; i++) {
+    ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
+    r.flags |= LDSAN_ACCESS_NOABORT;
+    r.dispatch = 0x5010;
+    CHECK_EQ(ldsan_host_channel_post(&ch, &r), 1);
+  }
+  for (int i = 0; i < 4; i++) {
+    ldsan_report_record r = mini_record(-8, 4, 0, LDSAN_SHADOW_LDS_BLOCK_HEADER);
+    r.flags |= LDSAN_ACCESS_NOABORT;
+    r.dispatch = 0x9010;
+    CHECK_EQ(ldsan_host_channel_post(&ch, &r), i == 0);
+  }
+  CHECK_EQ(ch.dropped, 0);
+  ldsan_dispatch_info a = mini_dispatch, b = mini_dispatch;
+  a.args_begin = 0x5000;
+  a.args_end = 0x5000 + 272;
+  b.args_begin = 0x9000;
+  b.args_end = 0x9000 + 272;
+  ldsan_drain_stats st;
+  int ret;
+  char *out = drain_for(&b, &st, &ret);
+  CHECK_EQ(ret, 1);
+  CHECK_EQ(st.dropped, 3);
+  CHECK_EQ(count_of(out, "ERROR: AddressSanitizer: lds-buffer-underflow"), 1);
+  CHECK_HAS(out, "ldsan: warning: 3 more report(s) dropped");
+  free(out);
+  for (uint32_t k = 0; k < LDSAN_CHANNEL_FIRST; k++) CHECK_EQ(ch.first_owner[k], 0);
+  out = drain_for(&a, &st, &ret);
+  CHECK_EQ(ret, 1);
+  CHECK_EQ(st.dropped, 0);
+  CHECK_EQ(st.deduplicated, LDSAN_CHANNEL_CAPACITY - 1);
+  CHECK_EQ(count_of(out, "lds-buffer-overflow on"), 1);
+  free(out);
+  ldsan_flags_parse("halt_on_error=1", stderr);
+}
+
 static void test_dedup_off_and_limit(void) {
   ldsan_flags_parse("dedup=0", stderr);
   channel_reset();
@@ -701,6 +745,7 @@ int main(void) {
   test_threads();
   test_dedup_lost_dropped();
   test_ring_attribution();
+  test_first_report_reserve();
   test_dedup_off_and_limit();
   test_abort_rules();
   test_fold_wording();

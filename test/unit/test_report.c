@@ -108,23 +108,63 @@ static void test_ring(void) {
   /* The host drains slot 1 only (another dispatch's record, say). */
   __atomic_store_n(&dev.channel->records[1].state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
   __ldsan_host_implicitarg = 0x8000;
-  LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13); /* ticket 4 -> slot 0: taken, dropped */
-  CHECK_EQ(dev.channel->dropped, 1);
+  uint32_t k = ldsan_first_slot(0x8000);
+  LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13); /* ticket 4 -> slot 0: taken; to the reserve */
   CHECK_EQ(dev.channel->records[0].dispatch, 0x7000);
+  CHECK_EQ(dev.channel->dropped, 0);
+  CHECK_EQ(dev.channel->first_owner[k], 0x8000);
+  CHECK_EQ(dev.channel->first[k].state, LDSAN_RECORD_READY);
+  CHECK_EQ(dev.channel->first[k].dispatch, 0x8000);
   LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13); /* ticket 5 -> slot 1: free again */
   CHECK_EQ(dev.channel->records[1].state, LDSAN_RECORD_READY);
   CHECK_EQ(dev.channel->records[1].dispatch, 0x8000);
   CHECK_EQ(dev.channel->next, 6);
-  /* A slot another lane is still writing is not taken either. */
+  /* A slot another lane is still writing is not taken either: the dispatch
+   * has its reserve record, so the drop is counted there. */
   dev.channel->records[2].state = LDSAN_RECORD_WRITING;
   dev.channel->next = 2;
   LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
   CHECK_EQ(dev.channel->records[2].state, LDSAN_RECORD_WRITING);
-  CHECK_EQ(dev.channel->dropped, 2);
+  CHECK_EQ(dev.channel->dropped, 0);
+  CHECK_EQ(dev.channel->first_dropped[k], 1);
   /* Capacity 0: every report is dropped, none written. */
   dev.channel->capacity = 0;
   LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
-  CHECK_EQ(dev.channel->dropped, 3);
+  CHECK_EQ(dev.channel->dropped, 1);
+  __ldsan_host_implicitarg = 0;
+}
+
+/* The first-report reserve (abi.h): with the ring full of one dispatch's
+ * records, every other dispatch still gets its first error recorded, and its
+ * later drops are counted as its own; only with every reserve slot another
+ * dispatch's is a report counted in `dropped`. */
+static void test_first_report_reserve(void) {
+  reset();
+  dev.channel->capacity = 4;
+  __ldsan_host_implicitarg = 0x7000;
+  for (int i = 0; i < 4; ++i) LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
+  for (uint64_t d = 0x10000; d < 0x10000 + 8 * 0x1000; d += 0x1000) {
+    __ldsan_host_implicitarg = d;
+    for (int i = 0; i < 3; ++i) LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
+  }
+  CHECK_EQ(dev.channel->dropped, 0);
+  uint32_t recorded = 0, counted = 0;
+  for (uint32_t k = 0; k < LDSAN_CHANNEL_FIRST; k++) {
+    if (!dev.channel->first_owner[k]) continue;
+    CHECK_EQ(dev.channel->first[k].state, LDSAN_RECORD_READY);
+    CHECK_EQ(dev.channel->first[k].dispatch, dev.channel->first_owner[k]);
+    CHECK_EQ(dev.channel->first_dropped[k], 2);
+    recorded++;
+    counted += dev.channel->first_dropped[k];
+  }
+  CHECK_EQ(recorded, 8);
+  CHECK_EQ(counted, 16);
+  /* Every slot another dispatch's: the report is counted in dropped. */
+  for (uint32_t k = 0; k < LDSAN_CHANNEL_FIRST; k++)
+    if (!dev.channel->first_owner[k]) dev.channel->first_owner[k] = 0x5000 + k;
+  __ldsan_host_implicitarg = 0x90000;
+  LDSAN_ENTRY(__asan_report_load1_noabort)(var + 13);
+  CHECK_EQ(dev.channel->dropped, 1);
   __ldsan_host_implicitarg = 0;
 }
 
@@ -161,6 +201,7 @@ int main(void) {
   RUN(test_ranges);
   RUN(test_channel_overflow);
   RUN(test_ring);
+  RUN(test_first_report_reserve);
   RUN(test_builtin_channel);
   unit_device_fini(&dev);
   return unit_summary();
