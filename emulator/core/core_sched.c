@@ -1,7 +1,7 @@
 /* ldsan emulator core: the scheduler. A dispatch runs on N workers (the
  * launching thread plus N-1 persistent pool threads; N = LDSAN_EMU_THREADS,
  * default: every core, at most EMU_MAX_WORKERS). Workers take whole workgroups from an atomic
- * counter.
+ * counter. The pool starts on the first launch, and again in a forked child.
  * Work-item loops (kernels the retarget tool gave a group function, see
  * emu.h): the workgroup runs region by region; each call of the group
  * function runs one region for every work-item waiting at its start. A pass
@@ -645,6 +645,7 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
 }
 
 /* ---- worker pool -------------------------------------------------------- */
+static pthread_mutex_t launch_mu = PTHREAD_MUTEX_INITIALIZER; /* one dispatch at a time: the pool is shared */
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_go = PTHREAD_COND_INITIALIZER, pool_done = PTHREAD_COND_INITIALIZER;
 static emu_dispatch *pool_d;
@@ -668,8 +669,11 @@ static void emu_spin_while(const uint64_t *v, uint64_t x, int equal) {
     }
   }
 }
-static unsigned pool_threads = (unsigned)-1;
+static unsigned pool_threads = (unsigned)-1; /* -1: no pool yet (started by the first launch) */
 static uint64_t pool_busy;
+/* The pool threads' workers, one each: here rather than on their stacks, so
+ * that a forked child, which has none of the threads, can free them. */
+static emu_worker **pool_workers;
 static __thread emu_worker *caller_worker;
 
 /* A launching thread's worker goes when the thread does (LeakSanitizer would
@@ -706,9 +710,8 @@ static emu_worker *emu_caller_worker(void) {
 }
 
 static void *emu_pool_main(void *arg) {
-  emu_worker w = {0};
-  uint64_t seen = 0;
-  (void)arg;
+  emu_worker *w = arg;
+  uint64_t seen = 0;  /* pool_epoch when the pool started */
   for (;;) {
     emu_spin_while(&pool_epoch, seen, 1);
     pthread_mutex_lock(&pool_mu);
@@ -716,7 +719,7 @@ static void *emu_pool_main(void *arg) {
     seen = pool_epoch;
     emu_dispatch *d = pool_d;
     pthread_mutex_unlock(&pool_mu);
-    emu_run_worker(&w, d);
+    emu_run_worker(w, d);
     pthread_mutex_lock(&pool_mu);
     if (__atomic_sub_fetch(&pool_busy, 1, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&pool_done);
     pthread_mutex_unlock(&pool_mu);
@@ -724,18 +727,59 @@ static void *emu_pool_main(void *arg) {
   return NULL;
 }
 
+/* fork(): the child has only the thread that called it, none of the pool's.
+ * Before the fork the launch and pool locks are taken (no dispatch runs, no
+ * worker is inside the pool's handshake), after it the parent releases them;
+ * the child makes them anew and forgets the pool, so that its first launch
+ * starts workers of its own (emu_start_pool). */
+static void emu_fork_prepare(void) {
+  pthread_mutex_lock(&launch_mu);
+  pthread_mutex_lock(&pool_mu);
+}
+
+static void emu_fork_parent(void) {
+  pthread_mutex_unlock(&pool_mu);
+  pthread_mutex_unlock(&launch_mu);
+}
+
+static void emu_fork_child(void) {
+  pthread_mutex_init(&launch_mu, NULL);
+  pthread_mutex_init(&pool_mu, NULL);
+  pthread_cond_init(&pool_go, NULL);
+  pthread_cond_init(&pool_done, NULL);
+  pool_d = NULL;
+  pool_epoch = 0;
+  pool_busy = 0;
+  pool_threads = (unsigned)-1;
+}
+
+/* Under launch_mu. */
 static void emu_start_pool(void) {
+  static int fork_handled; /* once per process tree: a child inherits the handlers */
+  if (!fork_handled) {
+    if (pthread_atfork(emu_fork_prepare, emu_fork_parent, emu_fork_child) != 0)
+      emu_die("cannot register the worker pool's fork handlers");
+    fork_handled = 1;
+  }
+  /* A forked child: the parent's pool threads are not here, their workers are. */
+  for (unsigned i = 0; pool_workers && pool_workers[i]; i++) emu_free_worker(pool_workers[i]);
+  free(pool_workers);
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int threads = emu_options()->threads;
   /* Every core by default (at most EMU_MAX_WORKERS): workgroups are independent. */
   unsigned n = threads > 0 ? (unsigned)threads : cores < 1 ? 1 : cores > EMU_MAX_WORKERS ? EMU_MAX_WORKERS : (unsigned)cores;
+  pool_workers = calloc(n, sizeof *pool_workers); /* NULL-terminated */
+  if (!pool_workers) emu_die("out of memory");
   pool_threads = 0;
   for (unsigned i = 1; i < n; i++) {
+    emu_worker *w = calloc(1, sizeof *w);
+    if (!w) emu_die("out of memory");
     pthread_t t;
     pthread_attr_t a;
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &a, emu_pool_main, NULL) == 0) pool_threads++;
+    if (pthread_create(&t, &a, emu_pool_main, w) == 0) pool_workers[pool_threads++] = w;
+    else free(w);
     pthread_attr_destroy(&a);
   }
 }
@@ -770,8 +814,7 @@ static void emu_run_cooperative(emu_dispatch *d) {
 }
 
 int ldsan_emu_run(emu_dispatch *d) {
-  static pthread_mutex_t launch_mu = PTHREAD_MUTEX_INITIALIZER;
-  pthread_mutex_lock(&launch_mu); /* one dispatch at a time: the pool is shared */
+  pthread_mutex_lock(&launch_mu);
   if (pool_threads == (unsigned)-1) emu_start_pool();
   emu_caller_worker();
   if (d->cooperative) {
