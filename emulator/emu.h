@@ -144,6 +144,14 @@ const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel);
 uint32_t ldsan_emu_wave_size(void);
 const char *ldsan_emu_target(void);
 
+/* Added by the core (additive): memory for the emulator's own state (the HIP
+ * layer's tables; not the program's hipMalloc): n zeroed bytes aligned to
+ * align (0: malloc's), or p grown to n bytes. On failure they print one line
+ * (how many bytes, for `what`, what to do) and exit the process with status
+ * 1: they never return NULL. */
+void *ldsan_emu_xalloc(size_t n, size_t align, const char *what);
+void *ldsan_emu_xrealloc(void *p, size_t n, const char *what);
+
 /* Added by the core (additive), for tests and tools: called for every READY
  * record of the channel after a dispatch, before the host library prints and
  * resets it. NULL removes the hook. Not thread-safe against launches. */

@@ -16,18 +16,20 @@ static struct ldsan_image **image_hosts;   /* images[i]'s registration with the 
 static unsigned image_count;
 
 void __ldsan_emu_register_image(const ldsan_emu_image *image) {
-  if (image->version != LDSAN_EMU_IMAGE_VERSION) {
-    fprintf(stderr, "ldsan-emu: fatal: %s was retargeted for image version %u, this core is version %u\n",
-            image->source ? image->source : "a device object", image->version, LDSAN_EMU_IMAGE_VERSION);
-    exit(1);
-  }
+  const char *source = image->source ? image->source : "a device object";
+  if (image->version != LDSAN_EMU_IMAGE_VERSION)
+    ldsan_emu_die("%s was retargeted for image version %u, this core is version %u; rebuild the program with "
+                  "this ldsan's ldsan-cc --emulate", source, image->version, LDSAN_EMU_IMAGE_VERSION);
   /* An image with ldsan's runtime that the host library refuses (it said why:
    * ASan's shadow not mappable, out of memory) would run unchecked or fault. */
   struct ldsan_image *host = ldsan_emu_register_host(image);
-  if (!host && image->device_state) exit(1);
+  if (!host && image->device_state)
+    ldsan_emu_die("the kernels of %s cannot run without ldsan's host library, which refused the image (the "
+                  "message above says why): fix that and rerun", source);
   pthread_mutex_lock(&images_mu);
-  images = realloc(images, (image_count + 1) * sizeof *images);
-  image_hosts = realloc(image_hosts, (image_count + 1) * sizeof *image_hosts);
+  images = ldsan_emu_xrealloc(images, (image_count + 1) * sizeof *images, "the emulator's table of device images");
+  image_hosts = ldsan_emu_xrealloc(image_hosts, (image_count + 1) * sizeof *image_hosts,
+                                   "the host library registrations of the emulator's device images");
   images[image_count] = image;
   image_hosts[image_count++] = host;
   pthread_mutex_unlock(&images_mu);
@@ -138,8 +140,7 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
                kernel->name, grid[0], grid[1], grid[2], block[0], block[1], block[2], EMU_MAX_BLOCK);
     return 1;
   }
-  emu_dispatch *d = aligned_alloc(64, (sizeof(emu_dispatch) + 63) & ~(size_t)63);
-  memset(d, 0, sizeof *d);
+  emu_dispatch *d = ldsan_emu_xalloc(sizeof *d, 64, "a kernel dispatch");
   pthread_mutex_init(&d->lock, NULL);
   pthread_cond_init(&d->gws_cond, NULL);
   d->cooperative = (flags & LDSAN_EMU_LAUNCH_COOPERATIVE) != 0;

@@ -160,6 +160,14 @@ typedef struct emu_worker {
 
 extern __thread ldsan_emu_tls_state __ldsan_emu_tls;
 
+/* core_alloc.c: the emulator's own memory (ldsan_emu_xalloc, emu.h) and its
+ * one way to give up. try_alloc: as xalloc, for what the emulator can do
+ * without: NULL on failure. xmap: n bytes of fresh anonymous memory
+ * (MAP_NORESERVE), or exit. die: "ldsan-emu: fatal: <message>" and exit 1. */
+void *ldsan_emu_try_alloc(size_t n, size_t align, const char *what);
+void *ldsan_emu_xmap(size_t n, const char *what);
+__attribute__((noreturn, format(printf, 1, 2))) void ldsan_emu_die(const char *fmt, ...);
+
 /* core_fiber.S */
 void ldsan_emu_ctx_switch(void **save_sp, void *new_sp);
 void ldsan_emu_fiber_start(void);

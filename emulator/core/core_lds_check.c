@@ -73,12 +73,18 @@ static emu_lds_rec *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size
         if (words > w->track_cap) {
           free(w->track);
           free(w->atomic_reads);
-          w->track = calloc(words * EMU_RECS_PER_WORD, sizeof(emu_lds_rec)); /* epochs 0: no access */
-          w->atomic_reads = calloc(words * EMU_RECS_PER_WORD, sizeof(emu_lds_readers)); /* touched only if used */
-          if (!w->track || !w->atomic_reads) free(w->track), free(w->atomic_reads), w->track = NULL, w->atomic_reads = NULL;
-          w->track_cap = w->track ? words : 0;
+          /* Zeroed: epochs 0, no access; the atomic readers' pages are touched only if used. */
+          w->track = ldsan_emu_xalloc(words * EMU_RECS_PER_WORD * sizeof(emu_lds_rec), 0,
+                                      "the LDS checks' records of a workgroup's LDS block (detect_races, "
+                                      "detect_uninit, report_wave_sync: turn them off to run without)");
+          w->atomic_reads = ldsan_emu_xalloc(words * EMU_RECS_PER_WORD * sizeof(emu_lds_readers), 0,
+                                             "the LDS checks' atomic readers of a workgroup's LDS block "
+                                             "(detect_races, detect_uninit, report_wave_sync: turn them off to "
+                                             "run without)");
+          w->track_cap = words;
         }
-        if (w->track) w->track_block = b, w->track_size = h.block_size;
+        w->track_block = b;
+        w->track_size = h.block_size;
       }
     }
   }

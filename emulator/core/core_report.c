@@ -57,12 +57,14 @@ EMU_DEVICE_ACCESS static int emu_write(void *ctx, uint64_t addr, const void *src
   return 0;
 }
 
-/* calloc: zeroed, and a large allocation (the device's 64 MiB LDS backing
- * store) comes as untouched zero pages, not 64 MiB of memset. The pool aligns
- * its own base; nothing here needs more than malloc's alignment. */
+/* Zeroed, and a large allocation (the device's 64 MiB LDS backing store)
+ * comes as untouched zero pages, not 64 MiB of memset. The pool aligns its own
+ * base; nothing here needs more than malloc's alignment. NULL on failure: the
+ * host library decides (a report channel it cannot have refuses the image, see
+ * __ldsan_emu_register_image; the LDS store falls back to the built-in pool). */
 static void *emu_alloc_shared(void *ctx, size_t n, uint64_t *device_addr) {
   (void)ctx;
-  void *p = calloc(1, n ? n : 1);
+  void *p = ldsan_emu_try_alloc(n, 0, "ldsan's shared memory (a report channel or the LDS backing store)");
   if (!p) return NULL;
   *device_addr = (uint64_t)(uintptr_t)p;
   return p;

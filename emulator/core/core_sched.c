@@ -29,7 +29,6 @@
  * other workers finish. Fibers, stacks and LDS windows are per worker and
  * reused across workgroups and dispatches; the LDS window is zeroed per
  * workgroup. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +44,6 @@ __thread ldsan_emu_tls_state __ldsan_emu_tls __attribute__((tls_model("initial-e
 __thread emu_worker *ldsan_emu_self;
 
 void ldsan_emu_fiber_main(void);
-
-static void emu_die(const char *what) {
-  fprintf(stderr, "ldsan-emu: fatal: %s: %s\n", what, strerror(errno));
-  abort();
-}
 
 /* Private memory of the running work-item: its fiber stack; with work-item
  * loops, its frame and the worker stack below the group function. */
@@ -92,16 +86,13 @@ static void emu_prepare_loops(emu_worker *w, emu_dispatch *d) {
   if (n > w->ids_cap) {
     free(w->ids);
     free(w->states);
-    w->ids = malloc(n * sizeof *w->ids);
-    w->states = malloc(n * sizeof *w->states);
-    if (!w->ids || !w->states) emu_die("out of memory");
+    w->ids = ldsan_emu_xalloc(n * sizeof *w->ids, 0, "the work-item ids of a worker's work-item loops");
+    w->states = ldsan_emu_xalloc(n * sizeof *w->states, 0, "the work-item states of a worker's work-item loops");
     w->ids_cap = n;
   }
   if (frames > w->frames_cap) {
     free(w->frames);
-    w->frames = aligned_alloc(64, frames);
-    if (!w->frames) emu_die("cannot allocate work-item frames");
-    memset(w->frames, 0, frames);
+    w->frames = ldsan_emu_xalloc(frames, 64, "the work-item frames of a worker's work-item loops");
     w->frames_cap = frames;
   }
   for (uint32_t i = 0; i < n; i++) emu_item_ids(d, i, &w->ids[i]);
@@ -119,10 +110,8 @@ static void emu_ensure_fibers(emu_worker *w, uint32_t n) {
   }
   size_t per = w->stack_size + EMU_GUARD;
   w->stacks_len = per * n;
-  w->stacks = mmap(NULL, w->stacks_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (w->stacks == MAP_FAILED) emu_die("cannot map fiber stacks");
-  w->fibers = calloc(n, sizeof *w->fibers);
-  if (!w->fibers) emu_die("out of memory");
+  w->stacks = ldsan_emu_xmap(w->stacks_len, "a worker's fiber stacks (set LDSAN_EMU_STACK_KB lower)");
+  w->fibers = ldsan_emu_xalloc(n * sizeof *w->fibers, 0, "a worker's fibers");
   for (uint32_t i = 0; i < n; i++) {
     uint8_t *lo = w->stacks + per * i;
     mprotect(lo, EMU_GUARD, PROT_NONE);
@@ -136,8 +125,7 @@ static void emu_ensure_lds(emu_worker *w, size_t size) {
   if (size <= w->lds_cap) return;
   free(w->lds);
   w->lds_cap = (size + 4095) & ~(size_t)4095;
-  w->lds = aligned_alloc(4096, w->lds_cap);
-  if (!w->lds) emu_die("cannot allocate the LDS window");
+  w->lds = ldsan_emu_xalloc(w->lds_cap, 4096, "a worker's LDS window");
 }
 
 /* Host ASan is told about every stack switch (its fiber interface), so it
@@ -695,14 +683,16 @@ static void emu_free_worker(void *p) {
 }
 
 static void emu_make_caller_key(void) {
-  if (pthread_key_create(&caller_key, emu_free_worker) != 0) emu_die("cannot create a thread-exit hook");
+  int rc = pthread_key_create(&caller_key, emu_free_worker);
+  if (rc != 0)
+    ldsan_emu_die("cannot create the thread-specific key that frees a launching thread's worker: %s; the process has "
+                  "used up its keys (PTHREAD_KEYS_MAX): create fewer", strerror(rc));
 }
 
 /* The calling thread's worker, made on its first launch. */
 static emu_worker *emu_caller_worker(void) {
   if (!caller_worker) {
-    caller_worker = calloc(1, sizeof *caller_worker);
-    if (!caller_worker) emu_die("out of memory");
+    caller_worker = ldsan_emu_xalloc(sizeof *caller_worker, 0, "the worker of a launching thread");
     pthread_once(&caller_key_once, emu_make_caller_key);
     pthread_setspecific(caller_key, caller_worker);
   }
@@ -757,8 +747,8 @@ static void emu_fork_child(void) {
 static void emu_start_pool(void) {
   static int fork_handled; /* once per process tree: a child inherits the handlers */
   if (!fork_handled) {
-    if (pthread_atfork(emu_fork_prepare, emu_fork_parent, emu_fork_child) != 0)
-      emu_die("cannot register the worker pool's fork handlers");
+    int rc = pthread_atfork(emu_fork_prepare, emu_fork_parent, emu_fork_child);
+    if (rc != 0) ldsan_emu_die("cannot register the worker pool's fork handlers: %s", strerror(rc));
     fork_handled = 1;
   }
   /* A forked child: the parent's pool threads are not here, their workers are. */
@@ -768,12 +758,10 @@ static void emu_start_pool(void) {
   int threads = emu_options()->threads;
   /* Every core by default (at most EMU_MAX_WORKERS): workgroups are independent. */
   unsigned n = threads > 0 ? (unsigned)threads : cores < 1 ? 1 : cores > EMU_MAX_WORKERS ? EMU_MAX_WORKERS : (unsigned)cores;
-  pool_workers = calloc(n, sizeof *pool_workers); /* NULL-terminated */
-  if (!pool_workers) emu_die("out of memory");
+  pool_workers = ldsan_emu_xalloc(n * sizeof *pool_workers, 0, "the worker pool's table"); /* NULL-terminated */
   pool_threads = 0;
   for (unsigned i = 1; i < n; i++) {
-    emu_worker *w = calloc(1, sizeof *w);
-    if (!w) emu_die("out of memory");
+    emu_worker *w = ldsan_emu_xalloc(sizeof *w, 0, "a pool thread's worker");
     pthread_t t;
     pthread_attr_t a;
     pthread_attr_init(&a);
@@ -794,15 +782,17 @@ static void *emu_coop_main(void *arg) {
 
 static void emu_run_cooperative(emu_dispatch *d) {
   uint64_t extra = d->groups - 1;
-  pthread_t *t = calloc(extra ? extra : 1, sizeof *t);
-  emu_worker **ws = calloc(extra ? extra : 1, sizeof *ws);
-  if (!t || !ws) emu_die("out of memory");
+  pthread_t *t = ldsan_emu_xalloc((extra ? extra : 1) * sizeof *t, 0, "the threads of a cooperative launch");
+  emu_worker **ws = ldsan_emu_xalloc((extra ? extra : 1) * sizeof *ws, 0, "the workers of a cooperative launch");
   uint64_t started = 0;
   for (; started < extra; started++) {
-    ws[started] = calloc(1, sizeof **ws);
-    if (!ws[started]) emu_die("out of memory");
+    ws[started] = ldsan_emu_xalloc(sizeof **ws, 0, "a worker of a cooperative launch");
     ws[started]->d = d;
-    if (pthread_create(&t[started], NULL, emu_coop_main, ws[started]) != 0) emu_die("cannot start a workgroup thread");
+    int rc = pthread_create(&t[started], NULL, emu_coop_main, ws[started]);
+    if (rc != 0)
+      ldsan_emu_die("cannot start thread %llu of the %llu of cooperative kernel %s (one per workgroup): %s; launch "
+                    "fewer workgroups or raise the process's thread limit (ulimit -u)",
+                    (unsigned long long)started + 2, (unsigned long long)d->groups, d->kernel->name, strerror(rc));
   }
   emu_run_worker(caller_worker, d);
   for (uint64_t i = 0; i < started; i++) {

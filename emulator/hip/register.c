@@ -47,16 +47,13 @@ static size_t ldsan_emu_kernel_count, ldsan_emu_kernel_cap;
 static ldsan_emu_var_entry *ldsan_emu_vars;
 static size_t ldsan_emu_var_count, ldsan_emu_var_cap;
 
-/* Grows *array (of elem-byte items) to hold one more; aborts on OOM: there is
- * no way to report failure from a module constructor. */
-static void *ldsan_emu_grow(void *array, size_t *cap, size_t count, size_t elem) {
+/* Grows *array (of elem-byte items) to hold one more; out of memory, the
+ * process ends (ldsan_emu_xrealloc): there is no way to report failure from a
+ * module constructor. */
+static void *ldsan_emu_grow(void *array, size_t *cap, size_t count, size_t elem, const char *what) {
   if (count < *cap) return array;
   size_t ncap = *cap ? *cap * 2 : 64;
-  void *n = realloc(array, ncap * elem);
-  if (!n) {
-    fprintf(stderr, LDSAN_EMU_PREFIX ": error: out of memory registering HIP kernels\n");
-    abort();
-  }
+  void *n = ldsan_emu_xrealloc(array, ncap * elem, what);
   *cap = ncap;
   return n;
 }
@@ -69,8 +66,7 @@ void **__hipRegisterFatBinary(const void *data) {
     abort();
   }
   /* The handle only has to be unique per module; a heap cell is. */
-  void **handle = malloc(sizeof(void *));
-  if (!handle) abort();
+  void **handle = ldsan_emu_xalloc(sizeof(void *), 0, "a HIP module handle (__hipRegisterFatBinary)");
   ldsan_emu_hip_not_a_leak(handle);
   *handle = (void *)w;
   return handle;
@@ -97,7 +93,7 @@ int __hipRegisterFunction(void **module, const void *host_function, char *device
   (void)block_dim; (void)grid_dim; (void)wave_size;
   pthread_mutex_lock(&ldsan_emu_reg_lock);
   ldsan_emu_kernels = ldsan_emu_grow(ldsan_emu_kernels, &ldsan_emu_kernel_cap, ldsan_emu_kernel_count,
-                                     sizeof *ldsan_emu_kernels);
+                                     sizeof *ldsan_emu_kernels, "the HIP layer's table of kernels");
   ldsan_emu_kernels[ldsan_emu_kernel_count++] =
       (ldsan_emu_kernel_entry){module, host_function, device_name, NULL};
   pthread_mutex_unlock(&ldsan_emu_reg_lock);
@@ -109,7 +105,7 @@ void __hipRegisterVar(void **module, void *host_var, char *host_name, char *devi
   (void)host_name; (void)ext; (void)size; (void)constant; (void)global;
   pthread_mutex_lock(&ldsan_emu_reg_lock);
   ldsan_emu_vars = ldsan_emu_grow(ldsan_emu_vars, &ldsan_emu_var_cap, ldsan_emu_var_count,
-                                  sizeof *ldsan_emu_vars);
+                                  sizeof *ldsan_emu_vars, "the HIP layer's table of device variables");
   ldsan_emu_vars[ldsan_emu_var_count++] = (ldsan_emu_var_entry){module, host_var, device_name, NULL};
   pthread_mutex_unlock(&ldsan_emu_reg_lock);
 }

@@ -3,6 +3,7 @@
  * run one work-item at a time (no barriers), and a launch that records what it
  * was asked to do. Matches the kernels declared in hip_layer.hip. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../emulator/emu.h"
@@ -52,6 +53,25 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
           for (fake_tid[1] = 0; fake_tid[1] < block[1]; fake_tid[1]++)
             for (fake_tid[0] = 0; fake_tid[0] < block[0]; fake_tid[0]++) kernel->entry(args);
   return 0;
+}
+
+/* The HIP layer's tables (the real ones: emulator/core/core_alloc.c). */
+void *ldsan_emu_xalloc(size_t n, size_t align, const char *what) {
+  void *p = NULL;
+  if (posix_memalign(&p, align > sizeof(void *) ? align : sizeof(void *), n ? n : 1) != 0) {
+    fprintf(stderr, "fake_core: cannot allocate %zu bytes for %s\n", n, what);
+    exit(1);
+  }
+  return memset(p, 0, n);
+}
+
+void *ldsan_emu_xrealloc(void *p, size_t n, const char *what) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) {
+    fprintf(stderr, "fake_core: cannot allocate %zu bytes for %s\n", n, what);
+    exit(1);
+  }
+  return q;
 }
 
 uint32_t ldsan_emu_wave_size(void) { return 64; }
