@@ -119,7 +119,9 @@ const ldsan_emu_kernel *ldsan_emu_find_kernel(const char *name);
 const ldsan_emu_global *ldsan_emu_find_global(const char *name);
 
 /* Runs one dispatch to completion (core). Returns 0 on success; on a device
- * trap or error, fills err (one line: what happened, where) and returns nonzero.
+ * trap or error, fills err (one line: what happened, where) and returns nonzero:
+ * LDSAN_EMU_TRAPPED for a trap (then the HIP layer, having said so, calls
+ * ldsan_emu_after_trap), 1 for an invalid launch.
  * Reports found in the device channel are printed (through the host library)
  * before it returns; if one of them was aborting and halt_on_error is set, it
  * exits the process with the configured exit code after flushing. */
@@ -134,6 +136,16 @@ int ldsan_emu_launch(const ldsan_emu_kernel *kernel, const uint32_t grid[3], con
 #define LDSAN_EMU_COOPERATIVE_MAX_GROUPS 256u
 int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3], const uint32_t block[3],
                            void **args, uint32_t dynamic_lds_size, uint32_t flags, char *err, size_t err_len);
+
+/* Added by the core (additive): ldsan_emu_launch's result for a device trap. */
+#define LDSAN_EMU_TRAPPED 2
+
+/* Added by the core (additive): what follows a device trap once the HIP layer
+ * printed it. As the HIP runtime ends the process on a GPU after a trap, this
+ * prints every LDS report still recorded and ends the process the way a fatal
+ * ldsan report does (exit status exitcode, abort() under abort_on_error),
+ * unless option abort_on_trap=0: then it returns, and the launch fails. */
+void ldsan_emu_after_trap(void);
 
 /* Added by the core (additive): the image that holds a kernel, NULL if none. */
 const ldsan_emu_image *ldsan_emu_kernel_image(const ldsan_emu_kernel *kernel);

@@ -326,6 +326,7 @@ void ldsan_flags_emu_options(ldsan_emu_options *out) {
   out->report_wave_sync = f->report_wave_sync;
   out->detect_races = f->detect_races;
   out->detect_uninit = f->detect_uninit;
+  out->abort_on_trap = f->abort_on_trap;
 }
 
 void ldsan_host_emu_options(ldsan_emu_options *out) {

@@ -165,7 +165,7 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
       snprintf(err, err_len, "ldsan-emu: device trap in kernel %s at workgroup (%u,%u,%u) work-item (%u,%u,%u)%s",
                kernel->name, d->trap_group[0], d->trap_group[1], d->trap_group[2], d->trap_item[0],
                d->trap_item[1], d->trap_item[2], reports ? " after an ldsan report" : "");
-    rc = 1;
+    rc = LDSAN_EMU_TRAPPED;
   }
   pthread_cond_destroy(&d->gws_cond);
   pthread_mutex_destroy(&d->lock);

@@ -146,3 +146,14 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
   /* Prints the reports; does not return if one of them stops the program. */
   return ldsan_host_dispatch_done(host, &info);
 }
+
+void ldsan_emu_after_trap(void) {
+  ldsan_emu_options o;
+  ldsan_host_emu_options(&o);
+  if (!o.abort_on_trap) return;
+  /* The trapping dispatch's reports are out already; any other image's too. */
+  ldsan_host_drain_all();
+  fprintf(stderr, "ldsan-emu: a device trap ends the process, as the HIP runtime ends it on a GPU; "
+                  "LDSAN_OPTIONS=abort_on_trap=0 makes the launch return hipErrorLaunchFailure instead\n");
+  ldsan_host_die();
+}

@@ -3,6 +3,8 @@
  * host stub, __hipPopCallConfiguration + hipLaunchKernel(handle, ...);
  * hipLaunchKernelGGL is a macro over the same. Launches are synchronous: a
  * kernel has finished (and its reports are printed) when the call returns.
+ * A device trap ends the process after its message, as CLR does on a GPU
+ * (ldsan_emu_after_trap; option abort_on_trap=0: the launch fails, sticky).
  * Threading: the call-configuration stack is per thread, as in HIP. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,11 +125,14 @@ static hipError_t ldsan_emu_launch_kernel(const char *api, const void *function_
   }
   uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
   char msg[512] = "";
-  if (ldsan_emu_launch_flags(k, g, b, args, (uint32_t)shared_mem, flags, msg, sizeof msg) != 0) {
+  int rc = ldsan_emu_launch_flags(k, g, b, args, (uint32_t)shared_mem, flags, msg, sizeof msg);
+  if (rc != 0) {
     fprintf(stderr, LDSAN_EMU_PREFIX ": error: kernel '%s' <<<(%u,%u,%u), (%u,%u,%u), %zu>>> failed: %s\n",
             name, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_mem,
             msg[0] ? msg : "unknown device error");
     fflush(stderr);
+    /* As CLR after a trap: the process ends here (abort_on_trap=0: it goes on). */
+    if (rc == LDSAN_EMU_TRAPPED) ldsan_emu_after_trap();
     ldsan_emu_hip_set_sticky(hipErrorLaunchFailure);
     return hipErrorLaunchFailure;
   }

@@ -126,7 +126,7 @@ int ldsan_host_halt_on_error(void);
 int ldsan_host_exitcode(void);
 
 /* The CPU emulator's knobs, from LDSAN_OPTIONS (emu_fibers, emu_threads,
- * emu_stack_kb); the environment variables LDSAN_EMU_FIBERS, LDSAN_EMU_THREADS
+ * emu_stack_kb, ...); the environment variables LDSAN_EMU_FIBERS, LDSAN_EMU_THREADS
  * and LDSAN_EMU_STACK_KB, where set, win. 0 means the default for each. */
 typedef struct ldsan_emu_options {
   int fibers;
@@ -135,6 +135,7 @@ typedef struct ldsan_emu_options {
   int report_wave_sync;  /* option report_wave_sync */
   int detect_races;      /* option detect_races: 0, 1 (same-wave hazards warn), 2 (they are errors) */
   int detect_uninit;     /* option detect_uninit */
+  int abort_on_trap;     /* option abort_on_trap: a device trap ends the process */
 } ldsan_emu_options;
 void ldsan_host_emu_options(ldsan_emu_options *out);
 

@@ -13,7 +13,7 @@ static unsigned fake_image_count;
 
 /* What the last launch looked like, for hip_layer.hip to check. */
 uint32_t fake_last_grid[3], fake_last_block[3], fake_last_dynamic_lds, fake_last_flags;
-unsigned fake_launch_count;
+unsigned fake_launch_count, fake_after_trap_count;
 static uint32_t fake_tid[3], fake_bid[3], fake_bdim[3];
 
 void __ldsan_emu_register_image(const ldsan_emu_image *image) {
@@ -43,7 +43,7 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
   fake_launch_count++;
   if (strcmp(kernel->name, "trap_kernel") == 0) {
     snprintf(err, err_len, "s_trap 2 in workgroup (0,0,0) work-item (0,0,0)");
-    return 1;
+    return LDSAN_EMU_TRAPPED;
   }
   memcpy(fake_bdim, block, sizeof fake_bdim);
   for (fake_bid[2] = 0; fake_bid[2] < grid[2]; fake_bid[2]++)
@@ -73,6 +73,9 @@ void *ldsan_emu_xrealloc(void *p, size_t n, const char *what) {
   }
   return q;
 }
+
+/* As the core does under abort_on_trap=0: the launch fails, the program goes on. */
+void ldsan_emu_after_trap(void) { fake_after_trap_count++; }
 
 uint32_t ldsan_emu_wave_size(void) { return 64; }
 const char *ldsan_emu_target(void) { return "gfx90a:xnack+"; }

@@ -17,7 +17,7 @@ extern "C" __global__ void trap_kernel() { __builtin_trap(); }
 extern "C" __global__ void not_in_image() {}
 
 extern "C" uint32_t fake_last_grid[3], fake_last_block[3], fake_last_dynamic_lds, fake_last_flags;
-extern "C" unsigned fake_launch_count;
+extern "C" unsigned fake_launch_count, fake_after_trap_count;
 
 static int failures;
 #define CHECK(cond)                                                                   \
@@ -160,7 +160,9 @@ int main(int argc, char **argv) {
   CHECK_EQ(hipGetLastError(), hipErrorInvalidDeviceFunction);
   CHECK_EQ(fake_launch_count, before);
   CHECK_EQ(hipDeviceSynchronize(), hipSuccess);
+  CHECK_EQ(fake_after_trap_count, 0);  // invalid launches are no trap
   trap_kernel<<<1, 1>>>();
+  CHECK_EQ(fake_after_trap_count, 1);  // the core decides whether the process ends
   CHECK_EQ(hipGetLastError(), hipErrorLaunchFailure);
   CHECK_EQ(hipDeviceSynchronize(), hipErrorLaunchFailure);
   CHECK_EQ(hipGetLastError(), hipErrorLaunchFailure);  // sticky: never cleared

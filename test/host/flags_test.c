@@ -45,6 +45,7 @@ static void test_defaults(void) {
   CHECK_STREQ(f->external_symbolizer_path, "");
   CHECK_EQ(f->report_limit, 20);
   CHECK_EQ(f->dedup, 1);
+  CHECK_EQ(f->abort_on_trap, 1);
   CHECK_EQ(f->help, 0);
 }
 
@@ -211,11 +212,12 @@ static void test_emu_options(void) {
   unsetenv("LDSAN_EMU_THREADS");
   unsetenv("LDSAN_EMU_STACK_KB");
   int w;
-  char *out = parse("emu_fibers=1:emu_threads=3:emu_stack_kb=64", &w);
+  char *out = parse("emu_fibers=1:emu_threads=3:emu_stack_kb=64:abort_on_trap=0", &w);
   CHECK_EQ(w, 0);
   free(out);
   ldsan_emu_options o;
   ldsan_flags_emu_options(&o);
+  CHECK_EQ(o.abort_on_trap, 0);
   CHECK_EQ(o.fibers, 1);
   CHECK_EQ(o.threads, 3);
   CHECK_EQ(o.stack_kb, 64);
@@ -230,6 +232,7 @@ static void test_emu_options(void) {
   ldsan_flags_set_defaults();
   ldsan_flags_emu_options(&o);
   CHECK_EQ(o.fibers + o.threads + o.stack_kb, 0);
+  CHECK_EQ(o.abort_on_trap, 1);
 }
 
 /* ASAN_OPTIONS first, LDSAN_OPTIONS over it; ASan's own names are not ldsan's business. */
@@ -341,7 +344,8 @@ static void test_help(void) {
   CHECK_HAS(out, "ldsan: option external_symbolizer_path = \"\"  (default \"\") the llvm-symbolizer to run; empty: llvm-symbolizer-22, then llvm-symbolizer, found on PATH\n");
   CHECK_HAS(out, "ldsan: option help");
   CHECK_HAS(out, "ldsan: option lds_pool_size            = 0  (default 0) bytes of LDS backing store");
-  CHECK_EQ(count_of(out, "ldsan: option "), 20);
+  CHECK_EQ(count_of(out, "ldsan: option "), 21);
+  CHECK_HAS(out, "ldsan: option abort_on_trap            = 1  (default 1) CPU emulator: a device trap");
   CHECK_HAS(out, "ldsan: option report_wave_sync         = 0  (default 0) CPU emulator: warn when a lane reads LDS");
   CHECK_HAS(out, "ldsan: option emu_threads              = 0  (default 0) CPU emulator: workers running workgroups");
   CHECK_HAS(out, "ldsan: ASAN_OPTIONS sets these first (LDSAN_OPTIONS wins): halt_on_error exitcode abort_on_error "
