@@ -160,7 +160,11 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
   int trapped = ldsan_emu_run(d);
   int reports = image >= 0 ? ldsan_emu_finish_dispatch(image_hosts[image], d) : 0;
   int rc = 0;
-  if (trapped) {
+  if (trapped && __atomic_load_n(&d->refused, __ATOMIC_RELAXED)) {
+    if (err) snprintf(err, err_len, "ldsan-emu: kernel %s stopped: the emulator cannot run it as launched (see above)",
+                      kernel->name);
+    rc = 1; /* an invalid launch: no device trap of the program's */
+  } else if (trapped) {
     if (err)
       snprintf(err, err_len, "ldsan-emu: device trap in kernel %s at workgroup (%u,%u,%u) work-item (%u,%u,%u)%s",
                kernel->name, d->trap_group[0], d->trap_group[1], d->trap_group[2], d->trap_item[0],

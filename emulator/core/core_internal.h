@@ -87,6 +87,8 @@ typedef struct emu_dispatch {
   ldsan_report_record hazards[EMU_LDS_HAZARDS];
   uint32_t hazard_count, hazards_lost;
   int cooperative;                  /* every workgroup on its own worker (LDSAN_EMU_LAUNCH_COOPERATIVE) */
+  int refused;                      /* the emulator stopped it (it said why): a failed launch, not a
+                                       device trap of the program's */
   pthread_cond_t gws_cond;          /* the grid-wide barrier (guarded by lock) */
   uint32_t gws_arrived, gws_gen;
   uint64_t launch_pcs[LDSAN_EMU_LAUNCH_FRAMES];  /* the launching host stack, for reports */

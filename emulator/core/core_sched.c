@@ -340,6 +340,7 @@ __attribute__((visibility("default"))) void __ldsan_emu_ds_gws_barrier(uint32_t 
     fprintf(stderr, "ldsan-emu: error: kernel %s waits at a grid-wide barrier (cooperative groups' grid.sync()) "
             "but was not launched with hipLaunchCooperativeKernel, so its workgroups do not all run at once and "
             "it would wait forever; launch it with hipLaunchCooperativeKernel\n", d->kernel->name);
+    __atomic_store_n(&d->refused, 1, __ATOMIC_RELAXED); /* the launch fails; the process goes on */
     ldsan_emu_trap_current();
   }
   pthread_mutex_lock(&d->lock);
