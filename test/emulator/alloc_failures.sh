@@ -10,7 +10,10 @@
 # ends at the first n the program does not reach; it must have failed the
 # allocations of HIP registration, the device image, the worker pool and the
 # workers. In work-item loops and as fibers, with the LDS checks on, and
-# built LDS-only; two workers (LDSAN_EMU_THREADS=2: the pool starts).
+# built LDS-only, with one worker (LDSAN_EMU_THREADS=1: the n-th allocation
+# is the same one in every run); and once with two (the pool starts; which
+# allocation is n-th then depends on how the workers interleave, so only the
+# pool's own allocations are asked for).
 # Usage: test/emulator/alloc_failures.sh (from the repo root; BUILD= selects the build dir)
 . "$(dirname "$0")/shell_checks.sh"
 prog=test/emulator/alloc_failures.hip
@@ -32,7 +35,7 @@ sweep() {
   while [[ $1 != -- ]]; do want+=("$1"); shift; done
   shift
   for ((n = 1; n <= 500; n++)); do
-    env "$@" LDSAN_EMU_THREADS=2 LDSAN_EMU_FAIL_ALLOC=$n timeout -k 5 60 "$exe" </dev/null >"$tmp/out" 2>"$tmp/err"
+    env LDSAN_EMU_THREADS=1 "$@" LDSAN_EMU_FAIL_ALLOC=$n timeout -k 5 60 "$exe" </dev/null >"$tmp/out" 2>"$tmp/err"
     rc=$?
     what=$(sed -n "s/^ldsan-emu: test: LDSAN_EMU_FAIL_ALLOC=$n fails this allocation (\(.*\))\$/\1/p" "$tmp/err")
     if [[ -z "$what" ]]; then  # the program makes fewer than n allocations: nothing failed
@@ -71,10 +74,10 @@ sweep() {
 }
 
 start=("HIP module handle" "HIP layer's table of kernels" "HIP layer's table of device variables"
-       "table of device images" "shared memory" "worker pool's table" "pool thread's worker"
-       "launching thread" "kernel dispatch" "LDS window")
+       "table of device images" "shared memory" "launching thread" "kernel dispatch" "LDS window")
 if build full; then
   sweep "loops" "$tmp/full" "${start[@]}" "work-item ids" --
+  sweep "two workers" "$tmp/full" "worker pool's table" "pool thread's worker" -- LDSAN_EMU_THREADS=2
   sweep "fibers" "$tmp/full" "${start[@]}" "fiber stacks" "fibers\$" -- LDSAN_OPTIONS=emu_fibers=1
   sweep "LDS checks" "$tmp/full" "${start[@]}" "LDS checks' records" -- LDSAN_OPTIONS=detect_races=1:detect_uninit=1
 fi
