@@ -149,9 +149,10 @@ static void cleanup(void) {
   ldsan_emu_tmpdir[0] = '\0';
 }
 
-/* Runs argv to completion; if out is non-NULL its stdout goes there (malloc'd,
- * NUL-terminated). Dies naming the step when the command fails. */
-static void run(const char *step, const strvec *argv, char **out) {
+/* Runs argv to completion; if out is non-NULL its output on out_fd (1 or 2)
+ * goes there (malloc'd, NUL-terminated). Dies naming the step when the command
+ * fails. */
+static void run_capture(const char *step, const strvec *argv, char **out, int out_fd) {
   if (ldsan_emu_verbose) {
     fprintf(stderr, PROG ": %s:", step);
     for (int i = 0; i < argv->n; i++) fprintf(stderr, " %s", argv->v[i]);
@@ -165,7 +166,7 @@ static void run(const char *step, const strvec *argv, char **out) {
   if (pid < 0) die("fork: %s", strerror(errno));
   if (pid == 0) {
     if (out) {
-      dup2(fds[1], 1);
+      dup2(fds[1], out_fd);
       close(fds[0]);
       close(fds[1]);
     }
@@ -197,6 +198,9 @@ static void run(const char *step, const strvec *argv, char **out) {
       WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
       argv->v[0]);
 }
+
+/* Runs argv to completion, its stdout into *out if out is non-NULL (run_capture). */
+static void run(const char *step, const strvec *argv, char **out) { run_capture(step, argv, out, 1); }
 
 /* Compiles one side of a HIP file with ldsan-cc: part "device" gives the
  * lowered, runtime-linked bitcode; part "host" the host object. */
@@ -342,32 +346,77 @@ static const char *arch_option(int argc, char **argv, int *i) {
   return NULL;
 }
 
+/* Processors with the xnack feature: device ASan's targets. */
+static const char *const emu_xnack_processors[] = {"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909",
+                                                   "gfx90a", "gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", NULL};
+
+/* Whether device code for processor proc runs as itself: the device libraries
+ * have its ISA file and it has xnack (the LDS-only mode: or it is RDNA,
+ * gfx10xx-gfx12xx, wave32 unless -mwavefrontsize64, as on the GPU). *xnack
+ * and *rdna say which it is. */
+static int emu_runs_as_itself(const char *root, const char *proc, int lds_only, int *xnack, int *rdna) {
+  *xnack = 0;
+  for (int i = 0; emu_xnack_processors[i]; i++) *xnack |= !strcmp(proc, emu_xnack_processors[i]);
+  *rdna = !strncmp(proc, "gfx1", 4) && strlen(proc) == 7;
+  if (strncmp(proc, "gfx", 3) != 0 || !(*xnack || (lds_only && *rdna))) return 0;
+  char *isa = fmt("%s/lib/amdgcn-bitcode/oclc_isa_version_%s.bc", root, proc + 3);
+  int known = file_exists(isa);
+  free(isa);
+  return known;
+}
+
+/* Fills procs with the AMD GPU processors clang knows, as it lists them
+ * (--print-supported-cpus writes "\tgfx90a" lines to stderr); returns how
+ * many (0: it listed none that way). */
+static int clang_amdgpu_processors(const char *clang, strvec *procs) {
+  strvec c = {0};
+  push(&c, clang);
+  push(&c, "--target=amdgcn-amd-amdhsa");
+  push(&c, "--print-supported-cpus");
+  char *out = NULL;
+  run_capture("listing the AMD GPU processors clang knows", &c, &out, 2);
+  for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+    if (line[0] == '\t' && line[1]) push(procs, line + 1);
+  free(out);
+  return procs->n;
+}
+
 /* The target the device code is compiled for: the requested processor with
  * xnack+ if it has the xnack feature and the device libraries have its ISA
  * file (clang sanitizes device code only for xnack+; the emulator itself
  * needs neither), else gfx90a:xnack+, said in a note. The LDS-only mode
  * (-fsanitize=lds) needs no xnack: the target as requested, gfx9 or RDNA
- * (wave32: the image says so, and the core runs 32-lane waves), else gfx90a. */
-static char *emu_device_arch(const char *root, const char *requested, int lds_only) {
-  static const char *const xnack_processors[] = {"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909",
-                                                 "gfx90a", "gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", NULL};
+ * (wave32: the image says so, and the core runs 32-lane waves), else gfx90a.
+ * A processor clang does not know is an error, as clang makes it on a GPU
+ * build (amdgcnspirv, a HIP target but no processor, runs as gfx90a too). */
+static char *emu_device_arch(const char *root, const char *clang, const char *requested, int lds_only) {
   if (!requested) return xstrdup(lds_only ? EMU_DEFAULT_LDS_ONLY_ARCH : EMU_DEFAULT_ARCH);
+  const char *fallback = lds_only ? EMU_DEFAULT_LDS_ONLY_ARCH : EMU_DEFAULT_ARCH;
   size_t len = strcspn(requested, ":");
   char *proc = fmt("%.*s", (int)len, requested);
-  int xnack = 0;
-  for (int i = 0; xnack_processors[i]; i++) xnack |= !strcmp(proc, xnack_processors[i]);
-  char *isa = fmt("%s/lib/amdgcn-bitcode/oclc_isa_version_%s.bc", root, proc + 3);
-  int known = strncmp(proc, "gfx", 3) == 0 && file_exists(isa);
-  free(isa);
-  /* RDNA (gfx10xx-gfx12xx): the LDS-only mode only (no xnack); wave32 unless
-   * -mwavefrontsize64, as on the GPU. */
-  int rdna = !strncmp(proc, "gfx1", 4) && strlen(proc) == 7;
-  if (known && (xnack || (lds_only && rdna))) {
+  int xnack, rdna;
+  strvec procs = {0};
+  if (strcmp(proc, "amdgcnspirv") != 0 && clang_amdgpu_processors(clang, &procs) > 0) {
+    int listed = 0;
+    for (int i = 0; i < procs.n; i++) listed |= !strcmp(procs.v[i], proc);
+    if (!listed) {
+      char *as_itself = xstrdup("");
+      for (int i = 0; i < procs.n; i++) {
+        if (!emu_runs_as_itself(root, procs.v[i], lds_only, &xnack, &rdna)) continue;
+        char *more = fmt("%s%s%s", as_itself, *as_itself ? ", " : "", procs.v[i]);
+        free(as_itself);
+        as_itself = more;
+      }
+      die("unsupported HIP gpu architecture '%s' (--offload-arch=%s): clang knows no such AMD GPU processor; the "
+          "emulator runs device code for %s as they are, and for other processors clang knows as %s; give one of "
+          "them, e.g. --offload-arch=%s", proc, requested, *as_itself ? as_itself : "none", fallback, fallback);
+    }
+  }
+  if (emu_runs_as_itself(root, proc, lds_only, &xnack, &rdna)) {
     char *arch = lds_only ? xstrdup(requested) : fmt("%s:xnack+", proc);
     free(proc);
     return arch;
   }
-  const char *fallback = lds_only ? EMU_DEFAULT_LDS_ONLY_ARCH : EMU_DEFAULT_ARCH;
   fprintf(stderr, PROG ": note: the emulator runs device code compiled for %s (wave64) in place of '%s' (%s)\n",
           fallback, requested,
           xnack || (lds_only && rdna) ? "the device libraries have no ISA file for it"
@@ -509,7 +558,7 @@ int main(int argc, char **argv) {
   if (ninputs == 0) die("no input files; usage: ldsan-cc --emulate app.hip [more inputs] -o app");
   int any_hip = 0;
   for (int i = 0; i < ninputs; i++) any_hip |= inputs[i].hip;
-  if (any_hip) push(&hipflags, fmt("--offload-arch=%s", emu_device_arch(root, requested_arch, lds_only)));
+  if (any_hip) push(&hipflags, fmt("--offload-arch=%s", emu_device_arch(root, clang, requested_arch, lds_only)));
   if (lds_only) push(&hipflags, "-fsanitize=lds");
   if (rdc) push(&hipflags, "-fgpu-rdc");
   if (compile_only && output && ninputs > 1) die("-c with -o takes exactly one input (got %d)", ninputs);

@@ -27,6 +27,12 @@ case "$1" in
     expect "^ldsan-cc: error: -o '$tmp/alias.hip' names the input '$tmp/k.hip'" "$cc" -c "$tmp/k.hip" -o "$tmp/alias.hip"
     expect "^ldsan-cc: error: -o '$tmp/k.hip' names the input '$tmp/k.hip'" "$cc" --emulate "$tmp/k.hip" -o"$tmp/k.hip"
     cmp -s "$tmp/k.hip" "$tmp/keep.hip" || { echo "the input was changed"; exit 1; } ;;
+  emulate-unknown-arch)  # a processor clang does not know is refused, as clang refuses it on a GPU build
+    expect "^ldsan-cc --emulate: error: unsupported HIP gpu architecture 'bogus' \\(--offload-arch=bogus\\): clang knows no such AMD GPU processor; the emulator runs device code for [^;]*gfx90a[^;]* as they are, and for other processors clang knows as gfx90a:xnack\\+; give one of them" \
+      "$cc" --emulate --offload-arch=bogus "$tmp/k.hip" -o "$tmp/app"
+    expect "^ldsan-cc --emulate: error: unsupported HIP gpu architecture 'gfx999' \\(--offload-arch=gfx999:xnack\\+\\):.* for [^;]*gfx1100[^;]* as they are" \
+      "$cc" --emulate -fsanitize=lds --offload-arch gfx999:xnack+ "$tmp/k.hip" -o "$tmp/app"
+    [[ ! -e "$tmp/app" ]] || { echo "an executable was built for an unknown processor"; exit 1; } ;;
   emulate-dir)   mkdir -p "$tmp/srcdir"
                  expect "^ldsan-cc --emulate: error: input '$tmp/srcdir' is a directory; give the source and object files in it" \
                    "$cc" --emulate "$tmp/srcdir" -o "$tmp/app" ;;
