@@ -401,6 +401,16 @@ int main(int argc, char **argv) {
    * user's own -fsanitize=address still applies: to the host, and to the device
    * of xnack+ targets, which then get the full checks). */
   if (!o.lds_only && !o.info_query) push(&b, "-fsanitize=address");
+  /* clang reads no configuration file when the command line has an error (an
+   * unknown argument): a HIP compile gets the ROCm paths and the code object
+   * version on the command line too, or clang's error about the argument
+   * comes with a false "cannot find ROCm device library". Only then: clang
+   * would call them unused on other commands. */
+  if (o.has_hip_input && !o.info_query) {
+    pushf(&b, "--rocm-path=%s", o.rocm_path);
+    if (!o.nogpulib) pushf(&b, "--rocm-device-lib-path=%s", bitcode_dir);
+    push(&b, "-mcode-object-version=5");
+  }
   /* ROCm 5.2's headers read the wave size from a macro (ldsan-hip-compat.h). */
   if (o.wave64) push(&b, "-D__LDSAN_WAVEFRONT_SIZE=64");
   /* An -fgpu-rdc link of objects links device code too: for the same default target. */

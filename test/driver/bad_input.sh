@@ -20,6 +20,9 @@ case "$1" in
   no-clang)      expect "^ldsan-cc: error: 'clang-does-not-exist' not found; run 'make deps'" env LDSAN_CLANG=clang-does-not-exist "$cc" "$tmp/k.hip" ;;
   no-build)      expect "^ldsan-cc: error: the ldsan plugin '$tmp/none/lib/ldsan-instrument.so' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" "$tmp/k.hip" ;;
   no-emulator)   expect "^ldsan-cc: error: the CPU emulator driver '$tmp/none/libexec/ldsan-cc-emulate' is missing; run 'make'" env LDSAN_ROOT="$tmp/none" "$cc" --emulate "$tmp/k.hip" ;;
+  unknown-option)  # clang's error alone: clang reads no config file then, yet finds the device libraries
+    expect "^clang[^ ]*: error: unknown argument: '--frobnicate'\$" "$cc" --frobnicate "$tmp/k.hip" -o "$tmp/app"
+    expect "^clang[^ ]*: error: unknown argument: '-fno-such-flag'\$" "$cc" -c -fno-such-flag "$tmp/k.hip" -o "$tmp/k.o" ;;
   output-is-input)  # -o naming an input is refused, with the file untouched (gcc refuses it too):
                     # the same name, another name of the same file, for a GPU build, -c and --emulate
     cp "$tmp/k.hip" "$tmp/keep.hip"; ln -s k.hip "$tmp/alias.hip"
