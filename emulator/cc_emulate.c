@@ -428,14 +428,18 @@ static char *emu_device_arch(const char *root, const char *clang, const char *re
 
 static void add_found_bitcode(const char *path, void *ctx) { push((strvec *)ctx, path); }
 
-/* Retargets device bitcode `bc` (what: the source it came from) to x86-64 object `dev`. */
+/* Retargets device bitcode `bc` (what: the source it came from) to x86-64
+ * object `dev`, whose image (the program's run-time warnings and the tool's
+ * errors) calls it `name`: the user's source or output, not `bc`, a temporary. */
 static void retarget_device(const char *retarget, const strvec *cflags, const char *bc, const char *dev,
-                            const char *what) {
+                            const char *what, const char *name) {
   strvec r = {0};
   push(&r, retarget);
   push(&r, bc);
   push(&r, "-o");
   push(&r, dev);
+  push(&r, "--name");
+  push(&r, name);
   int optimized = 0; /* the last -O flag decides, as for clang */
   for (int k = 0; k < cflags->n; k++)
     if (strncmp(cflags->v[k], "-O", 2) == 0) optimized = strcmp(cflags->v[k], "-O0") != 0;
@@ -640,7 +644,7 @@ int main(int argc, char **argv) {
       free(s);
       continue;
     }
-    retarget_device(retarget, &cflags, bc, dev, in);
+    retarget_device(retarget, &cflags, bc, dev, in, in);
     if (compile_only) {  /* one relocatable object per input: host + device */
       strvec l = {0};
       push(&l, clangxx);
@@ -722,7 +726,8 @@ int main(int argc, char **argv) {
       linked = lowered;
       ldsan_emu_hint = "with -fgpu-rdc, each __device__ function and variable a kernel uses must be defined in "
                        "one of the objects or static libraries linked (as for the GPU's device link)";
-      retarget_device(retarget, &cflags, linked, dev, "the -fgpu-rdc link");
+      retarget_device(retarget, &cflags, linked, dev, "the -fgpu-rdc link",
+                      fmt("the -fgpu-rdc device code of %s", output ? output : "a.out"));
       push(&l, dev);
     }
     if (stubs.n > 0) push(&l, write_link_stubs(clang, &stubs));

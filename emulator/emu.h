@@ -99,7 +99,7 @@ typedef struct ldsan_emu_image {
   const ldsan_emu_kernel *kernels;
   uint32_t global_count;
   const ldsan_emu_global *globals;
-  const char *source;            /* the device bitcode it came from, for messages */
+  const char *source;            /* for messages: the source file it came from, or what the driver named it */
   /* Added by the core (additive): the image's ldsan device state and built-in
    * report channel (the retargeted __ldsan_device_state / __ldsan_builtin_channel),
    * NULL when the device code has no ldsan runtime linked. */

@@ -49,6 +49,7 @@ typedef struct rt_ctx {
   LLVMModuleRef mod;
   LLVMBuilderRef b;
   const char *input;
+  const char *name;         /* --name: what messages and the image call the device code, or NULL */
   int errors;
   int intrinsic_errors;     /* of them, intrinsics the emulator does not lower (rt_intrinsic_error) */
   /* Where rt_error is: the instruction being lowered (NULL: none; its function
@@ -83,7 +84,8 @@ void rt_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* The same for an intrinsic the emulator does not lower (counted: the tool's
  * exit status says when all errors were such, retarget_exit.h). */
 void rt_intrinsic_error(rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The user's source file the module came from (clang's source_filename), else the input's path. */
+/* What the device code is called: --name, else the user's source file the
+ * module came from (clang's source_filename), else the input's path. */
 const char *rt_source_name(rt_ctx *c);
 /* Returns the function `name`, declaring it with type fty if absent. */
 LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty);

@@ -319,7 +319,7 @@ void rt_build_image(rt_ctx *c) {
       c->kernel_table,
       LLVMConstInt(c->i32, c->global_count, 0),
       rt_table(c, gty, gs, c->global_count, "__ldsan_emu_globals"),
-      rt_cstr(c, c->input),
+      rt_cstr(c, rt_source_name(c)), /* not c->input: the driver's temporary file, gone when the program runs */
       rt_flat(c, c->device_state),
       rt_flat(c, c->channel),
       LLVMConstInt(c->i32, c->wave_size, 0),

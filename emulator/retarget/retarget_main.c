@@ -1,6 +1,8 @@
 /* ldsan-emu-retarget: turns the lowered, runtime-linked amdgcn device bitcode
  * of one HIP TU into an x86-64 ELF object that the ldsan CPU emulator core runs.
- *   usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]
+ *   usage: ldsan-emu-retarget in.bc -o out.o [--name NAME] [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]
+ * --name: what the image (so the warnings of the program it goes into) and the
+ * tool's errors call the device code; default its source file (rt_source_name).
  * Steps: record kernels; swap triple/data layout (allocas stay addrspace 5,
  * globals addrspace 1, both 64-bit no-op address spaces on x86; LDS pointers
  * stay 32-bit offsets); lower intrinsics; lower LDS; fix symbols; add the
@@ -68,16 +70,17 @@ static int run_passes(rt_ctx *c, LLVMTargetMachineRef tm, const char *passes) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]\n");
+  fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--name NAME] [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
-  const char *in = NULL, *out = NULL, *ll = NULL, *opt = "default<O2>";
+  const char *in = NULL, *out = NULL, *ll = NULL, *name = NULL, *opt = "default<O2>";
   int keep_debug = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
     else if (!strcmp(argv[i], "--emit-ll") && i + 1 < argc) ll = argv[++i];
+    else if (!strcmp(argv[i], "--name") && i + 1 < argc) name = argv[++i];
     else if (!strcmp(argv[i], "-O0")) opt = NULL;
     else if (!strcmp(argv[i], "-O1")) opt = "default<O1>";
     else if (!strcmp(argv[i], "-O2")) opt = "default<O2>";
@@ -97,6 +100,7 @@ int main(int argc, char **argv) {
 
   rt_ctx c = {0};
   c.input = in;
+  c.name = name;
   c.ctx = LLVMContextCreate();
   LLVMMemoryBufferRef buf;
   char *msg = NULL;

@@ -14,6 +14,7 @@
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 const char *rt_source_name(rt_ctx *c) {
+  if (c->name) return c->name;
   size_t len = 0;
   const char *src = LLVMGetSourceFileName(c->mod, &len);
   /* The name clang gave the module is the user's source; the input is ldsan-cc's temporary file. */

@@ -7,7 +7,8 @@
 # TUs have descriptors.
 # `rdc.sh emulate`: the same commands with --emulate (the link links both TUs'
 # device bitcode into one image) and the program runs and checks its results;
-# also in one command, and with b.o in a static library; linking a.o alone
+# also in one command, and with b.o in a static library; a run-time warning
+# names the device code by the executable; linking a.o alone
 # fails naming the __device__ function b.o defines.
 # Usage: rdc.sh <arch>|emulate   (an arch Debian's HIP headers and ldsan's device
 # libraries build for: gfx908, gfx90a, gfx942)
@@ -23,6 +24,12 @@ if [[ "$arch" == emulate ]]; then
   "$cc" --emulate -fgpu-rdc a.o b.o -o app
   ./app >out 2>&1 || { cat out; fail "--emulate: the -fgpu-rdc program failed"; }
   grep -q 'rdc: PASSED' out || { cat out; fail "--emulate: wrong results"; }
+  # A run-time warning (the LDS backing store ASan will not allocate) names the
+  # linked device code by the executable, not by the link's temporary file.
+  LDSAN_OPTIONS=lds_pool_size=2G ASAN_OPTIONS=max_allocation_size_mb=1024:allocator_may_return_null=1 ./app >out 2>&1 \
+    || { cat out; fail "--emulate: the -fgpu-rdc program failed on the built-in LDS pool"; }
+  grep -q "on cpu-emulator; the -fgpu-rdc device code of app and every other code object" out \
+    || { cat out; fail "--emulate: the warning does not name the -fgpu-rdc device code by the executable"; }
   "$cc" --emulate -fgpu-rdc -O2 "$src/kernels_a.hip" "$src/kernels_b.hip" -o app1
   ./app1 | grep 'rdc: PASSED' >/dev/null || fail "--emulate: the one-command -fgpu-rdc build"
   ar rcs libb.a b.o
