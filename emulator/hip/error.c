@@ -44,7 +44,7 @@ hipError_t ldsan_emu_hip_set_error(hipError_t err) {
 }
 
 hipError_t ldsan_emu_hip_fail(hipError_t err, const char *api, const char *fmt, ...) {
-  char msg[512];
+  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);

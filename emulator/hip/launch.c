@@ -77,11 +77,24 @@ static hipError_t ldsan_emu_check_config(const char *api, const char *name, cons
                               "kernel '%s': grid (%u,%u,%u) x block (%u,%u,%u) exceeds 2^32 work-items "
                               "in one dimension", name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
   /* Compared without a sum: a size near SIZE_MAX would wrap it. */
-  if (shared_mem > LDSAN_EMU_LDS_PER_BLOCK || k->static_lds_size > LDSAN_EMU_LDS_PER_BLOCK - shared_mem)
+  if (shared_mem > LDSAN_EMU_LDS_PER_BLOCK)
     return ldsan_emu_hip_fail(hipErrorInvalidValue, api,
-                              "kernel '%s' asks for %zu bytes of dynamic LDS on top of %u static; "
-                              "the device has %u bytes of LDS per workgroup",
-                              name, shared_mem, k->static_lds_size, LDSAN_EMU_LDS_PER_BLOCK);
+                              "kernel '%s' asks for %zu bytes of dynamic LDS; the device has %u bytes of LDS "
+                              "per workgroup", name, shared_mem, LDSAN_EMU_LDS_PER_BLOCK);
+  /* The kernel's real LDS is ldsan's alone: the pointer to the workgroup's
+   * block (8 bytes, padded to the kernel's LDS alignment, 16 or more here;
+   * upstream's amdgpu-sw-lower-lds lays it out); the kernel's own __shared__
+   * variables live in the block. A GPU counts it against the same 64 KiB. */
+  if (k->static_lds_size > LDSAN_EMU_LDS_PER_BLOCK - shared_mem)
+    return ldsan_emu_hip_fail(hipErrorInvalidValue, api,
+                              "kernel '%s' asks for %zu bytes of dynamic LDS; under ldsan a kernel gets at most "
+                              "%u - %u = %u: a workgroup has %u bytes of LDS, on a GPU too, and ldsan keeps %u of "
+                              "them (the pointer to the workgroup's block in ldsan's LDS backing store, which holds "
+                              "the kernel's own __shared__ variables); ask for at most %u bytes "
+                              "(hipFuncGetAttributes' maxDynamicSharedSizeBytes), not the device's sharedMemPerBlock",
+                              name, shared_mem, LDSAN_EMU_LDS_PER_BLOCK, k->static_lds_size,
+                              LDSAN_EMU_LDS_PER_BLOCK - k->static_lds_size, LDSAN_EMU_LDS_PER_BLOCK,
+                              k->static_lds_size, LDSAN_EMU_LDS_PER_BLOCK - k->static_lds_size);
   return hipSuccess;
 }
 

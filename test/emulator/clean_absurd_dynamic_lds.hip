@@ -8,8 +8,8 @@
 // RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
 // RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer'
 // CHECK-NOT: ldsan-emu: error:
-// CHECK: ldsan-emu: error:{{.*}}kernel 'touch(int*)' asks for 18446744073709551608 bytes of dynamic LDS on top of 16 static
-// CHECK: asks for 18446744073709551600 bytes of dynamic LDS on top of
+// CHECK: ldsan-emu: error:{{.*}}kernel 'touch(int*)' asks for 18446744073709551608 bytes of dynamic LDS; the device has 65536 bytes of LDS per workgroup
+// CHECK: asks for 18446744073709551600 bytes of dynamic LDS; the device has 65536 bytes
 // CHECK: ldsan-test: stdout:
 // CHECK: clean_absurd_dynamic_lds: PASSED
 // CHECK: ldsan-test: exit 0
