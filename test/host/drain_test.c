@@ -20,6 +20,14 @@ static void channel_reset(void) {
 
 static void push(ldsan_report_record r) { ch.records[ch.next++] = r; }
 
+/* The mini dispatch whose kernel arguments start at args (272 bytes). */
+static ldsan_dispatch_info dispatch_at(uint64_t args) {
+  ldsan_dispatch_info d = mini_dispatch;
+  d.args_begin = args;
+  d.args_end = args + 272;
+  return d;
+}
+
 /* Drains ch for dispatch `d` into a buffer; fills *st. */
 static char *drain_for(const ldsan_dispatch_info *d, ldsan_drain_stats *st, int *ret) {
   capture c;
@@ -116,9 +124,7 @@ static void test_ring_attribution(void) {
   ch.records[ch.next % LDSAN_CHANNEL_CAPACITY].state = LDSAN_RECORD_WRITING;  /* a lane still writing */
   ch.next++;
   ldsan_flags_parse("dedup=0", stderr);
-  ldsan_dispatch_info a = mini_dispatch;
-  a.args_begin = 0x5000;
-  a.args_end = 0x5000 + 272;
+  ldsan_dispatch_info a = dispatch_at(0x5000);
   ldsan_drain_stats st;
   int ret;
   char *out = drain_for(&a, &st, &ret);
@@ -131,9 +137,7 @@ static void test_ring_attribution(void) {
   CHECK_EQ(ch.records[250 % LDSAN_CHANNEL_CAPACITY].state, LDSAN_RECORD_EMPTY);
   CHECK_EQ(ch.records[251 % LDSAN_CHANNEL_CAPACITY].state, LDSAN_RECORD_READY);
   CHECK_EQ(ch.records[258 % LDSAN_CHANNEL_CAPACITY].state, LDSAN_RECORD_WRITING);
-  ldsan_dispatch_info b = mini_dispatch;
-  b.args_begin = 0x9000;
-  b.args_end = 0x9000 + 272;
+  ldsan_dispatch_info b = dispatch_at(0x9000);
   out = drain_for(&b, &st, &ret);
   CHECK_EQ(ret, 4);
   CHECK_EQ(count_of(out, "of workgroup (1,1,0)"), 1);
@@ -172,11 +176,7 @@ static void test_first_report_reserve(void) {
     CHECK_EQ(ldsan_host_channel_post(&ch, &r), i == 0);
   }
   CHECK_EQ(ch.dropped, 0);
-  ldsan_dispatch_info a = mini_dispatch, b = mini_dispatch;
-  a.args_begin = 0x5000;
-  a.args_end = 0x5000 + 272;
-  b.args_begin = 0x9000;
-  b.args_end = 0x9000 + 272;
+  ldsan_dispatch_info a = dispatch_at(0x5000), b = dispatch_at(0x9000);
   ldsan_drain_stats st;
   int ret;
   char *out = drain_for(&b, &st, &ret);
@@ -496,17 +496,6 @@ static void test_threads(void) {
   CHECK_EQ(bad, 0);
   free(c.buf);
   ldsan_flags_parse("halt_on_error=1", stderr);
-}
-
-/* The whole of file `name` (caller frees), or NULL. */
-static char *slurp(const char *name) {
-  FILE *f = fopen(name, "r");
-  if (!f) return NULL;
-  char *buf = calloc(1, 1 << 16);
-  size_t n = fread(buf, 1, (1 << 16) - 1, f);
-  buf[n] = 0;
-  fclose(f);
-  return buf;
 }
 
 /* Drains one overflow record to the configured log; returns the log file's

@@ -57,6 +57,17 @@ static inline void check_has(const char *out, const char *needle, int want, cons
 }
 
 /* Number of times needle occurs in out. */
+/* The whole of file `name` (at most 64 KiB; caller frees), or NULL. */
+static inline char *slurp(const char *name) {
+  FILE *f = fopen(name, "r");
+  if (!f) return NULL;
+  char *buf = calloc(1, 1 << 16);
+  size_t n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
+  if (buf) buf[n] = 0;
+  fclose(f);
+  return buf;
+}
+
 static inline int count_of(const char *out, const char *needle) {
   int n = 0;
   for (const char *p = out; (p = strstr(p, needle)); p += strlen(needle)) n++;

@@ -40,17 +40,6 @@ static const char *log_name(pid_t pid) {
   return name;
 }
 
-/* The whole of file `name` (caller frees), or NULL. */
-static char *slurp(const char *name) {
-  FILE *f = fopen(name, "r");
-  if (!f) return NULL;
-  char *buf = calloc(1, 1 << 16);
-  size_t n = fread(buf, 1, (1 << 16) - 1, f);
-  buf[n] = 0;
-  fclose(f);
-  return buf;
-}
-
 typedef struct child {
   pid_t pid;
   int status;
