@@ -222,4 +222,13 @@ struct ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img);
  * library, which ends the process if one stops it. Returns reports printed. */
 int ldsan_emu_finish_dispatch(struct ldsan_image *host, const emu_dispatch *d);
 
+/* Reads and writes device memory on purpose, the LDS redzones and headers the
+ * device poisoned included: never instrumented, also in the ASan+UBSan build of
+ * the emulator (emulator/asan.mk), where host ASan would stop on the first
+ * poisoned byte. */
+#define EMU_DEVICE_ACCESS __attribute__((no_sanitize("address")))
+/* Copies n bytes between device and host memory that way (a byte loop: not
+ * memcpy, which host ASan intercepts). core_report.c. */
+void ldsan_emu_device_copy(void *dst, const void *src, size_t n);
+
 #endif /* LDSAN_EMU_CORE_INTERNAL_H */

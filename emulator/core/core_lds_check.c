@@ -67,7 +67,8 @@ static emu_lds_rec *emu_lds_table(emu_worker *w, uint64_t *block, uint64_t *size
     ldsan_block_header h;
     if (b) { /* 0 until the prologue has taken the block: look again next time */
       w->track_block_gen = w->track_gen;
-      memcpy(&h, (const void *)(uintptr_t)(b - LDSAN_BLOCK_HEADER_SIZE), sizeof h);
+      /* The header is poisoned (e2): not memcpy (the ASan build of the emulator). */
+      ldsan_emu_device_copy(&h, (const void *)(uintptr_t)(b - LDSAN_BLOCK_HEADER_SIZE), sizeof h);
       if (h.self == b && h.block_size && h.block_size <= (1u << 20)) {
         uint64_t words = (h.block_size + 3) / 4;
         if (words > w->track_cap) {

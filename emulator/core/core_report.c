@@ -27,11 +27,11 @@ void ldsan_emu_set_report_hook(ldsan_emu_report_hook hook, void *ctx) {
 }
 
 
-/* Reads and writes device memory on purpose, the LDS redzones and headers the
- * device poisoned included: never instrumented, also in the ASan+UBSan build of
- * the emulator (emulator/asan.mk), where host ASan would stop on the first
- * redzone byte a report reads. */
-#define EMU_DEVICE_ACCESS __attribute__((no_sanitize("address")))
+EMU_DEVICE_ACCESS void ldsan_emu_device_copy(void *dst, const void *src, size_t n) {
+  volatile unsigned char *to = dst;
+  const volatile unsigned char *from = src;
+  for (size_t i = 0; i < n; i++) to[i] = from[i];
+}
 
 EMU_DEVICE_ACCESS static int emu_read(void *ctx, uint64_t addr, void *dst, size_t n) {
   (void)ctx;
@@ -42,18 +42,14 @@ EMU_DEVICE_ACCESS static int emu_read(void *ctx, uint64_t addr, void *dst, size_
   int rc = ldsan_host_read_self(addr, dst, n);
   if (rc != -2) return rc;
   /* The system call is not allowed here (seccomp): a byte loop. */
-  const volatile unsigned char *src = (const volatile unsigned char *)(uintptr_t)addr;
-  unsigned char *out = dst;
-  for (size_t i = 0; i < n; i++) out[i] = src[i];
+  ldsan_emu_device_copy(dst, (const void *)(uintptr_t)addr, n);
   return 0;
 }
 
 /* Byte loop for the same reason as emu_read. */
-EMU_DEVICE_ACCESS static int emu_write(void *ctx, uint64_t addr, const void *src, size_t n) {
+static int emu_write(void *ctx, uint64_t addr, const void *src, size_t n) {
   (void)ctx;
-  volatile unsigned char *dst = (volatile unsigned char *)(uintptr_t)addr;
-  const unsigned char *in = src;
-  for (size_t i = 0; i < n; i++) dst[i] = in[i];
+  ldsan_emu_device_copy((void *)(uintptr_t)addr, src, n);
   return 0;
 }
 

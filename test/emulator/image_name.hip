@@ -3,9 +3,11 @@
 // 0-image_name.bc, removed when ldsan-cc --emulate ends). The warning: an LDS
 // backing store the host cannot allocate (AddressSanitizer refuses a 2 GiB
 // allocation here: max_allocation_size_mb=1024), so the code object falls
-// back to its built-in pool and still runs.
+// back to its built-in pool and still runs; in the emulator's own ASan build
+// too, with the LDS checks reading the built-in pool's poisoned block headers.
 // RUN: env LDSAN_OPTIONS=lds_pool_size=2G ASAN_OPTIONS=max_allocation_size_mb=1024:allocator_may_return_null=1 %run %{exe} | FileCheck %s --implicit-check-not=/ldsan-emu-
 // RUN: env LDSAN_OPTIONS=lds_pool_size=2G:emu_fibers=1 ASAN_OPTIONS=max_allocation_size_mb=1024:allocator_may_return_null=1 %run %{exe} | FileCheck %s --implicit-check-not=/ldsan-emu-
+// RUN: env LDSAN_OPTIONS=lds_pool_size=2G:detect_races=1 ASAN_OPTIONS=max_allocation_size_mb=1024:allocator_may_return_null=1 %run %{exe:sanitized} | FileCheck %s --implicit-check-not=/ldsan-emu-
 // CHECK: ldsan: warning: cannot allocate the LDS backing store of 2147483648 bytes on cpu-emulator; {{([^ ]*/)?}}test/emulator/image_name.hip and every other code object there use their built-in
 // CHECK: ldsan-test: stdout:
 // CHECK: image_name: PASSED
