@@ -30,6 +30,7 @@ extern void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
 
 static FILE *override_stream;
 static FILE *log_file;
+static pid_t log_pid; /* the process that opened log_file */
 
 /* The open log file behind log_file: a stdio stream whose buffer this writes
  * out (fopencookie), so a failed write still has the text to send elsewhere. */
@@ -157,9 +158,16 @@ FILE *ldsan_log_stream(void) {
   const char *path = ldsan_flags_get()->log_path;
   if (!strcmp(path, "stderr")) return stderr;
   if (!strcmp(path, "stdout")) return stdout;
+  if (log_file && log_pid != getpid()) {
+    /* A forked child: its reports go to its own "<log_path>.<pid>", as
+     * ASan's (ReportFile reopens when the pid changes). The parent's stream
+     * is flushed after every drain, so closing this copy writes nothing. */
+    ldsan_log_close();
+  }
   if (!log_file) {
     log_file = open_log(path);
     if (!log_file) log_file = stderr;
+    log_pid = getpid();
   }
   return log_file;
 }

@@ -116,6 +116,46 @@ static void test_plain(void) {
   remove(log_name(c.pid));
 }
 
+/* ---- fork: a child reports to its own <prefix>.<pid>, as ASan's does ------- */
+static void forking_child(void *arg) {
+  (void)arg;
+  report_once(); /* opens <prefix>.<this pid> */
+  fflush(NULL);
+  pid_t grandchild = fork();
+  if (grandchild == 0) {
+    report_once();
+    report_once();
+    fflush(NULL);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(grandchild, &status, 0);
+  _exit(WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 6);
+}
+
+static void test_fork(void) {
+  child c = run_child(forking_child, NULL);
+  CHECK(exited_0(c.status));
+  char *mine = slurp(log_name(c.pid));
+  CHECK(mine != NULL);
+  CHECK_EQ(count_of(mine ? mine : "", OVERFLOW), 1); /* the forked process's reports are not here */
+  /* The grandchild's file: the one other <prefix>.<pid> in the directory. */
+  int others = 0, theirs = 0;
+  for (pid_t p = c.pid + 1; p < c.pid + 4096 && !others; p++) {
+    char *text = slurp(log_name(p));
+    if (!text) continue;
+    others++;
+    theirs = count_of(text, OVERFLOW);
+    free(text);
+    remove(log_name(p));
+  }
+  CHECK_EQ(others, 1);
+  CHECK_EQ(theirs, 2);
+  free(mine);
+  free(c.err);
+  remove(log_name(c.pid));
+}
+
 /* ---- a symbolic link planted at the log's name ----------------------------- */
 static void symlink_child(void *target) {
   if (symlink(target, log_name(getpid())) != 0) _exit(3);
@@ -220,6 +260,7 @@ int main(void) {
   CHECK_EQ(ldsan_flags_parse(opt, stderr), 0);
   mini_setup(&mem_map, 0, 0);
   test_plain();
+  test_fork();
   test_symlink(1);
   test_symlink(0);
   test_write_fails();
