@@ -52,6 +52,11 @@ typedef struct lds_store {
 static lds_store *stores; /* under stores_mu (drains run under images_mu and ask for sizes) */
 static pthread_mutex_t stores_mu = PTHREAD_MUTEX_INITIALIZER;
 
+void ldsan_images_lock(void) { pthread_mutex_lock(&images_mu); }
+void ldsan_images_unlock(void) { pthread_mutex_unlock(&images_mu); }
+void ldsan_stores_lock(void) { pthread_mutex_lock(&stores_mu); }
+void ldsan_stores_unlock(void) { pthread_mutex_unlock(&stores_mu); }
+
 /* The store's size: option lds_pool_size, else 2 MiB per compute unit (for
  * example 16 resident workgroups per CU with 64 KiB of LDS each, a chunk being
  * the block rounded up to a power of two), at least 64 MiB. */
@@ -178,6 +183,7 @@ static int read_state(const ldsan_backend *b, const char *name, uint64_t addr, l
 
 ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name, uint64_t state_addr) {
   ldsan_host_init();
+  ldsan_host_fork_safe();
   if (!name) name = "a code object";
   ldsan_device_state st;
   if (read_state(b, name, state_addr, &st) != 0) return NULL;

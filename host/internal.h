@@ -209,6 +209,16 @@ long ldsan_symbolizer_pid(void);
 void ldsan_report_lock(void);
 void ldsan_report_unlock(void);
 
+/* ---- images.c: its locks of the code objects and of the LDS stores ------------ */
+void ldsan_images_lock(void);
+void ldsan_images_unlock(void);
+void ldsan_stores_lock(void);
+void ldsan_stores_unlock(void);
+
+/* ---- fork.c ------------------------------------------------------------------- */
+/* Makes fork() take the library's locks around itself (once; pthread_atfork). */
+void ldsan_host_fork_safe(void);
+
 /* ---- launch_site.c ------------------------------------------------------------ */
 /* Prints where the dispatch was launched (its launch_pcs, runtime frames
  * dropped), headed by the kernel's name; nothing when unknown. */

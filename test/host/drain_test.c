@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sanitizer/common_interface_defs.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 static fake_memory mem_map;
 static ldsan_report_channel ch;
@@ -193,6 +194,54 @@ static void test_first_report_reserve(void) {
   CHECK_EQ(count_of(out, "lds-buffer-overflow on"), 1);
   free(out);
   ldsan_flags_parse("halt_on_error=1", stderr);
+}
+
+/* fork() while another thread holds the report lock (it is printing): the
+ * child must not inherit the lock held by a thread it does not have. With
+ * ldsan_host_fork_safe (installed with the first code object) fork waits for
+ * the lock and the child's report goes through; without, the child's first
+ * report waited for ever (alarm: SIGALRM). */
+static pthread_mutex_t held_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t held_cv = PTHREAD_COND_INITIALIZER;
+static int held;
+
+static void *hold_report_lock(void *arg) {
+  (void)arg;
+  ldsan_report_lock();
+  pthread_mutex_lock(&held_mu);
+  held = 1;
+  pthread_cond_signal(&held_cv);
+  pthread_mutex_unlock(&held_mu);
+  usleep(200 * 1000);
+  ldsan_report_unlock();
+  return NULL;
+}
+
+static void test_fork_while_reporting(void) {
+  ldsan_host_fork_safe();
+  pthread_t t;
+  held = 0;
+  CHECK_EQ(pthread_create(&t, NULL, hold_report_lock, NULL), 0);
+  pthread_mutex_lock(&held_mu);
+  while (!held) pthread_cond_wait(&held_cv, &held_mu);
+  pthread_mutex_unlock(&held_mu);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(10);
+    channel_reset();
+    push(mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE));
+    FILE *devnull = fopen("/dev/null", "w");
+    ldsan_log_override(devnull);
+    ldsan_device_memory mem = fake_reader(&mem_map);
+    ldsan_flags_parse("halt_on_error=0", stderr);
+    _exit(ldsan_host_drain_channel(&ch, &mem, &mini_dispatch) == 1 ? 0 : 2);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  pthread_join(t, NULL);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), 0);
 }
 
 static void test_dedup_off_and_limit(void) {
@@ -735,6 +784,7 @@ int main(void) {
   test_dedup_lost_dropped();
   test_ring_attribution();
   test_first_report_reserve();
+  test_fork_while_reporting();
   test_dedup_off_and_limit();
   test_abort_rules();
   test_fold_wording();
