@@ -3,7 +3,8 @@
 # FileCheck, in this order:
 #   the program's stderr (ldsan's reports)
 #   "ldsan-test: stdout:" and the program's stdout
-#   "ldsan-test: exit N"        N: its exit status ("timed out" after 120 s)
+#   "ldsan-test: exit N"        N: its exit status ("timed out" after 120 s, or
+#                               LDSAN_RUN_TIMEOUT seconds: a test of a hang sets it short)
 # Exits 0: the RUN line's FileCheck decides, from the lines above.
 # A program that did not build (make test-programs: test/programs.mk) is not
 # run: its build log is printed with "ldsan-test: not built".
@@ -18,7 +19,7 @@ if [[ ! -x "$exe" ]]; then
 fi
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
-timeout -k 5 120 "$@" </dev/null >"$out" 2>"$err"
+timeout -k 5 "${LDSAN_RUN_TIMEOUT:-120}" "$@" </dev/null >"$out" 2>"$err"
 rc=$?
 cat "$err"
 echo "ldsan-test: stdout:"
