@@ -37,6 +37,7 @@ static void set_int(ldsan_flag_int *f, int v) { *f = v; }
 static void set_level(ldsan_flag_level *f, int v) { *f = v; }
 static void set_threads(ldsan_flag_threads *f, int v) { *f = v; }
 static void set_stack_kb(ldsan_flag_stack_kb *f, int v) { *f = v; }
+static void set_seconds(ldsan_flag_seconds *f, int v) { *f = v; }
 static void set_size(ldsan_flag_size *f, unsigned long long v) { *f = v; }
 static void set_color(ldsan_flag_color *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
 static void set_format(ldsan_flag_format *f, const char *v) { snprintf(*f, sizeof *f, "%s", v); }
@@ -72,6 +73,9 @@ static const char *parse_threads(ldsan_flag_threads *f, const char *v) {
 }
 static const char *parse_stack_kb(ldsan_flag_stack_kb *f, const char *v) {
   return parse_ranged(f, v, LDSAN_MIN_STACK_KB, LDSAN_MAX_STACK_KB, 1, "0 (the built-in size) or 16 to 1048576 KiB");
+}
+static const char *parse_seconds(ldsan_flag_seconds *f, const char *v) {
+  return parse_ranged(f, v, 0, LDSAN_MAX_SECONDS, 0, "0 (never) or 1 to 1000000 seconds");
 }
 /* Bytes: a number with an optional K, M or G suffix (powers of 1024), at most
  * LDSAN_MAX_LDS_POOL_SIZE (1 TiB: no option of ldsan's wants more, and a size
@@ -115,6 +119,7 @@ static void print_int(FILE *o, const ldsan_flag_int *f) { fprintf(o, "%d", *f); 
 static void print_level(FILE *o, const ldsan_flag_level *f) { fprintf(o, "%d", *f); }
 static void print_threads(FILE *o, const ldsan_flag_threads *f) { fprintf(o, "%d", *f); }
 static void print_stack_kb(FILE *o, const ldsan_flag_stack_kb *f) { fprintf(o, "%d", *f); }
+static void print_seconds(FILE *o, const ldsan_flag_seconds *f) { fprintf(o, "%d", *f); }
 static void print_size(FILE *o, const ldsan_flag_size *f) { fprintf(o, "%llu", *f); }
 static void print_color(FILE *o, const ldsan_flag_color *f) { fprintf(o, "%s", *f); }
 static void print_format(FILE *o, const ldsan_flag_format *f) { fprintf(o, "%s", *f); }
@@ -134,6 +139,7 @@ static void release_int(ldsan_flag_int *f) { (void)f; }
 static void release_level(ldsan_flag_level *f) { (void)f; }
 static void release_threads(ldsan_flag_threads *f) { (void)f; }
 static void release_stack_kb(ldsan_flag_stack_kb *f) { (void)f; }
+static void release_seconds(ldsan_flag_seconds *f) { (void)f; }
 static void release_size(ldsan_flag_size *f) { (void)f; }
 static void release_color(ldsan_flag_color *f) { (void)f; }
 static void release_format(ldsan_flag_format *f) { (void)f; }
@@ -327,6 +333,7 @@ void ldsan_flags_emu_options(ldsan_emu_options *out) {
   out->detect_races = f->detect_races;
   out->detect_uninit = f->detect_uninit;
   out->abort_on_trap = f->abort_on_trap;
+  out->stall_timeout = f->emu_stall_timeout;
 }
 
 void ldsan_host_emu_options(ldsan_emu_options *out) {

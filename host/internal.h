@@ -20,6 +20,8 @@ typedef int ldsan_flag_stack_kb;  /* 0 (built in) or LDSAN_MIN_STACK_KB .. LDSAN
 #define LDSAN_MAX_EMU_THREADS 1024
 #define LDSAN_MIN_STACK_KB 16
 #define LDSAN_MAX_STACK_KB (1 << 20)
+typedef int ldsan_flag_seconds;   /* 0 (never) .. LDSAN_MAX_SECONDS */
+#define LDSAN_MAX_SECONDS 1000000
 /* lds_pool_size: up to 1 TiB (the store and its shadow are summed and mapped). */
 #define LDSAN_MAX_LDS_POOL_SIZE (1ull << 40)
 typedef unsigned long long ldsan_flag_size; /* bytes */

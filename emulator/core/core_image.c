@@ -156,6 +156,7 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
   int image = kernel_image_index(kernel);
   /* The lanes of a wave: the target the image was compiled for (RDNA: 32). */
   d->wave_shift = image >= 0 && images[image]->wave_size == 32 ? 5 : 6;
+  d->host = image >= 0 ? image_hosts[image] : NULL;
   emu_fill_blocks(d, dynamic_lds_size);
   int trapped = ldsan_emu_run(d);
   int reports = image >= 0 ? ldsan_emu_finish_dispatch(image_hosts[image], d) : 0;

@@ -70,6 +70,7 @@ typedef struct emu_check_options {
 
 typedef struct emu_dispatch {
   const ldsan_emu_kernel *kernel;
+  struct ldsan_image *host;         /* the kernel's image in the host library (its reports), or NULL */
   void **args;
   uint32_t grid[3], block[3];
   uint64_t groups;                  /* grid[0] * grid[1] * grid[2] */
@@ -97,6 +98,21 @@ typedef struct emu_dispatch {
   _Alignas(64) uint8_t packet[EMU_PACKET_SIZE];
   _Alignas(64) uint8_t kernel_descriptor[64]; /* what the packet's kernel_object points at */
 } emu_dispatch;
+
+/* Where a worker's thread was when the stall detector asked (core_watchdog.c):
+ * written by the thread itself, in a signal handler, then `answered` is set. */
+#define EMU_STALL_FRAMES 16
+typedef struct emu_stall_snap {
+  uint64_t pcs[EMU_STALL_FRAMES];   /* pcs[0]: the pc it was at; then return addresses */
+  uint32_t npcs;
+  int in_dispatch;                  /* it was running the dispatch (else: finished it) */
+  int item_known;                   /* it was running a work-item (fibers): */
+  uint32_t item[3];
+  /* Fibers: the workgroup's other work-items at an s_barrier, at the
+   * kernel-exit barrier, at a cross-lane operation of their wave, returned,
+   * ready to run. */
+  uint32_t at_barrier, at_exit, at_wave, returned, ready;
+} emu_stall_snap;
 
 typedef struct emu_worker {
   /* Work-item loops (kernels with a group function, see emu.h). */
@@ -146,6 +162,13 @@ typedef struct emu_worker {
   uint64_t track_cap, track_block, track_size; /* track_cap: words of LDS the records cover */
   uint32_t track_gen, track_block_gen;
   uint32_t barrier_epoch, run_start; /* barriers of the worker so far; the running workgroup's first */
+  /* The stall detector (core_watchdog.c) reads these from its own thread. */
+  _Atomic uint64_t progress;        /* barriers released and workgroups finished, ever (emu_progress) */
+  _Atomic uint64_t wd_group;        /* the running workgroup's linear index + 1; 0: none */
+  _Atomic int in_grid_barrier;      /* waits at a cooperative launch's grid-wide barrier */
+  pthread_t thread;                 /* the thread that runs the worker, set before it runs a dispatch */
+  emu_stall_snap stall;             /* where the thread was when asked ... */
+  _Atomic int stall_answered;       /* ... once this is 1 */
   uint64_t written_lo, written_hi;  /* block bytes [lo, hi) found written in this workgroup's run
                                        (core_lds_disjoint.c; emptied for each workgroup) */
   uint32_t split_run;               /* the run_start of the last run that split a word into bytes */
@@ -161,6 +184,14 @@ typedef struct emu_worker {
 } emu_worker;
 
 extern __thread ldsan_emu_tls_state __ldsan_emu_tls;
+
+/* The worker made progress: a barrier released its work-items, a workgroup
+ * finished. Only its own thread writes the counter: a plain add, no locked
+ * instruction (the stall detector reads it, core_watchdog.c). */
+static inline void emu_progress(emu_worker *w) {
+  atomic_store_explicit(&w->progress, atomic_load_explicit(&w->progress, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
+}
 
 /* core_alloc.c: the emulator's own memory (ldsan_emu_xalloc, emu.h) and its
  * one way to give up. try_alloc: as xalloc, for what the emulator can do
@@ -213,6 +244,18 @@ __attribute__((noreturn)) void ldsan_emu_trap_current(void);
 int ldsan_emu_is_private_addr(const void *p);
 int ldsan_emu_run(emu_dispatch *d);      /* runs d on all workers; 0 ok */
 
+/* core_watchdog.c: the stall detector. A watchdog thread (started by the
+ * first watched dispatch, joined at exit and before a fork) ends the process
+ * when the dispatch between begin and end makes no progress (emu_progress on
+ * any of its n workers) for timeout seconds; 0: the dispatch is not watched.
+ * Called by ldsan_emu_run under its launch lock; the fork handlers from
+ * core_sched.c's, after its own locks. */
+void ldsan_emu_watch_begin(emu_dispatch *d, emu_worker *const *workers, uint32_t n, int timeout);
+void ldsan_emu_watch_end(void);
+void ldsan_emu_watch_fork_prepare(void);
+void ldsan_emu_watch_fork_parent(void);
+void ldsan_emu_watch_fork_child(void);
+
 /* core_report.c: the emulator as a host-library backend */
 struct ldsan_image;
 /* Registers an image's ldsan device state with the host library; NULL if the
@@ -221,6 +264,14 @@ struct ldsan_image *ldsan_emu_register_host(const ldsan_emu_image *img);
 /* Prints the reports of a finished (or trapped) dispatch through the host
  * library, which ends the process if one stops it. Returns reports printed. */
 int ldsan_emu_finish_dispatch(struct ldsan_image *host, const emu_dispatch *d);
+/* Fills frames for pc of this process's code (ldsan_symbolize_host_pc);
+ * exact: pc is where a thread was (a signal's pc), not a return address.
+ * Returns how many. */
+int ldsan_emu_symbolize_pc(uint64_t pc, int exact, ldsan_frame *frames, int max_frames);
+/* A dispatch that will never finish (the stall detector): prints the LDS
+ * findings and reports it has recorded so far, and every other image's, as
+ * a finished dispatch's; does not return if one of them stops the program. */
+void ldsan_emu_stalled_reports(emu_dispatch *d);
 
 /* Reads and writes device memory on purpose, the LDS redzones and headers the
  * device poisoned included: never instrumented, also in the ASan+UBSan build of

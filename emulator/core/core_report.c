@@ -89,6 +89,13 @@ static int emu_symbolize(void *ctx, uint64_t pc, ldsan_frame *frames, int max_fr
   return kept;
 }
 
+int ldsan_emu_symbolize_pc(uint64_t pc, int exact, ldsan_frame *frames, int max_frames) {
+  /* The host symbolizer looks up the call before a return address (pc - 1). */
+  int n = ldsan_symbolize_host_pc(exact ? pc + 1 : pc, frames, max_frames);
+  for (int i = 0; exact && i < n; i++) frames[i].module_offset--;
+  return n;
+}
+
 static const ldsan_backend emu_backend = {
     .device_name = "cpu-emulator",
     .device = 0,
@@ -115,6 +122,37 @@ static void emu_post_hazards(ldsan_report_channel *ch, const emu_dispatch *d) {
   for (uint32_t i = 0; i < d->hazard_count; i++) (void)ldsan_host_channel_post(ch, &d->hazards[i]);
 }
 
+/* The host library's view of dispatch d (info's arrays point into d). */
+static void emu_dispatch_info(const emu_dispatch *d, ldsan_dispatch_info *info) {
+  *info = (ldsan_dispatch_info){
+      .kernel_name = d->kernel->name,
+      .grid_size = {d->grid[0], d->grid[1], d->grid[2]},
+      .block_size = {d->block[0], d->block[1], d->block[2]},
+      .device = 0,
+      /* Records carry the implicit-argument pointer: this dispatch's own block. */
+      .args_begin = (uint64_t)(uintptr_t)d->implicitarg,
+      .args_end = (uint64_t)(uintptr_t)d->implicitarg + EMU_IMPLICIT_SIZE,
+      .launch_pcs = d->launch_pcs,
+      .launch_depth = d->launch_depth,
+  };
+}
+
+void ldsan_emu_stalled_reports(emu_dispatch *d) {
+  ldsan_report_channel *ch = d->host ? ldsan_host_image_channel(d->host) : NULL;
+  if (ch) {
+    /* Its workers still run: the findings so far, under the lock they take. */
+    pthread_mutex_lock(&d->lock);
+    emu_post_hazards(ch, d);
+    d->hazard_count = 0;
+    d->hazards_lost = 0;
+    pthread_mutex_unlock(&d->lock);
+    ldsan_dispatch_info info;
+    emu_dispatch_info(d, &info);
+    ldsan_host_dispatch_done(d->host, &info);
+  }
+  ldsan_host_drain_all();
+}
+
 int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
   ldsan_report_channel *ch = ldsan_host_image_channel(host);
   if (!ch) return 0;
@@ -128,17 +166,8 @@ int ldsan_emu_finish_dispatch(ldsan_image *host, const emu_dispatch *d) {
         report_hook(r, report_hook_ctx);
     }
   }
-  ldsan_dispatch_info info = {
-      .kernel_name = d->kernel->name,
-      .grid_size = {d->grid[0], d->grid[1], d->grid[2]},
-      .block_size = {d->block[0], d->block[1], d->block[2]},
-      .device = 0,
-      /* Records carry the implicit-argument pointer: this dispatch's own block. */
-      .args_begin = (uint64_t)(uintptr_t)d->implicitarg,
-      .args_end = (uint64_t)(uintptr_t)d->implicitarg + EMU_IMPLICIT_SIZE,
-      .launch_pcs = d->launch_pcs,
-      .launch_depth = d->launch_depth,
-  };
+  ldsan_dispatch_info info;
+  emu_dispatch_info(d, &info);
   /* Prints the reports; does not return if one of them stops the program. */
   return ldsan_host_dispatch_done(host, &info);
 }

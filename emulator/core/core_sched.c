@@ -28,7 +28,9 @@
  * not continue), no new workgroup starts, workgroups already running on
  * other workers finish. Fibers, stacks and LDS windows are per worker and
  * reused across workgroups and dispatches; the LDS window is zeroed per
- * workgroup. */
+ * workgroup. Each worker counts the barriers it releases and the workgroups
+ * it finishes (emu_progress) for the stall detector (core_watchdog.c), which
+ * ldsan_emu_run tells about each dispatch. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +285,7 @@ __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
     if (w->checks.detect_races) ldsan_emu_check_barrier(w, 1);
     w->arrived = 0;
     w->barrier_epoch++;
+    emu_progress(w);
     emu_release(w, EMU_WAIT);
     return;
   }
@@ -297,9 +300,11 @@ static void emu_departed(emu_worker *w) {
   if (w->live && w->arrived == w->live) {
     w->arrived = 0;
     w->barrier_epoch++;
+    emu_progress(w);
     emu_release(w, EMU_WAIT);
   }
   if (!w->live && w->exiting) {
+    emu_progress(w);
     emu_release(w, EMU_EXIT_WAIT);
     w->live = w->exiting;
     w->exiting = 0;
@@ -350,9 +355,12 @@ __attribute__((visibility("default"))) void __ldsan_emu_ds_gws_barrier(uint32_t 
     d->gws_gen++;
     pthread_cond_broadcast(&d->gws_cond);
   } else {
+    atomic_store_explicit(&w->in_grid_barrier, 1, memory_order_relaxed);
     while (gen == d->gws_gen && !atomic_load(&d->stop)) pthread_cond_wait(&d->gws_cond, &d->lock);
+    atomic_store_explicit(&w->in_grid_barrier, 0, memory_order_relaxed);
   }
   pthread_mutex_unlock(&d->lock);
+  emu_progress(w);
 }
 
 void ldsan_emu_yield(void) {
@@ -447,6 +455,7 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
       if (w->checks.detect_races && ((normal & (normal - 1)) || gone))
         ldsan_emu_check_pass(w, w->states, n, normal, w->group_exit_regions);
       w->barrier_epoch++;
+      emu_progress(w);
     }
     everyone = (p & LDSAN_EMU_GROUP_ALL_WAITING) && !(normal & (normal - 1)) && !exits &&
                !(seen & LDSAN_EMU_GROUP_DONE);
@@ -541,9 +550,11 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
       if (w->checks.detect_races && ((normal & (normal - 1)) || gone))
         ldsan_emu_check_pass(w, states, n, normal, exit_regions);
       w->barrier_epoch++;
+      emu_progress(w);
       run = normal;
     } else if (exits) { /* everybody left the body: release the kernel-exit barrier */
       runnable = emu_release_regions(states, n, exits, parity);
+      emu_progress(w);
       run = exits;
     } else {
       return; /* everybody returned */
@@ -628,8 +639,11 @@ static void emu_run_worker(emu_worker *w, emu_dispatch *d) {
   while (!atomic_load_explicit(&d->stop, memory_order_relaxed)) {
     uint64_t g = atomic_fetch_add_explicit(&d->next_group, 1, memory_order_relaxed);
     if (g >= d->groups) break;
+    atomic_store_explicit(&w->wd_group, g + 1, memory_order_relaxed);
     emu_run_group(w, d, g);
+    emu_progress(w);
   }
+  atomic_store_explicit(&w->wd_group, 0, memory_order_relaxed);
   ldsan_emu_self = NULL;
 }
 
@@ -663,6 +677,9 @@ static uint64_t pool_busy;
 /* The pool threads' workers, one each: here rather than on their stacks, so
  * that a forked child, which has none of the threads, can free them. */
 static emu_worker **pool_workers;
+/* The workers of a dispatch on the pool, for the stall detector: the
+ * launching thread's (set per launch), then the pool threads'. */
+static emu_worker **pool_run_list;
 static __thread emu_worker *caller_worker;
 
 /* A launching thread's worker goes when the thread does (LeakSanitizer would
@@ -694,6 +711,7 @@ static void emu_make_caller_key(void) {
 static emu_worker *emu_caller_worker(void) {
   if (!caller_worker) {
     caller_worker = ldsan_emu_xalloc(sizeof *caller_worker, 0, "the worker of a launching thread");
+    caller_worker->thread = pthread_self();
     pthread_once(&caller_key_once, emu_make_caller_key);
     pthread_setspecific(caller_key, caller_worker);
   }
@@ -726,9 +744,11 @@ static void *emu_pool_main(void *arg) {
 static void emu_fork_prepare(void) {
   pthread_mutex_lock(&launch_mu);
   pthread_mutex_lock(&pool_mu);
+  ldsan_emu_watch_fork_prepare();
 }
 
 static void emu_fork_parent(void) {
+  ldsan_emu_watch_fork_parent();
   pthread_mutex_unlock(&pool_mu);
   pthread_mutex_unlock(&launch_mu);
 }
@@ -742,6 +762,7 @@ static void emu_fork_child(void) {
   pool_epoch = 0;
   pool_busy = 0;
   pool_threads = (unsigned)-1;
+  ldsan_emu_watch_fork_child();
 }
 
 /* Under launch_mu. */
@@ -755,11 +776,13 @@ static void emu_start_pool(void) {
   /* A forked child: the parent's pool threads are not here, their workers are. */
   for (unsigned i = 0; pool_workers && pool_workers[i]; i++) emu_free_worker(pool_workers[i]);
   free(pool_workers);
+  free(pool_run_list);
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int threads = emu_options()->threads;
   /* Every core by default (at most EMU_MAX_WORKERS): workgroups are independent. */
   unsigned n = threads > 0 ? (unsigned)threads : cores < 1 ? 1 : cores > EMU_MAX_WORKERS ? EMU_MAX_WORKERS : (unsigned)cores;
   pool_workers = ldsan_emu_xalloc(n * sizeof *pool_workers, 0, "the worker pool's table"); /* NULL-terminated */
+  pool_run_list = ldsan_emu_xalloc(n * sizeof *pool_run_list, 0, "the worker pool's list for the stall detector");
   pool_threads = 0;
   for (unsigned i = 1; i < n; i++) {
     emu_worker *w = ldsan_emu_xalloc(sizeof *w, 0, "a pool thread's worker");
@@ -767,8 +790,13 @@ static void emu_start_pool(void) {
     pthread_attr_t a;
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &a, emu_pool_main, w) == 0) pool_workers[pool_threads++] = w;
-    else free(w);
+    if (pthread_create(&t, &a, emu_pool_main, w) == 0) {
+      w->thread = t;
+      pool_run_list[1 + pool_threads] = w;
+      pool_workers[pool_threads++] = w;
+    } else {
+      free(w);
+    }
     pthread_attr_destroy(&a);
   }
 }
@@ -784,7 +812,8 @@ static void *emu_coop_main(void *arg) {
 static void emu_run_cooperative(emu_dispatch *d) {
   uint64_t extra = d->groups - 1;
   pthread_t *t = ldsan_emu_xalloc((extra ? extra : 1) * sizeof *t, 0, "the threads of a cooperative launch");
-  emu_worker **ws = ldsan_emu_xalloc((extra ? extra : 1) * sizeof *ws, 0, "the workers of a cooperative launch");
+  /* ws[extra]: the launching thread's, for the stall detector's list. */
+  emu_worker **ws = ldsan_emu_xalloc((extra + 1) * sizeof *ws, 0, "the workers of a cooperative launch");
   uint64_t started = 0;
   for (; started < extra; started++) {
     ws[started] = ldsan_emu_xalloc(sizeof **ws, 0, "a worker of a cooperative launch");
@@ -794,12 +823,14 @@ static void emu_run_cooperative(emu_dispatch *d) {
       ldsan_emu_die("cannot start thread %llu of the %llu of cooperative kernel %s (one per workgroup): %s; launch "
                     "fewer workgroups or raise the process's thread limit (ulimit -u)",
                     (unsigned long long)started + 2, (unsigned long long)d->groups, d->kernel->name, strerror(rc));
+    ws[started]->thread = t[started];
   }
+  ws[extra] = caller_worker;
+  ldsan_emu_watch_begin(d, ws, (uint32_t)extra + 1, emu_options()->stall_timeout);
   emu_run_worker(caller_worker, d);
-  for (uint64_t i = 0; i < started; i++) {
-    pthread_join(t[i], NULL);
-    emu_free_worker(ws[i]);
-  }
+  for (uint64_t i = 0; i < started; i++) pthread_join(t[i], NULL);
+  ldsan_emu_watch_end();
+  for (uint64_t i = 0; i < started; i++) emu_free_worker(ws[i]);
   free(t);
   free(ws);
 }
@@ -814,6 +845,8 @@ int ldsan_emu_run(emu_dispatch *d) {
     return d->trapped;
   }
   unsigned helpers = d->groups > 1 ? pool_threads : 0;
+  pool_run_list[0] = caller_worker;
+  ldsan_emu_watch_begin(d, pool_run_list, helpers + 1, emu_options()->stall_timeout);
   if (helpers) {
     pthread_mutex_lock(&pool_mu);
     pool_d = d;
@@ -829,6 +862,7 @@ int ldsan_emu_run(emu_dispatch *d) {
     while (pool_busy) pthread_cond_wait(&pool_done, &pool_mu);
     pthread_mutex_unlock(&pool_mu);
   }
+  ldsan_emu_watch_end();
   pthread_mutex_unlock(&launch_mu);
   return d->trapped;
 }

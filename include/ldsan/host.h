@@ -136,6 +136,8 @@ typedef struct ldsan_emu_options {
   int detect_races;      /* option detect_races: 0, 1 (same-wave hazards warn), 2 (they are errors) */
   int detect_uninit;     /* option detect_uninit */
   int abort_on_trap;     /* option abort_on_trap: a device trap ends the process */
+  int stall_timeout;     /* option emu_stall_timeout: seconds without progress before a
+                            dispatch is reported as stalled and the process ends; 0 never */
 } ldsan_emu_options;
 void ldsan_host_emu_options(ldsan_emu_options *out);
 

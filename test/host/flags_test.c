@@ -186,6 +186,9 @@ static void test_ranges(void) {
       {"emu_threads=-2", "expected 0 (one per core, at most 64) or 1 to 1024 workers\n"},
       {"emu_stack_kb=-1", "for option 'emu_stack_kb' in LDSAN_OPTIONS; expected 0 (the built-in size) or 16 to 1048576 KiB\n"},
       {"emu_stack_kb=8", "expected 0 (the built-in size) or 16 to 1048576 KiB\n"},
+      {"emu_stall_timeout=-1", "for option 'emu_stall_timeout' in LDSAN_OPTIONS; expected 0 (never) or 1 to 1000000 seconds\n"},
+      {"emu_stall_timeout=1000001", "expected 0 (never) or 1 to 1000000 seconds\n"},
+      {"emu_stall_timeout=1.5", "expected 0 (never) or 1 to 1000000 seconds\n"},
   };
   int w;
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -196,6 +199,7 @@ static void test_ranges(void) {
     free(out);
     const ldsan_flags *f = ldsan_flags_get();
     CHECK_EQ(f->detect_races + f->emu_threads + f->emu_stack_kb, 0);
+    CHECK_EQ(f->emu_stall_timeout, 60);
   }
   char *out = parse("detect_races=2:emu_threads=1024:emu_stack_kb=16", &w);
   CHECK_EQ(w, 0);
@@ -212,12 +216,13 @@ static void test_emu_options(void) {
   unsetenv("LDSAN_EMU_THREADS");
   unsetenv("LDSAN_EMU_STACK_KB");
   int w;
-  char *out = parse("emu_fibers=1:emu_threads=3:emu_stack_kb=64:abort_on_trap=0", &w);
+  char *out = parse("emu_fibers=1:emu_threads=3:emu_stack_kb=64:abort_on_trap=0:emu_stall_timeout=0", &w);
   CHECK_EQ(w, 0);
   free(out);
   ldsan_emu_options o;
   ldsan_flags_emu_options(&o);
   CHECK_EQ(o.abort_on_trap, 0);
+  CHECK_EQ(o.stall_timeout, 0);
   CHECK_EQ(o.fibers, 1);
   CHECK_EQ(o.threads, 3);
   CHECK_EQ(o.stack_kb, 64);
@@ -233,6 +238,13 @@ static void test_emu_options(void) {
   ldsan_flags_emu_options(&o);
   CHECK_EQ(o.fibers + o.threads + o.stack_kb, 0);
   CHECK_EQ(o.abort_on_trap, 1);
+  CHECK_EQ(o.stall_timeout, 60);
+  out = parse("emu_stall_timeout=1000000", &w);
+  CHECK_EQ(w, 0);
+  free(out);
+  ldsan_flags_emu_options(&o);
+  CHECK_EQ(o.stall_timeout, 1000000);
+  ldsan_flags_set_defaults();
 }
 
 /* ASAN_OPTIONS first, LDSAN_OPTIONS over it; ASan's own names are not ldsan's business. */
@@ -344,7 +356,8 @@ static void test_help(void) {
   CHECK_HAS(out, "ldsan: option external_symbolizer_path = \"\"  (default \"\") the llvm-symbolizer to run; empty: llvm-symbolizer-22, then llvm-symbolizer, found on PATH\n");
   CHECK_HAS(out, "ldsan: option help");
   CHECK_HAS(out, "ldsan: option lds_pool_size            = 0  (default 0) bytes of LDS backing store");
-  CHECK_EQ(count_of(out, "ldsan: option "), 21);
+  CHECK_EQ(count_of(out, "ldsan: option "), 22);
+  CHECK_HAS(out, "ldsan: option emu_stall_timeout        = 60  (default 60) CPU emulator: when a running kernel passes no barrier");
   CHECK_HAS(out, "ldsan: option abort_on_trap            = 1  (default 1) CPU emulator: a device trap");
   CHECK_HAS(out, "ldsan: option report_wave_sync         = 0  (default 0) CPU emulator: warn when a lane reads LDS");
   CHECK_HAS(out, "ldsan: option emu_threads              = 0  (default 0) CPU emulator: workers running workgroups");
