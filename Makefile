@@ -43,7 +43,7 @@ test-programs: $(TEST_TARGETS)
 
 # make check: the quick tier, before every commit; make test: every test (as CI).
 # test/run.sh runs them in parallel (-j$(nproc)); LDSAN_TEST_JOBS=N sets another count.
-check: all test-programs
+check: all test-programs trace-tools
 	BUILD=$(BUILD) test/run.sh --quick
 
 test: all test-programs

@@ -38,6 +38,7 @@ QUICK = [
     r"^fuzz/",                          # the fuzz targets, fewer inputs (fuzz/run.sh)
     r"^emulator/[^/]*\.(hip|test)$",     # the emulator's test programs (make built them: runs only)
     r"^compile/gfx90a/",                # one GPU target's code objects
+    r"^compile/(static|traced)-cost",   # the reference kernels' cost bounds (a CI once failed on them alone)
     r"^gpu/",                           # the HSA tools library over the ROCr double
 ]
 
