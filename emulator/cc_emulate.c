@@ -222,13 +222,19 @@ static void compile_hip_part(const char *cc, const char *part, const strvec *cfl
     push(&c, a);
   }
   push_all(&c, hipflags);
+  /* Device printf stays a call of printf (not clang's hostcall expansion,
+   * which a CPU cannot run): the retarget tool hands it to the emulator core.
+   * LDSAN_EMULATE: the plugin hands device assert() to it too (EmulatorCalls.h). */
+  if (device) push(&c, "-fno-builtin-printf");
   push(&c, "-c");
   push(&c, "-x");
   push(&c, "hip");
   push(&c, in);
   push(&c, "-o");
   push(&c, out);
+  if (device) setenv("LDSAN_EMULATE", "1", 1);
   run(fmt("compiling the %s part of %s", part, in), &c, NULL);
+  if (device) unsetenv("LDSAN_EMULATE");
 }
 
 static int file_exists(const char *p) {

@@ -1,6 +1,6 @@
 //===- Plugin.cpp - ldsan pass plugin entry point -------------------------===//
 //
-// Four ways in, all running instrumentModule() (idempotent through the
+// The ways in: 1-4 and 6 run instrumentModule() (idempotent through the
 // "ldsan.instrumented" module flag):
 //  1. clang's device cc1 (-fpass-plugin): right after AddressSanitizerPass,
 //     seen through the pass-instrumentation after-pass callback. Earlier
@@ -15,12 +15,15 @@
 //     LDS of another's __device__ function, so only the linked module shows
 //     each kernel's whole LDS. (An -fgpu-rdc compile emits bitcode: no
 //     codegen, so 2 does not run there.)
-//  5. The LDS-only mode (ldsan-cc -fsanitize=lds sets LDSAN_LDS_ONLY): no
+//  5. An --emulate device compile ($LDSAN_EMULATE): at the pipeline's start,
+//     device assert() calls the emulator (EmulatorCalls.h).
+//  6. The LDS-only mode (ldsan-cc -fsanitize=lds sets LDSAN_LDS_ONLY): no
 //     AddressSanitizerPass runs, so 1 becomes the optimizer's last extension
 //     point, for modules with no sanitize_address function (with one, ASan
 //     runs after it and 1 applies). 2, 3 and 4 work as they are.
 //
 //===----------------------------------------------------------------------===//
+#include "EmulatorCalls.h"
 #include "Instrument.h"
 #include "LdsOnly.h"
 
@@ -70,6 +73,11 @@ static void registerCallbacks(PassBuilder &PB) {
           if (const auto *MP = llvm::any_cast<const Module *>(&IR))
             runGuarded(const_cast<Module &>(**MP), PB);
         });
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (ldsan::emulatorCompile())
+          MPM.addPass(ldsan::EmulatorCallsPass());
+      });
   PB.registerOptimizerLastEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         if (ldsan::ldsOnlyRequested() && !deferredToDeviceLink())

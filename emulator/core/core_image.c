@@ -167,8 +167,8 @@ int ldsan_emu_launch_flags(const ldsan_emu_kernel *kernel, const uint32_t grid[3
     rc = 1; /* an invalid launch: no device trap of the program's */
   } else if (trapped) {
     if (err)
-      snprintf(err, err_len, "ldsan-emu: device trap in kernel %s at workgroup (%u,%u,%u) work-item (%u,%u,%u)%s",
-               kernel->name, d->trap_group[0], d->trap_group[1], d->trap_group[2], d->trap_item[0],
+      snprintf(err, err_len, "ldsan-emu: %s in kernel %s at workgroup (%u,%u,%u) work-item (%u,%u,%u)%s",
+               d->trap_assert ? "device assertion failed" : "device trap", kernel->name, d->trap_group[0], d->trap_group[1], d->trap_group[2], d->trap_item[0],
                d->trap_item[1], d->trap_item[2], reports ? " after an ldsan report" : "");
     rc = LDSAN_EMU_TRAPPED;
   }

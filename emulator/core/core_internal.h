@@ -81,6 +81,7 @@ typedef struct emu_dispatch {
   _Atomic int stop;                 /* a trap happened: start no new workgroup */
   pthread_mutex_t lock;             /* guards the trap fields */
   int trapped;
+  int trap_assert;                  /* the first trap was a failed device assert() */
   uint32_t trap_group[3], trap_item[3];
   /* LDS check findings (core_lds_check.c), guarded by lock: one record per
    * kind, pcs and same-wave-ness, the first work-item's, with repeats counted;
@@ -241,6 +242,9 @@ void __ldsan_emu_s_barrier_exit(void);  /* the LDS lowering's kernel-exit barrie
 uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t rank, uintptr_t site,
                                const void *frame);
 __attribute__((noreturn)) void ldsan_emu_trap_current(void);
+/* The same for a failed device assert(): message (its line, as the GPU
+ * prints it) goes to stderr if this is the dispatch's first trap. */
+__attribute__((noreturn)) void ldsan_emu_assert_trap(const char *message);
 int ldsan_emu_is_private_addr(const void *p);
 int ldsan_emu_run(emu_dispatch *d);      /* runs d on all workers; 0 ok */
 

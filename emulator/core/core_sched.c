@@ -393,14 +393,18 @@ void ldsan_emu_fiber_main(void) {
   __builtin_unreachable();
 }
 
-void ldsan_emu_trap_current(void) {
+void ldsan_emu_trap_current(void) { ldsan_emu_assert_trap(NULL); }
+
+void ldsan_emu_assert_trap(const char *message) {
   emu_worker *w = ldsan_emu_self;
   emu_dispatch *d = w->d;
   pthread_mutex_lock(&d->lock);
   if (!d->trapped) {
     d->trapped = 1;
+    d->trap_assert = message != NULL;
     memcpy(d->trap_group, __ldsan_emu_tls.group_id, sizeof d->trap_group);
     memcpy(d->trap_item, __ldsan_emu_tls.item->id, sizeof d->trap_item);
+    if (message) fputs(message, stderr);
   }
   atomic_store(&d->stop, 1);
   pthread_cond_broadcast(&d->gws_cond); /* nobody waits at the grid barrier for this workgroup */

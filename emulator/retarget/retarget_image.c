@@ -26,6 +26,7 @@ static const char *const rt_core_externs[] = {
     "__atomic_work_item_fence",     "__asan_init",           "__asan_version_mismatch_check_v8",
     "__asan_register_elf_globals",  "__asan_unregister_elf_globals", "__asan_handle_no_return",
     "__asan_register_globals",      "__asan_unregister_globals",
+    "printf", /* device printf: cc_emulate.c compiles the device part with -fno-builtin-printf */
 };
 
 static int rt_has_prefix(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
@@ -139,6 +140,29 @@ static LLVMValueRef rt_first_user(LLVMValueRef v) {
   return any;
 }
 
+/* Device printf's arguments after the format are scalars: a GPU build
+ * rejects any other ("cannot compile this non-scalar arg to printf yet"),
+ * and so does the emulator's (passed on, a struct such as HIP 5.2's
+ * blockDim.x proxy would shift the arguments after it). */
+static void rt_check_printf_args(rt_ctx *c, LLVMValueRef printf_fn) {
+  for (LLVMUseRef u = LLVMGetFirstUse(printf_fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!LLVMIsACallInst(call) || rt_is_checked_copy(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))))
+      continue;
+    unsigned n = LLVMGetNumArgOperands(call);
+    for (unsigned i = 1; i < n; i++) {
+      LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, i)));
+      if (k == LLVMIntegerTypeKind || k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind || k == LLVMPointerTypeKind)
+        continue;
+      c->site = call;
+      rt_error(c, "printf argument %u after the format is not a scalar (a GPU build rejects it too: \"cannot compile this "
+                  "non-scalar arg to printf yet\"); pass a number, pointer or string, e.g. (unsigned)blockDim.x", i);
+      c->site = NULL;
+      break;
+    }
+  }
+}
+
 static void rt_fix_function(rt_ctx *c, LLVMValueRef f) {
   if (rt_is_amdgpu_cc(LLVMGetFunctionCallConv(f))) LLVMSetFunctionCallConv(f, LLVMCCallConv);
   if (LLVMGetIntrinsicID(f)) return;
@@ -156,6 +180,7 @@ static void rt_fix_function(rt_ctx *c, LLVMValueRef f) {
   }
   if (rt_has_prefix(name, "__ldsan_emu_")) return;
   if (!LLVMGetFirstUse(f)) return;
+  if (!strcmp(name, "printf")) rt_check_printf_args(c, f);
   for (size_t i = 0; i < sizeof rt_core_externs / sizeof rt_core_externs[0]; i++) {
     if (strcmp(name, rt_core_externs[i])) continue;
     char buf[256];
