@@ -535,7 +535,45 @@ static void rt_drop_unreachable(rt_ctx *c) {
   free(r.work);
 }
 
+/* A function of the device library (ockl, ocml, oclc), or one the device
+ * compile left without a name: not the user's code. */
+static int rt_is_library_fn(LLVMValueRef f) {
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(f, &n);
+  return !n || !strncmp(name, "__ockl_", 7) || !strncmp(name, "__ocml_", 7) || !strncmp(name, "__oclc_", 7);
+}
+
+/* The call in the user's code through which site (in the device library)
+ * is reached: the callers of site's function, breadth first, up to the first
+ * call made from a function that is not the library's, preferring the user's
+ * own function to a kernel's checked copy (NULL: none). */
+static LLVMValueRef rt_user_call_reaching(LLVMValueRef site) {
+  enum { MAX = 64 };
+  LLVMValueRef todo[MAX], copy_call = NULL;
+  unsigned head = 0, tail = 0;
+  todo[tail++] = LLVMGetBasicBlockParent(LLVMGetInstructionParent(site));
+  while (head < tail) {
+    LLVMValueRef f = todo[head++];
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f) continue;
+      LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+      if (!rt_is_library_fn(caller)) {
+        if (!rt_is_checked_copy(caller)) return call;
+        if (!copy_call) copy_call = call;
+        continue;
+      }
+      int seen = 0;
+      for (unsigned i = 0; i < tail; i++) seen |= todo[i] == caller;
+      if (!seen && tail < MAX) todo[tail++] = caller;
+    }
+  }
+  return copy_call;
+}
+
 void rt_lower_intrinsics(rt_ctx *c) {
+  LLVMValueRef named[64]; /* user calls an error named already */
+  unsigned nnamed = 0;
   rt_drop_unreachable(c);
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
     c->in_checked_copy = rt_is_checked_copy(f);
@@ -554,7 +592,21 @@ void rt_lower_intrinsics(rt_ctx *c) {
         const rt_intrin *in = rt_lookup(name);
         c->site = ci; /* for rt_error */
         if (!in) {
-          if (amdgcn) rt_intrinsic_error(c, "intrinsic %s is not supported by the CPU emulator", name);
+          LLVMValueRef user = amdgcn && rt_is_library_fn(f) ? rt_user_call_reaching(ci) : NULL;
+          int again = 0; /* another site of the library already named this call */
+          for (unsigned i = 0; user && i < nnamed; i++) again |= named[i] == user;
+          if (user && !again && nnamed < sizeof named / sizeof named[0]) named[nnamed++] = user;
+          if (again) {
+            c->site = NULL;
+            continue;
+          }
+          if (user) {  /* name what the user called, where */
+            c->site = user;
+            rt_intrinsic_error(c, "device-library function '%s' is not supported by the CPU emulator (it uses %s, "
+                                  "which only a GPU can run)", rt_name(LLVMGetCalledValue(user)), name);
+          } else if (amdgcn) {
+            rt_intrinsic_error(c, "intrinsic %s is not supported by the CPU emulator", name);
+          }
           c->site = NULL;
           continue;
         }
