@@ -46,3 +46,14 @@ cmake-support: $(BUILD)/lib/cmake/ldsan/ldsan-toolchain.cmake
 $(BUILD)/lib/cmake/ldsan/ldsan-toolchain.cmake: tools/ldsan-toolchain.cmake
 	@mkdir -p $(dir $@)
 	cp $< $@
+
+# ldsan-gdb: gdb with ldsan's commands for emulated kernels (tools/ldsan-gdb.py).
+.PHONY: gdb-support
+driver: gdb-support
+gdb-support: $(BUILD)/bin/ldsan-gdb $(BUILD)/lib/ldsan-gdb.py
+$(BUILD)/bin/ldsan-gdb: tools/ldsan-gdb
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(BUILD)/lib/ldsan-gdb.py: tools/ldsan-gdb.py
+	@mkdir -p $(dir $@)
+	cp $< $@

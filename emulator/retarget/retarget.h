@@ -206,5 +206,8 @@ void rt_debug_trampoline(LLVMValueRef entry, LLVMValueRef kernel, LLVMValueRef c
  * artificial DISubprogram like `from`'s, moves every location's outermost scope
  * there and drops variable locations (no debug info: drops the locations). */
 void rt_debug_move(LLVMValueRef fn, LLVMValueRef from);
+/* Variable locations lose their amdgcn address-space operations (every x86
+ * address is flat), so a debugger reads kernel variables. */
+void rt_debug_flat_addresses(LLVMModuleRef mod);
 
 #endif /* LDSAN_EMU_RETARGET_H */

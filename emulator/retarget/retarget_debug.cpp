@@ -82,3 +82,38 @@ extern "C" void rt_debug_move(LLVMValueRef fn, LLVMValueRef from) {
     });
   }
 }
+
+// amdgcn variable locations name their address space in the expression
+// (DW_OP_constu <space>, DW_OP_swap, DW_OP_xderef, as LLVM's AMDGPU debug
+// info does for private and LDS memory). On x86-64 every address is flat:
+// the sequence goes, so a debugger can read the variable (gdb stops with
+// "Unhandled dwarf expression opcode 0x18" otherwise).
+static DIExpression *flatExpression(DIExpression *e) {
+  if (!e) return e;
+  ArrayRef<uint64_t> ops = e->getElements();
+  SmallVector<uint64_t, 8> kept;
+  bool changed = false;
+  for (size_t i = 0; i < ops.size();) {
+    if (i + 3 < ops.size() && ops[i] == dwarf::DW_OP_constu && ops[i + 2] == dwarf::DW_OP_swap &&
+        ops[i + 3] == dwarf::DW_OP_xderef) {
+      i += 4;
+      changed = true;
+      continue;
+    }
+    // Copy one whole operation (its operands too).
+    DIExpression::ExprOperand op(&ops[i]);
+    unsigned size = op.getSize();
+    kept.append(ops.begin() + i, ops.begin() + i + size);
+    i += size;
+  }
+  return changed ? DIExpression::get(e->getContext(), kept) : e;
+}
+
+extern "C" void rt_debug_flat_addresses(LLVMModuleRef mod) {
+  for (Function &f : *unwrap(mod))
+    for (Instruction &in : instructions(f)) {
+      for (DbgVariableRecord &r : filterDbgVars(in.getDbgRecordRange())) r.setExpression(flatExpression(r.getExpression()));
+      if (auto *dvi = dyn_cast<DbgVariableIntrinsic>(&in))
+        dvi->setExpression(flatExpression(dvi->getExpression()));
+    }
+}

@@ -145,6 +145,7 @@ int main(int argc, char **argv) {
   rt_module_target(&c);
   rt_collect_kernels(&c);
   set_target(&c, tm);
+  if (keep_debug) rt_debug_flat_addresses(c.mod);
   rt_wave_prepare(&c);
   rt_wave_classify(&c);
   rt_wave_points(&c);
