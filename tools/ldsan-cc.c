@@ -130,7 +130,8 @@ static void check_arch(const char *arch) {
   snprintf(fixed, sizeof fixed, "%.*s:xnack+", len, arch);
   fprintf(stderr,
           "ldsan-cc: error: offload arch '%s' is not xnack+: clang only sanitizes device code for xnack+ targets; "
-          "use --offload-arch=%s, or -fsanitize=lds to check LDS only (no xnack, no ASan)\n", arch, fixed);
+          "use --offload-arch=%s (CMake: -DCMAKE_HIP_ARCHITECTURES=%s), or -fsanitize=lds to check LDS only "
+          "(no xnack, no ASan)\n", arch, fixed, fixed);
   exit(2);
 }
 
@@ -325,6 +326,23 @@ static void exec_emulate(struct options *o, int argc, char **argv) {
   die("cannot run '%s': %s", driver, strerror(errno));
 }
 
+/* With -v: names ldsan's build directory as the HIP installation, ahead of
+ * clang's own "Found HIP installation: /usr" line. CMake's HIP language
+ * (CMakeDetermineHIPCompiler.cmake, 3.21 on) takes the ROCm root from the
+ * first such line of `<compiler> -v -print-targets` and needs
+ * <root>/lib/cmake/hip-lang/hip-lang-config.cmake there; Debian's package is
+ * under /usr/lib/<multiarch>/cmake, and `make` installs ldsan's package,
+ * which loads it, in the build directory (tools/hip-lang-config.cmake), so
+ * `-DCMAKE_HIP_COMPILER=ldsan-cc` needs no toolchain file. Said only when
+ * that package is there. */
+static void announce_rocm_root(const struct options *o) {
+  char config[PATH_MAX + 64];
+  snprintf(config, sizeof config, "%s/lib/cmake/hip-lang/hip-lang-config.cmake", o->build_root);
+  if (!exists(config)) return;
+  fprintf(stderr, "ldsan-cc: Found HIP installation: %s, ldsan's ROCm root for CMake (its lib/cmake/hip-lang "
+                  "loads the system's hip-lang package)\n", o->build_root);
+}
+
 /* LDSAN_CLANG may name the C driver (clang, clang-22, /usr/bin/clang-22): use the
  * matching C++ driver (clang++, clang++-22) beside it, as hipcc does, so the C++
  * standard library is linked. Any other name is used as it is. */
@@ -481,6 +499,7 @@ int main(int argc, char **argv) {
     }
   }
   if (o.verbose) {
+    announce_rocm_root(&o);
     fprintf(stderr, "ldsan-cc: running");
     for (int i = 0; i < b.n; i++) fprintf(stderr, " %s", b.v[i]);
     fputc('\n', stderr);

@@ -9,8 +9,10 @@
 # Debian's ROCm packages:
 #  - CMake looks for the hip-lang package at <ROCm root>/lib/cmake/hip-lang
 #    and for clang's builtins next to the compiler; Debian installs the first
-#    under /usr/lib/<multiarch>/cmake. `make` puts links to both in the ldsan
-#    build directory, which becomes CMake's ROCm root here;
+#    under /usr/lib/<multiarch>/cmake. `make` puts ldsan's hip-lang package
+#    (tools/hip-lang-config.cmake, which loads Debian's) and a link to the
+#    builtins in the ldsan build directory, which becomes CMake's ROCm root
+#    (ldsan-cc -v names it too: -DCMAKE_HIP_COMPILER=ldsan-cc alone finds it);
 #  - the hip-lang package adds `-isystem /usr/include`, which breaks the C++
 #    headers' #include_next before CMake has learned that /usr/include is
 #    implicit (CMake 3.25's UnixPaths.cmake lists it for C, C++ and CUDA only);
@@ -37,7 +39,7 @@ if(NOT EXISTS "${LDSAN_CC}")
 endif()
 if(NOT EXISTS "${LDSAN_BUILD_DIR}/lib/cmake/hip-lang/hip-lang-config.cmake")
   message(FATAL_ERROR "ldsan: the hip-lang CMake package was not found when ldsan was built "
-                      "(${LDSAN_BUILD_DIR}/lib/cmake/hip-lang is no link to it): install libamdhip64-dev "
+                      "(${LDSAN_BUILD_DIR}/lib/cmake/hip-lang is missing): install libamdhip64-dev "
                       "(scripts/deps.sh does), run 'make' in the ldsan tree, then configure again")
 endif()
 
@@ -45,7 +47,7 @@ if(NOT CMAKE_HIP_COMPILER)
   set(CMAKE_HIP_COMPILER "${LDSAN_CC}")
 endif()
 set(CMAKE_HIP_COMPILER_ROCM_ROOT "${LDSAN_BUILD_DIR}" CACHE PATH
-    "ROCm root CMake's HIP language looks in (ldsan's build directory, linking to Debian's hip-lang package)")
+    "ROCm root CMake's HIP language looks in (ldsan's build directory, whose hip-lang package loads Debian's)")
 option(LDSAN_LDS_ONLY "Check LDS only: no AddressSanitizer, any AMD target (ldsan-cc -fsanitize=lds)" OFF)
 if(NOT CMAKE_HIP_ARCHITECTURES)
   if(LDSAN_LDS_ONLY)
@@ -56,7 +58,7 @@ if(NOT CMAKE_HIP_ARCHITECTURES)
 endif()
 list(APPEND CMAKE_HIP_IMPLICIT_INCLUDE_DIRECTORIES /usr/include)
 if(NOT CMAKE_LIBRARY_ARCHITECTURE)
-  get_filename_component(_ldsan_hip_lang "${LDSAN_BUILD_DIR}/lib/cmake/hip-lang" REALPATH)
+  get_filename_component(_ldsan_hip_lang "${LDSAN_BUILD_DIR}/lib/cmake/hip-lang-system" REALPATH)
   if(_ldsan_hip_lang MATCHES "/lib/([^/]+-linux-gnu[^/]*)/cmake/hip-lang$")
     set(CMAKE_LIBRARY_ARCHITECTURE "${CMAKE_MATCH_1}")
   endif()

@@ -30,17 +30,25 @@ $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc:
 	{ echo "$$layout"; echo 'target triple = "amdgcn-amd-amdhsa"'; } | llvm-as-$(LLVM_VERSION) -o $@
 
 # CMake: ldsan's toolchain file, and the build directory laid out as the ROCm
-# root CMake's HIP language expects (tools/ldsan-toolchain.cmake says why):
-# lib/cmake/hip-lang -> the hip-lang package (Debian: /usr/lib/<multiarch>/cmake),
+# root CMake's HIP language expects (ldsan-cc -v names it; see
+# tools/hip-lang-config.cmake and tools/ldsan-toolchain.cmake):
+# lib/cmake/hip-lang -> ldsan's hip-lang package, which loads the system's,
+# lib/cmake/hip-lang-system -> the system's (Debian: /usr/lib/<multiarch>/cmake),
 # lib/clang -> clang's resource directories (hip-lang looks for the builtins
-# library next to the compiler).
+# library next to the compiler). Before ldsan had its own package,
+# lib/cmake/hip-lang was a link to the system's: that link is removed, not
+# written through.
 .PHONY: cmake-support
 driver: cmake-support
 HIP_LANG_DIR ?= $(firstword $(wildcard /usr/lib/*/cmake/hip-lang /usr/lib/cmake/hip-lang /opt/rocm/lib/cmake/hip-lang))
 cmake-support: $(BUILD)/lib/cmake/ldsan/ldsan-toolchain.cmake
 	@mkdir -p $(BUILD)/lib/cmake
-	@if [ -n "$(HIP_LANG_DIR)" ]; then ln -sfn "$(HIP_LANG_DIR)" $(BUILD)/lib/cmake/hip-lang; \
-	 else echo "ldsan: note: no hip-lang CMake package (libamdhip64-dev); CMake's HIP language will not work" >&2; fi
+	@if [ -L $(BUILD)/lib/cmake/hip-lang ]; then rm -f $(BUILD)/lib/cmake/hip-lang; fi
+	@if [ -n "$(HIP_LANG_DIR)" ]; then ln -sfn "$(HIP_LANG_DIR)" $(BUILD)/lib/cmake/hip-lang-system && \
+	   mkdir -p $(BUILD)/lib/cmake/hip-lang && cmp -s tools/hip-lang-config.cmake $(BUILD)/lib/cmake/hip-lang/hip-lang-config.cmake || \
+	   cp tools/hip-lang-config.cmake $(BUILD)/lib/cmake/hip-lang/hip-lang-config.cmake; \
+	 else rm -rf $(BUILD)/lib/cmake/hip-lang $(BUILD)/lib/cmake/hip-lang-system; \
+	   echo "ldsan: note: no hip-lang CMake package (libamdhip64-dev); CMake's HIP language will not work" >&2; fi
 	@ln -sfn "$$(dirname "$$($(CLANG) -print-resource-dir)")" $(BUILD)/lib/clang
 
 $(BUILD)/lib/cmake/ldsan/ldsan-toolchain.cmake: tools/ldsan-toolchain.cmake

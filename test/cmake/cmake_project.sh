@@ -3,7 +3,11 @@
 #   hip-lang  CMake's HIP language (test/cmake/hip-lang), configured with ldsan's
 #             toolchain file, targets from CMAKE_HIP_ARCHITECTURES;
 #   hip-cxx   a C++-only project whose C++ compiler is ldsan-cc, as hipcc users
-#             set CMAKE_CXX_COMPILER=hipcc (test/cmake/hip-cxx).
+#             set CMAKE_CXX_COMPILER=hipcc (test/cmake/hip-cxx);
+#   hip-lang-plain  CMake's HIP language with no toolchain file, as CMake
+#             documents it: -DCMAKE_HIP_COMPILER=ldsan-cc only, targets from
+#             CMAKE_HIP_ARCHITECTURES, the emulator by -DCMAKE_HIP_FLAGS=--emulate
+#             (test/cmake/hip-lang-plain; ldsan-cc -v names the ROCm root).
 # Both build a static library with a templated LDS histogram kernel and a
 # host-only main.cpp (<random>, std::cout) from test/cmake/src.
 #   <how> gpu <arch>   the executable depends on libldsan-host.so and carries an
@@ -16,7 +20,7 @@
 # library shared (its code object is then checked in libhistogram.so).
 # With -DLDSAN_LDS_ONLY=ON among the cmake args (the toolchain's LDS-only mode),
 # the executable must link no AddressSanitizer runtime.
-# Usage: cmake_project.sh hip-lang|hip-cxx gpu <arch>|emulate|emulate-bug [-|<arch>] [cmake args...]
+# Usage: cmake_project.sh hip-lang|hip-cxx|hip-lang-plain gpu <arch>|emulate|emulate-bug [-|<arch>] [cmake args...]
 set -euo pipefail
 how="$1" mode="$2" arch="${3:--}"
 [[ "$arch" == - ]] && arch=gfx90a:xnack+
@@ -26,16 +30,20 @@ toolchain="$build/lib/cmake/ldsan/ldsan-toolchain.cmake"
 command -v cmake >/dev/null || fail "cmake is not installed (scripts/deps.sh installs it)"
 
 args=(-DCMAKE_TOOLCHAIN_FILE="$toolchain")
+emulate=(-DLDSAN_EMULATE=ON)
 case "$how" in
   hip-lang) [[ "$mode" == gpu ]] && args+=(-DCMAKE_HIP_ARCHITECTURES="$arch") ;;
   hip-cxx)  args+=(-DCMAKE_CXX_COMPILER="$cc")
             [[ "$mode" == gpu ]] && args+=(-DHIP_TARGET="$arch") ;;
+  hip-lang-plain)
+            args=(-DCMAKE_HIP_COMPILER="$cc") emulate=(-DCMAKE_HIP_FLAGS=--emulate)
+            [[ "$mode" == gpu ]] && args+=(-DCMAKE_HIP_ARCHITECTURES="$arch") ;;
   *) echo "unknown project kind $how"; exit 2 ;;
 esac
 case "$mode" in
   gpu) ;;
-  emulate) args+=(-DLDSAN_EMULATE=ON) ;;
-  emulate-bug) args+=(-DLDSAN_EMULATE=ON -DHISTOGRAM_PLANT_LDS_BUG=ON) ;;
+  emulate) args+=("${emulate[@]}") ;;
+  emulate-bug) args+=("${emulate[@]}" -DHISTOGRAM_PLANT_LDS_BUG=ON) ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
 args+=("${@:4}")
