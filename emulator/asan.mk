@@ -68,9 +68,9 @@ $(EMU_T)/asan/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_
 
 # The drivers never free (one-shot processes): no leak report at exit
 # (tools/asan_driver_options.c); every other check is on.
-$(EMU_ASAN)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/sanitize_mode.c tools/asan_driver_options.c
+$(EMU_ASAN)/bin/ldsan-cc: $(LDSAN_CC_SRCS) tools/asan_driver_options.c
 	@mkdir -p $(@D)
-	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $^
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $(LDSAN_CC_DEFS) -o $@ $^
 
 $(EMU_ASAN)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) tools/asan_driver_options.c
 	@mkdir -p $(@D)

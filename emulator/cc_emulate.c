@@ -675,10 +675,12 @@ int main(int argc, char **argv) {
      * has none, unless the emulator itself is the ASan build (LDSAN_EMU_SANITIZED). */
     if (!lds_only || file_exists(fmt("%s/sanitized", root))) push(&l, "-fsanitize=address");
     if (shared) push(&l, "-shared");
-    for (int i = 0; i < cflags.n; i++)  /* compile flags that also change what is linked */
+    for (int i = 0; i < cflags.n; i++)  /* compile flags that also change what is linked (-fopenmp: libomp) */
       if (strncmp(cflags.v[i], "-fsanitize", 10) == 0 || strncmp(cflags.v[i], "-fno-sanitize", 13) == 0 ||
           strcmp(cflags.v[i], "-static") == 0 || strcmp(cflags.v[i], "-no-pie") == 0 ||
-          strcmp(cflags.v[i], "-pie") == 0 || strcmp(cflags.v[i], "-v") == 0)
+          strcmp(cflags.v[i], "-pie") == 0 || strcmp(cflags.v[i], "-v") == 0 ||
+          strcmp(cflags.v[i], "-fopenmp") == 0 || strncmp(cflags.v[i], "-fopenmp=", 9) == 0 ||
+          strcmp(cflags.v[i], "-fno-openmp") == 0)
         push(&l, cflags.v[i]);
     push_all(&l, &objects);
     /* The objects and static libraries linked (those named by -l: the first

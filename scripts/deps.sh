@@ -2,7 +2,7 @@
 # Installs the Debian packages ldsan needs, only those missing. Safe to rerun.
 set -euo pipefail
 pkgs=(clang-22 clang-tools-22 llvm-22 llvm-22-dev llvm-22-tools lld-22 libclang-rt-22-dev
-      libamdhip64-dev rocm-device-libs libhsa-runtime-dev make python3 python3-psutil cmake
+      libamdhip64-dev rocm-device-libs libhsa-runtime-dev libomp-22-dev make python3 python3-psutil cmake
       gdb)
 missing=()
 for p in "${pkgs[@]}"; do

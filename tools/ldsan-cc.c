@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "input_kind.h"
+#include "openmp_check.h"
 #include "sanitize_mode.h"
 
 #define DEFAULT_ARCH "gfx90a:xnack+"
@@ -382,6 +383,10 @@ int main(int argc, char **argv) {
   /* So does the LDS-only mode (instrument/LdsOnly.h). */
   if (o.lds_only) setenv("LDSAN_LDS_ONLY", "1", 1);
   else unsetenv("LDSAN_LDS_ONLY");
+  /* -fopenmp needs LLVM's OpenMP runtime (tools/openmp_check.h): said here for
+   * GPU and --emulate builds alike, when clang is the one ldsan was built with. */
+  if (ldsan_cc_wants_openmp(argc, argv) && !o.info_query && !(getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG")))
+    ldsan_cc_check_openmp(argc, argv, o.has_hip_input || o.has_source_input, !o.no_link && o.has_input);
   if (o.emulate) exec_emulate(&o, argc, argv);
   /* Device ASan needs xnack+; the LDS-only mode needs no page faults. */
   if (o.non_xnack_arch && !o.lds_only) check_arch(o.non_xnack_arch);

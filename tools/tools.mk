@@ -3,9 +3,16 @@
 driver: $(BUILD)/bin/ldsan-cc $(BUILD)/lib/ldsan.cfg $(BUILD)/lib/amdgcn-bitcode/asanrtl.bc
 
 # tools/input_kind.c: what an input is, one rule shared with the --emulate driver.
-$(BUILD)/bin/ldsan-cc: tools/ldsan-cc.c tools/input_kind.c tools/input_kind.h tools/sanitize_mode.c tools/sanitize_mode.h
+# tools/openmp_check.c: where this clang's OpenMP header and runtime are (Debian:
+# libomp-<N>-dev), so that -fopenmp without them is a clear error.
+LDSAN_CC_DEFS = -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' \
+  -DLDSAN_OPENMP_HEADER='"$(shell $(CLANG) -print-resource-dir)/include/omp.h"' \
+  -DLDSAN_OPENMP_LIBRARY='"$(shell $(LLVM_CONFIG) --libdir)/libomp.so"' \
+  -DLDSAN_OPENMP_PACKAGE='"libomp-$(LLVM_VERSION)-dev"'
+LDSAN_CC_SRCS = tools/ldsan-cc.c tools/input_kind.c tools/sanitize_mode.c tools/openmp_check.c
+$(BUILD)/bin/ldsan-cc: $(LDSAN_CC_SRCS) tools/input_kind.h tools/sanitize_mode.h tools/openmp_check.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(HOST_CFLAGS) -DLDSAN_DEFAULT_CLANG='"$(CLANGXX)"' -o $@ $(filter %.c,$^)
+	$(CLANG) $(HOST_CFLAGS) $(LDSAN_CC_DEFS) -o $@ $(filter %.c,$^)
 
 # ldsan's clang flags as a clang configuration file (ldsan-cc passes --config=).
 $(BUILD)/lib/ldsan.cfg: tools/ldsan.cfg
