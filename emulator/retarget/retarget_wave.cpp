@@ -7,8 +7,9 @@
 //   libraries' out-of-line functions -- uses a cross-lane intrinsic (other
 //   than the ballot of ASan's own checks), a wave barrier or a volatile
 //   access to shared memory, or when a plain
-//   LDS load can follow a plain LDS store with no barrier between (lanes may
-//   read what others of their wave just wrote).
+//   LDS load can read what another lane of its wave stored with no barrier
+//   between (retarget_wave_lds.cpp: across calls too; a lane that only
+//   touches its own slots needs no lockstep).
 // - Lockstep points (before lowering): in those kernels an access to
 //   global, flat or LDS memory of the kernel's own code that could see or
 //   undo another lane's access since the last stop (memoryPoints) is preceded
@@ -60,9 +61,20 @@ extern "C" {
 #include "../core/lds_track.h"
 #include "retarget.h"
 }
+#include "retarget_wave_lds.h"
 
 using namespace llvm;
 using ldsan::isShadowPointer;
+using ldsan_rt::isBarrierCall;
+using ldsan_rt::isRuntimeCode;
+
+bool ldsan_rt::isRuntimeCode(const Instruction &I) { return I.getMetadata(LDSAN_RUNTIME_MD) != nullptr; }
+
+bool ldsan_rt::isBarrierCall(const Instruction &I, const SmallPtrSet<const Function *, 8> &Barriers) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  return Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Barriers.contains(Callee));
+}
 
 namespace {
 
@@ -80,8 +92,6 @@ bool isLibraryFunction(const Function &F) {
   return N.starts_with("__ldsan_") || N.starts_with("__asan_") || N.starts_with("__ockl_") ||
          N.starts_with("__ocml_") || N.starts_with("asan.");
 }
-
-bool isRuntimeCode(const Instruction &I) { return I.getMetadata(LDSAN_RUNTIME_MD) != nullptr; }
 
 // ASan's check of an access on AMDGPU: ballot(bad) != 0 branches to a block
 // that branches on `bad` again to the report. Per lane it reports exactly
@@ -173,25 +183,6 @@ std::string lockstepUse(Instruction &I) {
   return "";
 }
 
-// A pointer into LDS: an LDS variable, or (after amdgpu-sw-lower-lds) the
-// workgroup's block, whose address every lane loads from the LDS slot.
-// The pass's own slot holding the block's address does not count.
-bool isLdsPointer(const Value *P) {
-  const Value *Obj = getUnderlyingObjectAggressive(P);
-  if (auto *GV = dyn_cast<GlobalVariable>(Obj); GV && GV->getName().starts_with("llvm.amdgcn.sw.lds."))
-    return false;
-  if (auto *L = dyn_cast<LoadInst>(Obj))
-    Obj = L->getPointerOperand()->stripPointerCasts();
-  return Obj->getType()->isPointerTy() && Obj->getType()->getPointerAddressSpace() == RT_AS_LDS;
-}
-
-// A workgroup barrier, or a call of one of the functions in Barriers.
-bool isBarrierCall(const Instruction &I, const SmallPtrSet<const Function *, 8> &Barriers) {
-  auto *CB = dyn_cast<CallBase>(&I);
-  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-  return Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Barriers.contains(Callee));
-}
-
 // Functions that contain a workgroup barrier or call one that does
 // (__syncthreads stays a call in unoptimized code).
 SmallPtrSet<const Function *, 8> barrierFunctions(Module &M) {
@@ -210,58 +201,6 @@ SmallPtrSet<const Function *, 8> barrierFunctions(Module &M) {
     }
   }
   return Set;
-}
-
-// A plain store to LDS of F's own code from which a plain LDS load can be
-// reached with no barrier in between: lanes of a wave may read what others
-// of it just wrote, which works only in lockstep. Returns the load or null.
-Instruction *ldsStoreThenLoad(Function &F, const SmallPtrSet<const Function *, 8> &Barriers) {
-  constexpr unsigned kMaxSteps = 20000; // the search gives up (no lockstep) on huge functions
-  unsigned Steps = 0;
-  auto IsLds = [](Instruction &I, bool Store) -> bool {
-    if (isRuntimeCode(I))
-      return false;
-    if (Store) {
-      auto *S = dyn_cast<StoreInst>(&I);
-      return S && !S->isAtomic() && isLdsPointer(S->getPointerOperand());
-    }
-    auto *L = dyn_cast<LoadInst>(&I);
-    return L && !L->isAtomic() && !isShadowPointer(L->getPointerOperand()) && isLdsPointer(L->getPointerOperand());
-  };
-  for (Instruction &S : instructions(F)) {
-    if (!IsLds(S, true))
-      continue;
-    SmallVector<BasicBlock *, 16> Work;
-    SmallPtrSet<BasicBlock *, 16> Seen;
-    // Scans from First to the end of its block: the LDS load found, else
-    // queues the block's successors unless a barrier came first. Counted
-    // instructions (the blocks reached) go towards kMaxSteps.
-    bool GaveUp = false;
-    auto Scan = [&](Instruction *First, bool Count) -> Instruction * {
-      for (Instruction *I = First; I; I = I->getNextNode()) {
-        if (Count && ++Steps > kMaxSteps) {
-          GaveUp = true;
-          return nullptr;
-        }
-        if (IsLds(*I, false))
-          return I;
-        if (isBarrierCall(*I, Barriers))
-          return nullptr;
-      }
-      for (BasicBlock *Succ : successors(First->getParent()))
-        if (Seen.insert(Succ).second)
-          Work.push_back(Succ);
-      return nullptr;
-    };
-    Instruction *Load = Scan(S.getNextNode(), false); // a store is never a terminator
-    while (!Load && !GaveUp && !Work.empty())
-      Load = Scan(&Work.pop_back_val()->front(), true);
-    if (GaveUp)
-      return nullptr;
-    if (Load)
-      return Load;
-  }
-  return nullptr;
 }
 
 // A branch of ASan's check of one access (the ballot's, or the one after it
@@ -461,7 +400,8 @@ extern "C" void rt_wave_classify(rt_ctx *C) {
   SmallPtrSet<const Function *, 8> Barriers = barrierFunctions(*unwrap(C->mod));
   for (unsigned K = 0; K < C->kernel_count; K++) {
     rt_kernel &Kn = C->kernels[K];
-    for (Function *F : ownCode(unwrap<Function>(Kn.fn))) {
+    SmallVector<Function *, 16> Own = ownCode(unwrap<Function>(Kn.fn));
+    for (Function *F : Own) {
       for (Instruction &I : instructions(*F)) {
         std::string Why = lockstepUse(I);
         if (Why.empty())
@@ -472,15 +412,17 @@ extern "C" void rt_wave_classify(rt_ctx *C) {
       }
       if (Kn.lockstep)
         break;
-      if (Instruction *Load = ldsStoreThenLoad(*F, Barriers)) {
-        Kn.lockstep = 1;
-        std::string Where = "'" + F->getName().str() + "'";
-        if (DebugLoc DL = Load->getDebugLoc())
-          Where += " (line " + std::to_string(DL.getLine()) + ")";
-        snprintf(Kn.lockstep_why, sizeof Kn.lockstep_why,
-                 "an LDS load that can follow an LDS store with no barrier between in %s", Where.c_str());
-        break;
-      }
+    }
+    if (Kn.lockstep)
+      continue;
+    // A lane may read LDS another lane of its wave stored (retarget_wave_lds.cpp).
+    if (const Instruction *Load = ldsan_rt::ldsReadAfterWrite(Own, Barriers)) {
+      Kn.lockstep = 1;
+      std::string Where = "'" + Load->getFunction()->getName().str() + "'";
+      if (DebugLoc DL = Load->getDebugLoc())
+        Where += " (line " + std::to_string(DL.getLine()) + ")";
+      snprintf(Kn.lockstep_why, sizeof Kn.lockstep_why, "%s that can follow an LDS store of another lane with no barrier between in %s",
+               isa<CallBase>(Load) ? "a call that loads LDS" : "an LDS load", Where.c_str());
     }
   }
 }
