@@ -14,6 +14,7 @@
 #include "LdsChecks.h"
 #include "LdsOnly.h"
 #include "Descriptor.h"
+#include "FlatLdsCasts.h"
 #include "Diag.h"
 #include "DynamicLdsSize.h"
 #include "FreshAnalyses.h"
@@ -360,6 +361,7 @@ static bool transform(Module &X, const LdsPlan &Plan, PassBuilder &PB,
                       std::unique_ptr<Module> RT, unsigned Checks, bool LdsOnly,
                       Failure &F) {
   mergeDynamicLds(X, Plan);
+  undoFlatToLdsCasts(X, /*Asan=*/!LdsOnly);
   markWaveOrderingFences(X);
   if (Checks)
     addLdsAccessChecks(X, Checks);
