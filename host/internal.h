@@ -207,6 +207,14 @@ void ldsan_symbolizer_reset(int timeout_ms);
 /* Process id of the running symbolizer, 0 if none (tests). */
 long ldsan_symbolizer_pid(void);
 
+/* ---- program_frame.c: the program's own frame among a pc's frames --------- */
+/* Whether frame f's file is a header of the HIP runtime or of the compiler's
+ * resource directory (the rule is in program_frame.c). */
+int ldsan_frame_in_toolchain_header(const ldsan_frame *f);
+/* Index of the innermost of frames[0..n) outside those headers; the last
+ * frame if all are in them; 0 when n <= 0. */
+int ldsan_program_frame(const ldsan_frame *frames, int n);
+
 /* ---- drain.c -------------------------------------------------------------- */
 void ldsan_report_lock(void);
 void ldsan_report_unlock(void);

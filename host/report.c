@@ -132,7 +132,7 @@ void ldsan_report_format_source(char *buf, size_t len, const ldsan_frame *f) {
 }
 
 void ldsan_report_ctx_symbolize(report_ctx *c) {
-  c->nframes = 0;
+  c->nframes = c->program = 0;
   c->function = NULL;
   c->source[0] = 0;
   const ldsan_dispatch_info *di = c->dispatch;
@@ -145,8 +145,9 @@ void ldsan_report_ctx_symbolize(report_ctx *c) {
     c->nframes = bare.module ? 1 : 0;
   }
   if (!c->nframes) return;
-  c->function = c->frames[0].function;
-  ldsan_report_format_source(c->source, sizeof c->source, &c->frames[0]);
+  c->program = ldsan_program_frame(c->frames, c->nframes);
+  c->function = c->frames[c->program].function;
+  ldsan_report_format_source(c->source, sizeof c->source, &c->frames[c->program]);
 }
 
 static void device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
@@ -346,15 +347,14 @@ static void print_layout(FILE *out, ldsan_decorator d, const report_ctx *c) {
   }
 }
 
-/* ASan's form: "SUMMARY: AddressSanitizer: <bug> <file:line:col> in <function>"
- * from frame 0 ("(<module>+0x<offset>)" without a source line; the kernel when
- * the function is unknown). */
+/* ASan's form: "SUMMARY: AddressSanitizer: <bug> <file:line:col> in <function>" from
+ * the program's frame ("(<module>+0x<offset>)" without a line; else the kernel). */
 static void print_summary(FILE *out, const report_ctx *c) {
   if (!ldsan_flags_get()->print_summary) return;
   fprintf(out, "SUMMARY: AddressSanitizer: %s ", c->bug);
+  const ldsan_frame *f = &c->frames[c->program];
   if (c->source[0]) fprintf(out, "%s ", c->source);
-  else if (c->nframes && c->frames[0].module)
-    fprintf(out, "(%s+0x%llx) ", c->frames[0].module, (unsigned long long)c->frames[0].module_offset);
+  else if (c->nframes && f->module) fprintf(out, "(%s+0x%llx) ", f->module, (unsigned long long)f->module_offset);
   fprintf(out, "in %s\n", c->function ? c->function : c->kernel);
 }
 

@@ -22,14 +22,18 @@ typedef struct report_ctx {
   /* Filled by ldsan_report_ctx_symbolize (dispatch->symbolize, option symbolize): */
   ldsan_frame frames[LDSAN_MAX_FRAMES];  /* the pc's frames, innermost first */
   int nframes;               /* 0: nothing known about the pc */
-  const char *function;      /* frames[0].function, NULL unknown */
-  char source[512];          /* frames[0] as "file:line:col" ("file:line", "file"), "" unknown */
+  int program;               /* the program's own frame: frames[program] is the innermost outside
+                                the HIP and compiler headers (ldsan_program_frame) */
+  const char *function;      /* frames[program].function, NULL unknown */
+  char source[512];          /* frames[program] as "file:line:col" ("file:line", "file"), "" unknown */
 } report_ctx;
 
 void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ldsan_device_memory *mem,
                            const ldsan_dispatch_info *dispatch);
 /* Asks the backend's symbolizer about the record's pc once; fills c->frames,
- * c->function and c->source (option symbolize=0: frames[0]'s module only). */
+ * c->program, c->function and c->source (option symbolize=0: frames[0]'s
+ * module only). The frames keep the header frames; function and source, the
+ * location a report names, are the program's line. */
 void ldsan_report_ctx_symbolize(report_ctx *c);
 void ldsan_report_ctx_free(report_ctx *c);
 

@@ -80,25 +80,6 @@ static void print_what(FILE *out, const ldsan_report_record *r) {
   }
 }
 
-/* The innermost frame outside the HIP headers (a barrier's frame 0 is
- * __work_group_barrier in amd_device_functions.h), else frame 0; NULL if none. */
-static const ldsan_frame *user_frame(const report_ctx *c) {
-  int i = 0;
-  while (i + 1 < c->nframes && c->frames[i].file &&
-         (strstr(c->frames[i].file, "/include/hip/") || strstr(c->frames[i].file, "/hip/amd_detail/")))
-    i++;
-  return c->nframes ? &c->frames[i] : NULL;
-}
-
-/* user_frame's "file:line:col" into buf ("" unknown); returns its function or NULL. */
-static const char *user_source(const report_ctx *c, char *buf, size_t len) {
-  const ldsan_frame *f = user_frame(c);
-  buf[0] = 0;
-  if (!f) return NULL;
-  ldsan_report_format_source(buf, len, f);
-  return f->function;
-}
-
 static void print_hazard_access(FILE *out, ldsan_decorator d, const report_ctx *c, const char *previous) {
   const ldsan_report_record *r = c->r;
   if (r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE && !r->pc) {  /* the work-item that returned */
@@ -180,16 +161,14 @@ void ldsan_report_print_hazard(FILE *out, ldsan_decorator d, const report_ctx *c
   }
   fprintf(out, "%s\n", hazard_hint(r));
   if (ldsan_flags_get()->print_summary) {
-    char where[512];
-    const char *function = user_source(c, where, sizeof where);
+    /* The program's lines (c->source: a barrier's frame 0 is __work_group_barrier
+     * in amd_device_functions.h). */
     fprintf(out, "SUMMARY: %s: %s ", error ? "AddressSanitizer" : "ldsan", c->bug);
-    if (where[0]) fprintf(out, "%s ", where);
-    fprintf(out, "in %s", function ? function : c->kernel);
-    if (has_other && r->other_pc) {
-      user_source(&oc, where, sizeof where);
+    if (c->source[0]) fprintf(out, "%s ", c->source);
+    fprintf(out, "in %s", c->function ? c->function : c->kernel);
+    if (has_other && r->other_pc)
       fprintf(out, " (%s at %s)", r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE ? "other barrier" : "previous access",
-              where[0] ? where : "an unknown line");
-    }
+              oc.source[0] ? oc.source : "an unknown line");
     fputc('\n', out);
   }
   if (has_other) ldsan_report_ctx_free(&oc);

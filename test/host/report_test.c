@@ -218,6 +218,36 @@ static void test_symbolizer_and_range(void) {
   free(out);
 }
 
+/* Which files are the HIP runtime's and the compiler's headers (program_frame.c). */
+static void test_program_frame(void) {
+  static const struct { const char *file; int header; } files[] = {
+      {"/usr/include/hip/amd_detail/amd_device_functions.h", 1},
+      {"/opt/rocm-6.4.0/include/hip/amd_detail/amd_hip_atomic.h", 1},
+      {"/opt/rocm/lib/llvm/bin/../../../include/hip/amd_detail/amd_hip_vector_types.h", 1},
+      {"hip/amd_detail/amd_warp_functions.h", 1},
+      {"/usr/lib/llvm-22/lib/clang/22/include/__clang_hip_math.h", 1},
+      {"/opt/rocm/lib/llvm/lib/clang/19/include/__clang_cuda_complex_builtins.h", 1},
+      {"/usr/lib/llvm-22/lib/clang/22/include/amdgpuintrin.h", 1},
+      {"mini.hip", 0},
+      {"src/hip/kernels.hip", 0},          /* a program's own directory named hip */
+      {"hip/scan.hip", 0},
+      {"/opt/rocm/include/rocprim/block/block_scan.hpp", 0},  /* library code is the program's */
+      {"/opt/rocm/include/hipcub/block/block_reduce.hpp", 0},
+      {"include/tile.h", 0},
+      {"/usr/lib/clang/include/x.h", 0},   /* not the resource directory's form */
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    ldsan_frame f = {"f", files[i].file, 1, 1, NULL, 0};
+    if (ldsan_frame_in_toolchain_header(&f) != files[i].header) {
+      fprintf(stderr, "ldsan_frame_in_toolchain_header(\"%s\") is not %d\n", files[i].file, files[i].header);
+      CHECK_EQ(ldsan_frame_in_toolchain_header(&f), files[i].header);
+    }
+  }
+  ldsan_frame none = {"f", NULL, 0, 0, NULL, 0};
+  CHECK_EQ(ldsan_frame_in_toolchain_header(&none), 0);
+  CHECK_EQ(ldsan_program_frame(NULL, 0), 0);
+}
+
 /* Each shape of answer: the frame lines and the SUMMARY; options symbolize and print_summary. */
 static void test_summary_forms(void) {
   static const struct { fake_answer a; const char *frames, *summary; } forms[] = {
@@ -239,6 +269,20 @@ static void test_summary_forms(void) {
        "    #0 0x7f0000001234 in helper(int)\n", "lds-buffer-overflow in helper(int)"},
       {{0, {{NULL, NULL, 0, 0, NULL, 0}}},
        "    #0 0x7f0000001234  (<unknown module>)\n", "lds-buffer-overflow in k1(int*, int)"},
+      /* Code inlined from the HIP headers: every frame listed, the SUMMARY names the program's line. */
+      {{3, {{"atomicAdd(unsigned int*, unsigned int)", "/usr/include/hip/amd_detail/amd_hip_atomic.h", 153, 10, FAKE_MODULE, 0x1234},
+            {"__ocml_fma_f32", "/usr/lib/llvm-22/lib/clang/22/include/__clang_hip_math.h", 7, 1, FAKE_MODULE, 0x1234},
+            {"k1(int*, int)", "mini.hip", 40, 5, FAKE_MODULE, 0x1234}}},
+       "    #0 0x7f0000001234 in atomicAdd(unsigned int*, unsigned int) /usr/include/hip/amd_detail/amd_hip_atomic.h:153:10\n"
+       "    #1 0x7f0000001234 in __ocml_fma_f32 /usr/lib/llvm-22/lib/clang/22/include/__clang_hip_math.h:7:1\n"
+       "    #2 0x7f0000001234 in k1(int*, int) mini.hip:40:5\n",
+       "lds-buffer-overflow mini.hip:40:5 in k1(int*, int)"},
+      /* Only header frames: the outermost. */
+      {{2, {{"__work_group_barrier(unsigned int)", "hip/amd_detail/amd_device_functions.h", 891, 9, FAKE_MODULE, 0x1234},
+            {"__syncthreads()", "hip/amd_detail/amd_device_functions.h", 910, 3, FAKE_MODULE, 0x1234}}},
+       "    #0 0x7f0000001234 in __work_group_barrier(unsigned int) hip/amd_detail/amd_device_functions.h:891:9\n"
+       "    #1 0x7f0000001234 in __syncthreads() hip/amd_detail/amd_device_functions.h:910:3\n",
+       "lds-buffer-overflow hip/amd_detail/amd_device_functions.h:910:3 in __syncthreads()"},
   };
   ldsan_report_record r = mini_record(288, 4, 1, LDSAN_SHADOW_LDS_REDZONE);
   for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
@@ -246,7 +290,7 @@ static void test_summary_forms(void) {
     di.symbolize = fake_symbolize;
     di.symbolize_ctx = (void *)&forms[i].a;
     char *out = report(&r, &di);
-    char line[512];
+    char line[1024];
     snprintf(line, sizeof line, " in kernel k1(int*, int)\n%s\n", forms[i].frames);  /* every frame, nothing more */
     CHECK_HAS(out, line);
     snprintf(line, sizeof line, "\nSUMMARY: AddressSanitizer: %s\n", forms[i].summary);
@@ -378,6 +422,18 @@ static void test_json(void) {
     free(out);
   }
   ldsan_flags_parse("symbolize=1", stderr);
+  /* A frame 0 in the HIP headers: function and location are the program's frame. */
+  static const fake_answer header = {2, {{"__hip_hc_memset(void*, unsigned char, unsigned long)",
+                                          "/opt/rocm-6.4.0/include/hip/amd_detail/amd_device_functions.h", 1030, 19,
+                                          FAKE_MODULE, 0x1234},
+                                         {"k1(int*, int)", "mini.hip", 40, 5, FAKE_MODULE, 0x1234}}};
+  di.symbolize_ctx = (void *)&header;
+  out = report(&r, &di);
+  strchr(out, '\n')[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  CHECK_STREQ(json_raw(&o, "function"), "\"k1(int*, int)\"");
+  CHECK_STREQ(json_raw(&o, "location"), "\"mini.hip:40:5\"");
+  free(out);
   di.symbolize_ctx = NULL;
 
   /* Underflow: a negative offset from the variable; the header: no variable. */
@@ -592,6 +648,7 @@ int main(void) {
   test_global_memory();
   test_symbolizer_and_range();
   test_allocator_kinds();
+  test_program_frame();
   test_summary_forms();
   test_json();
   test_hazards();
