@@ -150,7 +150,7 @@ void ldsan_report_ctx_symbolize(report_ctx *c) {
   ldsan_report_format_source(c->source, sizeof c->source, &c->frames[c->program]);
 }
 
-static void device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
+void ldsan_report_device_words(FILE *out, const ldsan_dispatch_info *dispatch) {
   fprintf(out, "on amdgpu device %d", dispatch ? dispatch->device : 0);
   if (dispatch && dispatch->device_name) fprintf(out, " (%s)", dispatch->device_name);
 }
@@ -349,7 +349,7 @@ static void print_layout(FILE *out, ldsan_decorator d, const report_ctx *c) {
 
 /* ASan's form: "SUMMARY: AddressSanitizer: <bug> <file:line:col> in <function>" from
  * the program's frame ("(<module>+0x<offset>)" without a line; else the kernel). */
-static void print_summary(FILE *out, const report_ctx *c) {
+void ldsan_report_print_summary(FILE *out, const report_ctx *c) {
   if (!ldsan_flags_get()->print_summary) return;
   fprintf(out, "SUMMARY: AddressSanitizer: %s ", c->bug);
   const ldsan_frame *f = &c->frames[c->program];
@@ -382,7 +382,7 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
   const ldsan_report_record *r = c->r;
   fprintf(out, "%s==%ld==ERROR: AddressSanitizer: %s on address 0x%llx at pc 0x%llx ", ldsan_deco_warning(d),
           (long)getpid(), c->bug, (unsigned long long)r->address, (unsigned long long)r->pc);
-  device_words(out, c->dispatch);
+  ldsan_report_device_words(out, c->dispatch);
   fprintf(out, "%s\n%s%s of size %llu at 0x%llx ", ldsan_deco_end(d), ldsan_deco_access(d),
           (r->flags & LDSAN_ACCESS_WRITE) ? "WRITE" : "READ", (unsigned long long)r->size,
           (unsigned long long)(r->access_address ? r->access_address : r->address));
@@ -400,74 +400,7 @@ static void print_access(FILE *out, ldsan_decorator d, const report_ctx *c, cons
   if (c->in_block && c->desc.valid) { print_layout(out, d, c); fputc('\n', out); }
   ldsan_shadow_dump(out, d, c->mem, c->dispatch ? c->dispatch->shadow_offset : 0, r->address,
                     (uint8_t)r->shadow_byte, c->view.block ? &c->view : NULL);
-  print_summary(out, c);
-}
-
-/* Bytes of LDS backing store the dispatch's device uses: its store, else the built-in pool. */
-static unsigned long long lds_store_bytes(const report_ctx *c) {
-  uint64_t n = c->dispatch ? c->dispatch->lds_store_size : 0;
-  return n ? (unsigned long long)n : (unsigned long long)LDSAN_BUILTIN_POOL_SIZE;
-}
-
-/* Allocator failures: what happened, to whom, and what to do. */
-static void print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c) {
-  const ldsan_report_record *r = c->r;
-  fprintf(out, "%s==%ld==ERROR: AddressSanitizer: %s ", ldsan_deco_warning(d), (long)getpid(), c->bug);
-  if (r->kind == LDSAN_REPORT_BAD_FREE || r->kind == LDSAN_REPORT_BLOCK_HEADER_CORRUPTED)
-    fprintf(out, "on address 0x%llx ", (unsigned long long)r->address);
-  device_words(out, c->dispatch);
-  fprintf(out, "%s\n", ldsan_deco_end(d));
-  unsigned long long size = (unsigned long long)r->size;
-  switch (r->kind) {
-  case LDSAN_REPORT_POOL_EXHAUSTED:
-    fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: the LDS backing pool is full\n", size, c->kernel);
-    break;
-  case LDSAN_REPORT_BLOCK_TOO_LARGE:
-    fprintf(out, "cannot allocate an LDS block of %llu bytes for kernel %s: larger than the whole LDS backing store "
-            "(%llu bytes)\n", size, c->kernel, lds_store_bytes(c));
-    break;
-  case LDSAN_REPORT_BAD_FREE:
-    fprintf(out, "attempting to free LDS block 0x%llx, which ldsan did not allocate, in kernel %s\n",
-            (unsigned long long)r->address, c->kernel);
-    break;
-  case LDSAN_REPORT_BLOCK_HEADER_CORRUPTED:
-    fprintf(out, "the header of LDS block 0x%llx of kernel %s was overwritten: its sizes no longer match its "
-            "chunk of %llu bytes; the block was given back by the chunk's size\n",
-            (unsigned long long)r->address, c->kernel, size);
-    break;
-  default:
-    fprintf(out, "unknown report kind %u from the device (address 0x%llx, size %llu): is the code object built with the same ldsan?\n",
-            r->kind, (unsigned long long)r->address, size);
-  }
-  fprintf(out, "  by ");
-  ldsan_report_ids(out, r);
-  fputc('\n', out);
-  ldsan_report_frames(out, c);
-  switch (r->kind) {
-  case LDSAN_REPORT_POOL_EXHAUSTED:
-    fprintf(out, "HINT: every workgroup in flight holds one block; the LDS backing store holds %llu bytes. Launch "
-            "fewer workgroups at once (smaller grid), use less LDS, or give ldsan a larger store "
-            "(LDSAN_OPTIONS=lds_pool_size=%lluM: twice this).\n", lds_store_bytes(c),
-            lds_store_bytes(c) >= (1ull << 19) ? (2 * lds_store_bytes(c)) >> 20 : 1ull);
-    break;
-  case LDSAN_REPORT_BLOCK_TOO_LARGE:
-    fprintf(out, "HINT: the block is the kernel's static LDS plus the launch's dynamic LDS plus %u bytes; check the "
-            "dynamic LDS size of the launch, or give ldsan a larger store (LDSAN_OPTIONS=lds_pool_size=...; "
-            "it must exceed the block by 1.5 MiB).\n", 2 * LDSAN_BLOCK_HEADER_SIZE);
-    break;
-  case LDSAN_REPORT_BAD_FREE:
-    fprintf(out, "HINT: the block pointer in LDS slot 0 was overwritten (look for an earlier lds-buffer-underflow), "
-            "or the kernel was lowered without ldsan's runtime.\n");
-    break;
-  case LDSAN_REPORT_BLOCK_HEADER_CORRUPTED:
-    fprintf(out, "HINT: the header sits in the 64 bytes before the kernel's first LDS variable: look for an earlier "
-            "lds-buffer-underflow of this workgroup (with halt_on_error=0 the bad store happened after its "
-            "report).\n");
-    break;
-  default: break;
-  }
-  fputc('\n', out);
-  print_summary(out, c);
+  ldsan_report_print_summary(out, c);
 }
 
 int ldsan_report_is_redundant(const ldsan_report_record *r, const ldsan_device_memory *mem,
@@ -494,7 +427,7 @@ void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory 
     fprintf(out, "%s\n", LDSAN_REPORT_RULE);
     if (r->kind == LDSAN_REPORT_BAD_ACCESS) print_access(out, d, &c, extra);
     else if (ldsan_report_is_hazard(r->kind)) ldsan_report_print_hazard(out, d, &c, extra);
-    else print_allocator(out, d, &c);
+    else ldsan_report_print_allocator(out, d, &c);
   }
   ldsan_report_ctx_free(&c);
 }

@@ -46,6 +46,13 @@ void ldsan_report_frames(FILE *out, const report_ctx *c);
 /* "0x... is located N bytes inside of LDS variable 'x' ..." and the LDS offset line. */
 void ldsan_report_describe_address(FILE *out, ldsan_decorator d, const report_ctx *c);
 
+/* "on amdgpu device N (name)" of the headline. */
+void ldsan_report_device_words(FILE *out, const ldsan_dispatch_info *dispatch);
+/* "SUMMARY: AddressSanitizer: <bug> <file:line:col> in <function>" (option print_summary). */
+void ldsan_report_print_summary(FILE *out, const report_ctx *c);
+/* report_allocator.c: the text report of the allocator kinds (pool exhausted, ...). */
+void ldsan_report_print_allocator(FILE *out, ldsan_decorator d, const report_ctx *c);
+
 /* Frame f as "file:line:col" ("file:line", "file") into buf; "" without a file. */
 void ldsan_report_format_source(char *buf, size_t len, const ldsan_frame *f);
 /* "N more work-items (...) made the same <bug> at this pc ..." (option dedup). */
