@@ -203,14 +203,16 @@ static void run_capture(const char *step, const strvec *argv, char **out, int ou
 static void run(const char *step, const strvec *argv, char **out) { run_capture(step, argv, out, 1); }
 
 /* Compiles one side of a HIP file with ldsan-cc: part "device" gives the
- * lowered, runtime-linked bitcode; part "host" the host object. */
+ * lowered, runtime-linked bitcode; part "host" the host object (hostflags
+ * first, so that the user's flags win). */
 static void compile_hip_part(const char *cc, const char *part, const strvec *cflags, const strvec *hipflags,
-                             const char *in, const char *out) {
+                             const strvec *hostflags, const char *in, const char *out) {
   int device = strcmp(part, "device") == 0;
   strvec c = {0};
   push(&c, cc);
   push(&c, device ? "--offload-device-only" : "--offload-host-only");
   if (device) push(&c, "-emit-llvm");
+  else push_all(&c, hostflags);
   for (int i = 0; i < cflags->n; i++) {  /* dependency files come from the host part, as clang's for HIP */
     const char *a = cflags->v[i];
     int dep_value = !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ");
@@ -570,6 +572,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < ninputs; i++) any_hip |= inputs[i].hip;
   if (any_hip) push(&hipflags, fmt("--offload-arch=%s", emu_device_arch(root, clang, requested_arch, lds_only)));
   if (lds_only) push(&hipflags, "-fsanitize=lds");
+  /* Host compiles under ASan keep frame pointers: ASan's malloc stacks unwind
+   * by them, and a kernel's overflow of a hipMalloc buffer prints the stack
+   * that allocated it through the program's own functions (host/asan_heap.c). */
+  strvec hostflags = {0};
+  if (!lds_only) push(&hostflags, "-fno-omit-frame-pointer");
   if (rdc) push(&hipflags, "-fgpu-rdc");
   if (compile_only && output && ninputs > 1) die("-c with -o takes exactly one input (got %d)", ninputs);
   for (int i = 0; i < ninputs; i++) {
@@ -611,6 +618,7 @@ int main(int argc, char **argv) {
         strvec c = {0};
         push(&c, ldsan_cc_ends_with(in, ".c") ? clang : clangxx);
         if (!lds_only) push(&c, "-fsanitize=address");
+        push_all(&c, &hostflags);
         push_all(&c, &cflags);
         push(&c, "-c");
         push(&c, in);
@@ -627,13 +635,13 @@ int main(int argc, char **argv) {
     char *host = fmt("%s/%d-%s.host.o", ldsan_emu_tmpdir, i, s);
     char *out = compile_only ? (output ? xstrdup(output) : fmt("%s.o", s)) : NULL;
     if (host_only) {  /* the host part alone, as clang's --offload-host-only */
-      compile_hip_part(cc, "host", &cflags, &hipflags, in, compile_only ? out : host);
+      compile_hip_part(cc, "host", &cflags, &hipflags, &hostflags, in, compile_only ? out : host);
       if (!compile_only) push(&objects, host);
       free(s);
       continue;
     }
-    compile_hip_part(cc, "device", &cflags, &hipflags, in, bc);
-    compile_hip_part(cc, "host", &cflags, &hipflags, in, host);
+    compile_hip_part(cc, "device", &cflags, &hipflags, &hostflags, in, bc);
+    compile_hip_part(cc, "host", &cflags, &hipflags, &hostflags, in, host);
     if (rdc) {  /* the device code is linked with the other TUs' first */
       if (!compile_only) {
         push(&rdc_bitcode, bc);

@@ -5,7 +5,9 @@
 
 EMU_HIP_SRCS := $(wildcard emulator/hip/*.c)
 EMU_HIP_OBJS := $(patsubst emulator/hip/%.c,$(BUILD)/obj/emulator/hip/%.o,$(EMU_HIP_SRCS))
-EMU_HIP_CFLAGS := $(HOST_CFLAGS) -fPIC -D_GNU_SOURCE -D__HIP_PLATFORM_AMD__ -Iinclude
+# Frame pointers: ASan's malloc stacks unwind by them, and a hipMalloc buffer's
+# "allocated by" stack (host/asan_heap.c) goes through hipMalloc to the program.
+EMU_HIP_CFLAGS := $(HOST_CFLAGS) -fPIC -fno-omit-frame-pointer -D_GNU_SOURCE -D__HIP_PLATFORM_AMD__ -Iinclude
 
 emulator-hip: $(BUILD)/lib/libldsan-emu-hip.a $(BUILD)/libexec/ldsan-cc-emulate
 # --emulate needs the core's retarget tool and library at run time.
