@@ -215,6 +215,25 @@ int ldsan_frame_in_toolchain_header(const ldsan_frame *f);
  * frame if all are in them; 0 when n <= 0. */
 int ldsan_program_frame(const ldsan_frame *frames, int n);
 
+/* ---- asan_heap.c: a bad address in host ASan's heap (the emulator's hipMalloc) */
+#define LDSAN_HEAP_STACK_FRAMES 64  /* frames kept of an allocation's (a free's) host stack */
+typedef struct ldsan_heap_region {
+  uint64_t begin, size;      /* the chunk the user asked for: [begin, begin + size) */
+  int alloc_thread;          /* ASan's thread number (T0 the main thread), -1 unknown */
+  int free_thread;
+  uint32_t alloc_depth;      /* frames in alloc_pcs (return addresses, innermost first) */
+  uint32_t free_depth;       /* 0: the chunk is live */
+  uint64_t alloc_pcs[LDSAN_HEAP_STACK_FRAMES];
+  uint64_t free_pcs[LDSAN_HEAP_STACK_FRAMES];
+} ldsan_heap_region;
+/* Whether host ASan knows addr as (next to) one of its heap chunks; fills h.
+ * 0 in a program without ASan, and for every other kind of memory. */
+int ldsan_heap_region_of(uint64_t addr, ldsan_heap_region *h);
+/* ldsan_symbolize_host_pc for a pc of those stacks (ASan's interceptor named as ASan names it). */
+int ldsan_heap_symbolize(uint64_t pc, ldsan_frame *frames, int max_frames);
+/* "before", "after" or "inside of" the region, and how many bytes. */
+const char *ldsan_heap_relation(uint64_t addr, const ldsan_heap_region *h, uint64_t *distance);
+
 /* ---- drain.c -------------------------------------------------------------- */
 void ldsan_report_lock(void);
 void ldsan_report_unlock(void);
@@ -233,6 +252,8 @@ void ldsan_host_fork_safe(void);
 /* Prints where the dispatch was launched (its launch_pcs, runtime frames
  * dropped), headed by the kernel's name; nothing when unknown. */
 void ldsan_print_launch_site(FILE *out, const ldsan_dispatch_info *d, const char *kernel);
+/* "    #<index> 0x<pc> in <function> <file>:<line>:<col>" of a host frame. */
+void ldsan_print_host_frame(FILE *out, int index, uint64_t pc, const ldsan_frame *f);
 
 /* ---- die.c: one death per process ------------------------------------------ */
 /* Claims the right to end the process: 1 for the first caller (and again for

@@ -33,7 +33,7 @@ static int runtime_frame(const ldsan_frame *f) {
   return 0;
 }
 
-static void print_frame(FILE *out, int index, uint64_t pc, const ldsan_frame *f) {
+void ldsan_print_host_frame(FILE *out, int index, uint64_t pc, const ldsan_frame *f) {
   fprintf(out, "    #%d 0x%llx ", index, (unsigned long long)pc);
   if (f->function) fprintf(out, "in %s", f->function);
   if (f->file && f->line) {
@@ -58,6 +58,6 @@ void ldsan_print_launch_site(FILE *out, const ldsan_dispatch_info *d, const char
     if (skipping && runtime_frame(&frames[n - 1])) continue;  /* the outermost of its inlined frames */
     if (skipping) fprintf(out, "\nkernel %s launched by host code here:\n", kernel);
     skipping = 0;
-    for (int k = 0; k < n; k++) print_frame(out, printed++, d->launch_pcs[i], &frames[k]);
+    for (int k = 0; k < n; k++) ldsan_print_host_frame(out, printed++, d->launch_pcs[i], &frames[k]);
   }
 }

@@ -110,6 +110,10 @@ void ldsan_report_ctx_init(report_ctx *c, const ldsan_report_record *r, const ld
     if (c->in_block) c->loc = ldsan_desc_locate(&c->desc, (int64_t)(r->address - r->block), c->dyn);
     if (c->in_block && c->loc.where == LDSAN_WHERE_UNKNOWN) c->loc.offset = (int64_t)(r->address - r->block);
   }
+  /* Outside LDS, in ASan's heap or next to it: the emulator's hipMalloc memory (asan_heap.c). */
+  uint8_t s = (uint8_t)r->shadow_byte;
+  if (r->kind == LDSAN_REPORT_BAD_ACCESS && !c->in_block && (s < 8 || s == 0xfa || s == 0xfb || s == 0xfd))
+    c->heap_ok = ldsan_heap_region_of(r->address, &c->heap);
   c->bug = bug_name(r, mem, dispatch ? dispatch->shadow_offset : 0, c->in_block ? &c->loc : NULL);
 }
 
@@ -238,6 +242,9 @@ void ldsan_report_describe_address(FILE *out, ldsan_decorator d, const report_ct
   const ldsan_report_record *r = c->r;
   const ldsan_location *l = &c->loc;
   unsigned long long a = (unsigned long long)r->address, dist = (unsigned long long)l->distance;
+  if (c->heap_ok) { ldsan_report_describe_heap(out, d, c); return; }
+  uint8_t s = (uint8_t)r->shadow_byte;
+  int asan_byte = s >= 8 && (s < LDSAN_SHADOW_LDS_REDZONE || s > LDSAN_SHADOW_LDS_STORE) && ldsan_shadow_bug_name(s);
   fputs(ldsan_deco_location(d), out);
   if (!c->in_block) {
     if (r->shadow_byte == LDSAN_SHADOW_LDS_FREED && r->freed_block && describe_freed(out, d, c)) {
@@ -252,6 +259,9 @@ void ldsan_report_describe_address(FILE *out, ldsan_decorator d, const report_ct
     } else if (r->block)
       fprintf(out, "0x%llx is not in this workgroup's LDS block [0x%llx, 0x%llx): global memory",
               a, (unsigned long long)r->block, (unsigned long long)c->view.chunk_end);
+    else if (asan_byte)  /* global memory outside host ASan's heap: a GPU's device memory */
+      fprintf(out, "0x%llx is global memory (shadow byte 0x%02x is ASan's, not an LDS one) in no heap chunk host "
+              "ASan knows: device memory, whose allocation stack only the HIP runtime has", a, s);
     else
       fprintf(out, "0x%llx is in memory ldsan cannot attribute (the record names no LDS block): unknown LDS variable", a);
     fprintf(out, "%s\n", ldsan_deco_end(d));

@@ -16,6 +16,8 @@ typedef struct report_ctx {
   ldsan_block_view view;     /* the block's extent, for locating and the shadow dump */
   int in_block;              /* the bad address lies in the block's chunk */
   ldsan_location loc;
+  int heap_ok;               /* a bad access outside the block, in host ASan's heap: heap says where */
+  ldsan_heap_region heap;
   const char *bug;
   int kernel_known;          /* kernel holds a name (else "<unknown kernel>") */
   char kernel[512];
@@ -59,6 +61,11 @@ void ldsan_report_format_source(char *buf, size_t len, const ldsan_frame *f);
 void ldsan_report_print_folded(FILE *out, const report_ctx *c, const ldsan_report_extra *extra);
 /* report_hazard.c: the text report of a hazard record (report_kinds.def from LDS_DATA_RACE). */
 void ldsan_report_print_hazard(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra);
+
+/* asan_heap.c: "0x... is located N bytes after M-byte region [b,e)" and the
+ * host stack that allocated it ("allocated by thread T0 here:"; a freed
+ * chunk: "freed by", then "previously allocated by"). Needs c->heap_ok. */
+void ldsan_report_describe_heap(FILE *out, ldsan_decorator d, const report_ctx *c);
 
 /* report_json.c: the report as one JSON line (option report_format=json). */
 void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_extra *extra);

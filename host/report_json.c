@@ -99,6 +99,46 @@ static void json_other(FILE *out, const report_ctx *c) {
   ldsan_report_ctx_free(&oc);
 }
 
+/* One host stack of a heap region: {"thread":n|null,"frames":[{"pc","function","location"}, ...]}. */
+static void json_host_stack(FILE *out, int thread, const uint64_t *pcs, uint32_t depth) {
+  if (thread >= 0) fprintf(out, "{\"thread\":%d,\"frames\":[", thread);
+  else fputs("{\"thread\":null,\"frames\":[", out);
+  int first = 1;
+  for (uint32_t i = 0; i < depth; i++) {
+    ldsan_frame frames[LDSAN_MAX_FRAMES];
+    int n = ldsan_heap_symbolize(pcs[i], frames, LDSAN_MAX_FRAMES);
+    for (int k = 0; k < (n > 0 ? n : 1); k++) {
+      char source[512] = "";
+      if (n > 0) ldsan_report_format_source(source, sizeof source, &frames[k]);
+      fputs(first ? "{\"pc\":" : ",{\"pc\":", out);
+      first = 0;
+      json_hex(out, pcs[i]);
+      fputs(",\"function\":", out);
+      json_str(out, n > 0 ? frames[k].function : NULL);
+      fputs(",\"location\":", out);
+      json_str(out, source[0] ? source : NULL);
+      fputc('}', out);
+    }
+  }
+  fputs("]}", out);
+}
+
+/* The heap region of a global address (asan_heap.c): {"kind":"heap","begin","size","offset",
+ * "allocated_by","freed_by"}, or null. */
+static void json_region(FILE *out, const report_ctx *c) {
+  if (!c->heap_ok) { fputs("null", out); return; }
+  const ldsan_heap_region *h = &c->heap;
+  fputs("{\"kind\":\"heap\",\"begin\":", out);
+  json_hex(out, h->begin);
+  fprintf(out, ",\"size\":%llu,\"offset\":%lld,\"allocated_by\":", (unsigned long long)h->size,
+          (long long)(c->r->address - h->begin));
+  json_host_stack(out, h->alloc_thread, h->alloc_pcs, h->alloc_depth);
+  fputs(",\"freed_by\":", out);
+  if (h->free_depth) json_host_stack(out, h->free_thread, h->free_pcs, h->free_depth);
+  else fputs("null", out);
+  fputc('}', out);
+}
+
 void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_extra *extra) {
   const ldsan_report_record *r = c->r;
   const ldsan_report_record *const only[1] = {r};
@@ -155,5 +195,7 @@ void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_
   fprintf(out, ",\"same_wave\":%s,\"other\":", (r->flags & LDSAN_ACCESS_SAME_WAVE) ? "true" : "false");
   if (ldsan_report_is_hazard(r->kind) && r->kind != LDSAN_REPORT_LDS_UNINIT_READ) json_other(out, c);
   else fputs("null", out);
+  fputs(",\"region\":", out);
+  json_region(out, c);
   fputs("}\n", out);
 }

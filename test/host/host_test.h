@@ -410,7 +410,7 @@ static const struct { const char *name, *types; } json_schema[] = {
     {"addresses", "a"},    {"more_work_items", "n"}, {"other_workgroups", "n"}, {"pc", "sz"},
     {"function", "sz"},    {"location", "sz"}, {"device", "sz"},      {"device_index", "n"},
     {"recoverable", "b"},  {"severity", "s"},  {"hazard", "sz"},      {"same_wave", "b"},
-    {"other", "oz"},
+    {"other", "oz"},       {"region", "oz"},
 };
 #define JSON_SCHEMA_FIELDS ((int)(sizeof json_schema / sizeof json_schema[0]))
 

@@ -186,6 +186,56 @@ static void test_global_memory(void) {
   CHECK_STREQ(ldsan_host_bug_name(&r), "lds-use-after-workgroup-exit");
 }
 
+/* A bad address outside LDS in host ASan's heap (this test runs under ASan):
+ * ASan's description of the region and the stack that allocated it; a
+ * freed chunk adds the stack that freed it. Outside the heap, with no block:
+ * global memory, said so. */
+static void test_heap_region(void) {
+  char *buf = malloc(400);  /* the allocation */
+  CHECK(buf != NULL);
+  ldsan_report_record r = mini_record(0, 4, 1, 0xfa);
+  r.block = 0;
+  r.address = r.access_address = (uint64_t)(uintptr_t)(buf + 400);
+  char *out = report(&r, &mini_dispatch);
+  char want[256];
+  snprintf(want, sizeof want, "\n0x%llx is located 0 bytes after 400-byte region [0x%llx,0x%llx)\nallocated by thread T0 here:\n    #0 0x",
+           (unsigned long long)r.address, (unsigned long long)(uintptr_t)buf, (unsigned long long)r.address);
+  CHECK_HAS(out, want);
+  CHECK_HAS(out, " in malloc ");
+  snprintf(want, sizeof want, " in test_heap_region test/host/report_test.c:%d:", __LINE__ - 11);
+  CHECK_HAS(out, want);
+  CHECK_HAS(out, "SUMMARY: AddressSanitizer: heap-buffer-overflow in k1(int*, int)\n");
+  free(out);
+  ldsan_flags_parse("report_format=json", stderr);
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, ",\"region\":{\"kind\":\"heap\",\"begin\":\"0x");
+  CHECK_HAS(out, "\"size\":400,\"offset\":400,\"allocated_by\":{\"thread\":0,\"frames\":[{\"pc\":\"0x");
+  CHECK_HAS(out, "\"function\":\"test_heap_region\",\"location\":\"test/host/report_test.c:");
+  CHECK_HAS(out, "]},\"freed_by\":null}}\n");
+  json_object o;
+  strchr(out, '\n')[1] = 0;
+  CHECK_JSON_REPORT(out, &o);
+  free(out);
+  ldsan_flags_parse("report_format=text", stderr);
+  free(buf);
+  r.shadow_byte = 0xfd;
+  r.address = r.access_address = (uint64_t)(uintptr_t)(buf + 8);
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, "ERROR: AddressSanitizer: heap-use-after-free on address");
+  CHECK_HAS(out, " is located 8 bytes inside of 400-byte region [");
+  CHECK_HAS(out, ")\nfreed by thread T0 here:\n    #0 0x");
+  CHECK_HAS(out, "\n\npreviously allocated by thread T0 here:\n    #0 0x");
+  free(out);
+  /* Not in ASan's heap: global memory, without a region. */
+  static const char far_away[64];
+  r.shadow_byte = 0xfa;
+  r.address = r.access_address = (uint64_t)(uintptr_t)far_away;
+  out = report(&r, &mini_dispatch);
+  CHECK_HAS(out, " is global memory (shadow byte 0xfa is ASan's, not an LDS one) in no heap chunk host ASan knows: device memory");
+  CHECK_LACKS(out, "allocated by");
+  free(out);
+}
+
 /* What the fake symbolizer says for pc 0x7f0000001234 (nothing for other pcs). */
 typedef struct fake_answer { int n; ldsan_frame f[4]; } fake_answer;
 #define FAKE_MODULE "/opt/app/k.co"
@@ -397,7 +447,7 @@ static void test_json(void) {
            "\"size\":4,\"workgroup\":[3,1,0],\"threads\":[[64,0,0]],\"addresses\":[\"0x20120\"],"
            "\"more_work_items\":0,\"other_workgroups\":0,\"pc\":\"0x7f0000001234\",\"function\":\"k1(int*, int)\","
            "\"location\":\"mini.hip:20:13\",\"device\":\"gfx90a:xnack+\",\"device_index\":0,\"recoverable\":false,"
-           "\"severity\":\"error\",\"hazard\":null,\"same_wave\":false,\"other\":null}\n"
+           "\"severity\":\"error\",\"hazard\":null,\"same_wave\":false,\"other\":null,\"region\":null}\n"
            "==%ld==ABORTING\n", (long)getpid(), (long)getpid());
   CHECK_STREQ(out, want);  /* the whole output: no rule, no shadow dump, ABORTING stays text */
   json_object o;
@@ -615,7 +665,7 @@ static void test_hazards(void) {
   ldsan_flags_parse("report_format=json", stderr);
   out = report(&r, &di);
   CHECK_HAS(out, "\"other\":{\"thread\":null,\"lane\":null,\"pc\":null,\"function\":null,\"location\":null,"
-                 "\"access\":\"read\",\"size\":null,\"atomic\":false}}\n");
+                 "\"access\":\"read\",\"size\":null,\"atomic\":false},\"region\":null}\n");
   free(out);
   ldsan_flags_parse("report_format=text", stderr);
   /* JSON: severity, hazard, the second access. */
@@ -626,7 +676,7 @@ static void test_hazards(void) {
   CHECK_HAS(out, "\"access\":\"read\",\"size\":4,");
   CHECK_HAS(out, "\"severity\":\"error\",\"hazard\":\"read-after-write\",\"same_wave\":false,\"other\":{"
                  "\"thread\":[3,0,0],\"lane\":3,\"pc\":\"0x7f0000005678\",\"function\":null,\"location\":null,"
-                 "\"access\":\"write\",\"size\":4,\"atomic\":false}}\n");
+                 "\"access\":\"write\",\"size\":4,\"atomic\":false},\"region\":null}\n");
   json_object o;
   char *nl = strchr(out, '\n');
   if (nl) nl[1] = 0;
@@ -646,6 +696,7 @@ int main(void) {
   test_dynamic();
   test_after_exit_reconstructs_shadow();
   test_global_memory();
+  test_heap_region();
   test_symbolizer_and_range();
   test_allocator_kinds();
   test_program_frame();
