@@ -607,6 +607,29 @@ private:
     return Sum;
   }
 
+  /// An indirect call reaches only a function whose address is taken, of
+  /// the call's type: when each such function is defined, touches no LDS
+  /// and calls nothing but the runtime, ASan's reports and intrinsics, the call does nothing
+  /// to LDS (clean_O0.hip's table of arithmetic helpers).
+  bool indirectIsInert(const CallBase &CB) const {
+    for (const Function &F : *CB.getModule()) {
+      if (!F.hasAddressTaken() || F.getFunctionType() != CB.getFunctionType())
+        continue;
+      if (F.isDeclaration())
+        return false;
+      for (const Instruction &I : instructions(F)) {
+        if (isLdsLoad(I) || isLdsStore(I))
+          return false;
+        auto *C = dyn_cast<CallBase>(&I);
+        const Function *To = C ? C->getCalledFunction() : nullptr;
+        if (C && !isRuntimeCode(I) &&
+            !(To && (To->isIntrinsic() || To->getName().starts_with("__asan_") || To->getName().starts_with("__ldsan_"))))
+          return false;
+      }
+    }
+    return true;
+  }
+
   void step(const Instruction &I, State &St, ArrayRef<const Instruction *> Stores,
             const DenseMap<const Instruction *, unsigned> &Index, Summary &Sum) {
     auto Pending = [&] { return St.Unknown || St.Stores.any(); };
@@ -636,6 +659,8 @@ private:
     }
     Summary C;
     if (!Callee) { // an indirect call: anything the kernel's own code may do
+      if (indirectIsInert(*CB))
+        return;
       C.LoadsFirst = C.StoresLast = C.PassesThrough = true;
     } else if (OwnSet.contains(Callee)) {
       C = Sums.lookup(Callee);
