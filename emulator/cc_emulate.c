@@ -26,7 +26,8 @@
  * itself: their answer does not depend on where the kernels run.
  * Environment: LDSAN_CC (ldsan-cc), LDSAN_ROOT (build dir), LDSAN_CLANG, LDSAN_CLANGXX,
  * LDSAN_NM, LDSAN_OBJCOPY, LDSAN_LLVM_LINK, LDSAN_OPT, LDSAN_EMU_VERBOSE=1 (print commands),
- * LDSAN_EMU_KEEP_TEMPS=1.
+ * LDSAN_EMU_KEEP_TEMPS=1, LDSAN_EMU_TIME=1 (the CPU time of each step, user + system, on
+ * stderr, and the retarget tool's own steps; =passes adds LLVM's -time-passes there).
  * Single-threaded; runs each step as a child process. */
 #include <errno.h>
 #include <signal.h>
@@ -35,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,6 +74,8 @@ typedef struct strvec { char **v; int n, cap; } strvec;
 
 static char ldsan_emu_tmpdir[PATH_MAX];
 static int ldsan_emu_verbose;
+static int ldsan_emu_time;          /* LDSAN_EMU_TIME: print each step's CPU time */
+static double ldsan_emu_time_total; /* the steps' CPU time so far */
 static const char *ldsan_emu_hint;  /* printed under the next error, if set */
 static int ldsan_emu_hint_exit;     /* if not 0: only when a step fails with this exit status */
 
@@ -189,8 +193,15 @@ static void run_capture(const char *step, const strvec *argv, char **out, int ou
     *out = buf;
   }
   int status;
-  while (waitpid(pid, &status, 0) < 0)
+  struct rusage ru;
+  while (wait4(pid, &status, 0, &ru) < 0)
     if (errno != EINTR) die("waitpid: %s", strerror(errno));
+  if (ldsan_emu_time) {
+    double t = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+               ru.ru_stime.tv_usec / 1e6;
+    ldsan_emu_time_total += t;
+    fprintf(stderr, PROG ": time: %-60s %8.3f s\n", step, t);
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) die("%s: '%s' could not be run", step, argv->v[0]);
   if (ldsan_emu_hint_exit && !(WIFEXITED(status) && WEXITSTATUS(status) == ldsan_emu_hint_exit)) ldsan_emu_hint = NULL;
@@ -474,6 +485,7 @@ int main(int argc, char **argv) {
   const char *nm = getenv("LDSAN_NM");
   char self_root[PATH_MAX];
   ldsan_emu_verbose = getenv("LDSAN_EMU_VERBOSE") && strcmp(getenv("LDSAN_EMU_VERBOSE"), "0") != 0;
+  ldsan_emu_time = getenv("LDSAN_EMU_TIME") && *getenv("LDSAN_EMU_TIME") && strcmp(getenv("LDSAN_EMU_TIME"), "0") != 0;
   if (!root || !*root) {  /* build/libexec/ldsan-cc-emulate -> build */
     ssize_t n = readlink("/proc/self/exe", self_root, sizeof self_root - 1);
     if (n <= 0) die("LDSAN_ROOT is not set; run this through 'ldsan-cc --emulate'");
@@ -763,5 +775,6 @@ int main(int argc, char **argv) {
     run("linking", &l, NULL);
   }
   cleanup();
+  if (ldsan_emu_time) fprintf(stderr, PROG ": time: %-60s %8.3f s\n", "all steps", ldsan_emu_time_total);
   return 0;
 }

@@ -35,7 +35,7 @@ $(BUILD)/obj/retarget/%.o: emulator/retarget/%.cpp emulator/retarget/retarget.h 
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(EMU_RT_CXXFLAGS) -c $< -o $@
 
-$(EMU_RETARGET): $(EMU_RT_SRC) $(EMU_RT_CXX_OBJ) emulator/retarget/retarget.h emulator/core/emu_tls.h emulator/emu.h \
+$(EMU_RETARGET): $(EMU_RT_SRC) $(EMU_RT_CXX_OBJ) emulator/retarget/retarget.h emulator/retarget/retarget_time.h emulator/core/emu_tls.h emulator/emu.h \
                  include/ldsan/entry_points.def
 	@mkdir -p $(dir $@)
 	$(CLANGXX) -x c $(EMU_CFLAGS) -Iinclude -I$(shell $(LLVM_CONFIG) --includedir) $(EMU_RT_SRC) -x none $(EMU_RT_CXX_OBJ) -o $@ \

@@ -210,4 +210,8 @@ void rt_debug_move(LLVMValueRef fn, LLVMValueRef from);
  * address is flat), so a debugger reads kernel variables. */
 void rt_debug_flat_addresses(LLVMModuleRef mod);
 
+/* Whether any compile unit of module m has full debug info (variables), not
+ * line tables only. */
+int rt_debug_has_variables(LLVMModuleRef m);
+
 #endif /* LDSAN_EMU_RETARGET_H */

@@ -117,3 +117,12 @@ extern "C" void rt_debug_flat_addresses(LLVMModuleRef mod) {
         dvi->setExpression(flatExpression(dvi->getExpression()));
     }
 }
+
+// Whether any compile unit of the module has variables' debug info (full
+// debug info, not line tables only): code generation then tracks their
+// locations (retarget_main.c picks the cheaper analysis when none has).
+extern "C" int rt_debug_has_variables(LLVMModuleRef M) {
+  for (DICompileUnit *CU : unwrap(M)->debug_compile_units())
+    if (CU->getEmissionKind() == DICompileUnit::FullDebug) return 1;
+  return 0;
+}

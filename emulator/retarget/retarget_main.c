@@ -26,6 +26,7 @@
 
 #include "retarget.h"
 #include "retarget_exit.h"
+#include "retarget_time.h"
 
 #define RT_TRIPLE "x86_64-pc-linux-gnu"
 /* Address spaces the device IR keeps: flat-sized (64-bit) global, constant and
@@ -69,6 +70,30 @@ static int run_passes(rt_ctx *c, LLVMTargetMachineRef tm, const char *passes) {
   return 1;
 }
 
+/* LLVM's own options for this module. Device code has no C library, and the
+ * ldsan runtime inlined into kernels writes ASan's shadow directly: the CPU
+ * optimizer must not turn its fill loops into memset calls, which host ASan's
+ * interceptor rejects on shadow memory (LLVM forms the memset intrinsic even
+ * under "no-builtins"). Work-item loops and their versions make functions of
+ * thousands of blocks, where CodeGenPrepare's default (start over on the whole
+ * function after each change to the dominator tree) grows with the square of
+ * the size: half the code generation time of a separable convolution; its
+ * huge-function mode (revisit only changed blocks) from 1000 blocks. Line
+ * tables only (ldsan-cc's default; no variables): the older variable-location
+ * analysis, which finds nothing as quickly as instruction referencing does
+ * (that one still models every register of every block: 2 s of 23 on the
+ * convolution). LDSAN_EMU_TIME=passes: -time-passes (retarget_time.c). */
+static void rt_llvm_options(rt_ctx *c, int keep_debug, int time_passes) {
+  const char *args[8];
+  int n = 0;
+  args[n++] = "ldsan-emu-retarget";
+  args[n++] = "-disable-loop-idiom-all";
+  args[n++] = "-cgpp-huge-func=1000";
+  if (!keep_debug || !rt_debug_has_variables(c->mod)) args[n++] = "-experimental-debug-variable-locations=false";
+  if (time_passes) args[n++] = "-time-passes";
+  LLVMParseCommandLineOptions(n, args, NULL);
+}
+
 static void usage(void) {
   fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--name NAME] [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]\n");
   exit(2);
@@ -91,12 +116,7 @@ int main(int argc, char **argv) {
     else in = argv[i];
   }
   if (!in || !out) usage();
-  /* Device code has no C library, and the ldsan runtime inlined into kernels
-   * writes ASan's shadow directly: the CPU optimizer must not turn its fill
-   * loops into memset calls, which host ASan's interceptor rejects on shadow
-   * memory (LLVM forms the memset intrinsic even under "no-builtins"). */
-  const char *llvm_args[] = {"ldsan-emu-retarget", "-disable-loop-idiom-all"};
-  LLVMParseCommandLineOptions(2, llvm_args, NULL);
+  int time_passes = rt_time_init(name ? name : in);
 
   rt_ctx c = {0};
   c.input = in;
@@ -113,11 +133,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   LLVMDisposeMemoryBuffer(buf);
+  rt_time_step("reading the bitcode");
   const char *triple = LLVMGetTarget(c.mod);
   if (strncmp(triple, "amdgcn", 6) != 0) {
     fprintf(stderr, "ldsan-emu-retarget: error: %s: target is '%s', expected amdgcn device bitcode\n", in, triple);
     return 1;
   }
+  rt_llvm_options(&c, keep_debug, time_passes);
 
   c.b = LLVMCreateBuilderInContext(c.ctx);
   c.i1 = LLVMInt1TypeInContext(c.ctx);
@@ -146,13 +168,17 @@ int main(int argc, char **argv) {
   rt_collect_kernels(&c);
   set_target(&c, tm);
   if (keep_debug) rt_debug_flat_addresses(c.mod);
+  rt_time_step("kernels and target");
   rt_wave_prepare(&c);
   rt_wave_classify(&c);
   rt_wave_points(&c);
+  rt_time_step("lockstep waves");
   rt_lds_checks(&c);
+  rt_time_step("LDS checks' copies");
   rt_lower_intrinsics(&c);
   rt_lower_lds(&c);
   rt_fix_symbols(&c);
+  rt_time_step("lowering intrinsics, LDS, symbols");
   if (c.errors) {
     fprintf(stderr, "ldsan-emu-retarget: %d error(s): the device code of %s cannot run on the CPU emulator; change "
             "what is named above, or build for a GPU (ldsan-cc --offload-arch=gfx90a:xnack+)\n", c.errors,
@@ -162,16 +188,24 @@ int main(int argc, char **argv) {
   rt_wiloop_prepare(c.mod);
   rt_build_image(&c);
   if (verify(&c, ll)) return 1;
+  rt_time_step("image and verifying");
   /* Inline first (at -O0 only what must be inlined), then give each kernel
    * work-item loops, then optimize those. */
   if (run_passes(&c, tm, opt ? opt : "always-inline")) return 1;
+  rt_time_step(opt ? "optimizing (first run)" : "inlining");
   const char *v = getenv("LDSAN_EMU_VERBOSE");
-  if (rt_form_groups(&c, v && *v && strcmp(v, "0") != 0)) {
+  int groups = rt_form_groups(&c, v && *v && strcmp(v, "0") != 0);
+  rt_time_step("work-item loops");
+  if (groups) {
     if (verify(&c, ll)) return 1;
     if (opt && run_passes(&c, tm, opt)) return 1;
-    if (opt && rt_hoist_shadow_checks(c.mod, v && *v && strcmp(v, "0") != 0)) {
+    rt_time_step("optimizing (second run)");
+    unsigned hoisted = opt ? rt_hoist_shadow_checks(c.mod, v && *v && strcmp(v, "0") != 0) : 0;
+    rt_time_step("shadow checks per loop");
+    if (hoisted) {
       if (verify(&c, ll)) return 1;
       if (run_passes(&c, tm, RT_SHADOW_CLEANUP)) return 1;
+      rt_time_step("cleanup after the shadow checks");
     }
   }
   rt_wave_rank(c.mod);
@@ -183,9 +217,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot emit %s: %s\n", out, msg);
     return 1;
   }
+  rt_time_step("code generation");
+  rt_time_total();
   LLVMDisposeTargetMachine(tm);
   LLVMDisposeBuilder(c.b);
   LLVMDisposeModule(c.mod);
   LLVMContextDispose(c.ctx);
+  if (time_passes) LLVMShutdown(); /* prints -time-passes' tables */
   return 0;
 }
