@@ -126,6 +126,14 @@ void rt_build_image(rt_ctx *c);       /* trampolines, tables, registering constr
  * and records them in the kernel table. Returns how many were formed; with
  * `verbose`, says for each kernel which way it runs and why. */
 unsigned rt_form_groups(rt_ctx *c, int verbose);
+/* A large kernel: more instructions than this after the first optimization.
+ * What the work-item loops copy per region grows with the kernel, and so do
+ * the optimizer's and the code generator's time on it (three loops per region
+ * became 70% of a Needleman-Wunsch build); a large kernel's regions get no
+ * one-dimensional twin (retarget_wiloop.cpp: the loop narrowed to the active
+ * range of threadIdx.x), and a large checked copy no work-item loops (its
+ * LDS checks run as fibers: the same reports, slower). */
+#define RT_LARGE_KERNEL 2000u
 
 /* retarget_shadow_ranges.cpp: after the work-item loops are optimized,
  * versions those whose ASan shadow checks can be done once per loop (see

@@ -376,6 +376,14 @@ void rt_build_image(rt_ctx *c) {
   free(gs);
 }
 
+/* Instructions in function f. */
+static unsigned instruction_count(LLVMValueRef f) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+  return n;
+}
+
 unsigned rt_form_groups(rt_ctx *c, int verbose) {
   unsigned formed = 0;
   for (unsigned i = 0; i < c->kernel_count; i++) {
@@ -390,15 +398,26 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     k->park_offset = w.park_offset;
     if (k->group) formed++;
     const char *mode = k->lockstep ? ", waves in lockstep" : "";
+    unsigned size = instruction_count(k->entry);
     if (verbose && k->group)
-      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': work-item loops%s (%u regions, %u bytes per work-item)%s%s\n",
-              k->name, mode, w.regions, k->frame_size, k->lockstep ? ", because of " : "",
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': work-item loops%s (%u regions, %u bytes per work-item%s)%s%s\n",
+              k->name, mode, w.regions, k->frame_size, size > RT_LARGE_KERNEL && !k->lockstep ?
+              ", no one-dimensional twins: a large kernel" : "", k->lockstep ? ", because of " : "",
               k->lockstep ? k->lockstep_why : "");
     else if (verbose)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers%s, because %s%s%s\n", k->name, mode, w.why,
               k->lockstep ? "; lockstep because of " : "", k->lockstep ? k->lockstep_why : "");
     /* The LDS checks' copy gets its own loops when the kernel has them. */
-    if (k->group && k->entry_checked) {
+    /* ... unless it is large (RT_LARGE_KERNEL): the group function of a
+     * checked copy is about three times the plain one (the checks' inline
+     * paths, the disjoint loops' versions), 60% of a separable convolution's
+     * build, and its checks then run as fibers. */
+    unsigned checked_size = k->entry_checked ? instruction_count(k->entry_checked) : 0;
+    if (k->group && k->entry_checked && checked_size > RT_LARGE_KERNEL) {
+      if (verbose)
+        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run as fibers, because its checked copy has "
+                "%u instructions (work-item loops up to %u)\n", k->name, checked_size, RT_LARGE_KERNEL);
+    } else if (k->group && k->entry_checked) {
       rt_wiloop wc = {.lockstep = k->lockstep};
       snprintf(name, sizeof name, "__ldsan_emu_group_checked.%s", k->name);
       k->group_checked = rt_wiloop_form(k->entry_checked, name, &wc);

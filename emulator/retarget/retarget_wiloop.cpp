@@ -890,8 +890,9 @@ private:
     Value *nextParity = b.CreateXor(par, ConstantInt::get(i32, 1), "next.parity");
     Value *oneD = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ONE_D)), ConstantInt::get(i32, 0), "one.d");
     // Per-item values computed from workitem.id.{x,y,z}, for regionReads.
-    // Lockstep kernels (a region per LDS access: many, short) get no twins.
-    bool twins = !lockstep_;
+    // Lockstep kernels (a region per LDS access: many, short) get no twins,
+    // nor do large kernels (RT_LARGE_KERNEL: a third copy of every region).
+    bool twins = !lockstep_ && f_.getInstructionCount() <= RT_LARGE_KERNEL;
     SmallPtrSet<Value *, 16> fromIds;
     for (Instruction *p : perItem_)
       if (idField(p) >= 0 || llvm::any_of(p->operands(), [&](Use &u) { return fromIds.count(u.get()) != 0; }))

@@ -30,12 +30,12 @@ __global__ void rows(float *dst, const float *src, int w, int h, int pitch) {
   __shared__ float tile[BY][(STEPS + 2 * HALO_STEPS) * BX];
   const int x0 = (blockIdx.x * STEPS - HALO_STEPS) * BX + threadIdx.x;
   const int y = blockIdx.y * BY + threadIdx.y;
-  if (y >= h) return;
   const float *in = src + y * pitch;
+  // Rows past the image stage zeros: every work-item reaches the barrier.
 #pragma unroll
   for (int i = 0; i < STEPS + 2 * HALO_STEPS; i++) {
     int x = x0 + i * BX;
-    tile[threadIdx.y][threadIdx.x + i * BX] = (x >= 0 && x < w) ? in[x] : 0.0f;
+    tile[threadIdx.y][threadIdx.x + i * BX] = (y < h && x >= 0 && x < w) ? in[x] : 0.0f;
   }
   __syncthreads();
 #pragma unroll
@@ -44,7 +44,7 @@ __global__ void rows(float *dst, const float *src, int w, int h, int pitch) {
 #pragma unroll
     for (int j = -R; j <= R; j++) sum += filter[R - j] * tile[threadIdx.y][threadIdx.x + i * BX + j];
     int x = x0 + i * BX;
-    if (x < w) dst[y * pitch + x] = sum;
+    if (y < h && x < w) dst[y * pitch + x] = sum;
   }
 }
 
@@ -54,11 +54,10 @@ __global__ void columns(float *dst, const float *src, int w, int h, int pitch) {
   __shared__ float tile[BX][(STEPS + 2 * HALO_STEPS) * BY + 1];
   const int x = blockIdx.x * BX + threadIdx.x;
   const int y0 = (blockIdx.y * STEPS - HALO_STEPS) * BY + threadIdx.y;
-  if (x >= w) return;
 #pragma unroll
   for (int i = 0; i < STEPS + 2 * HALO_STEPS; i++) {
     int y = y0 + i * BY;
-    tile[threadIdx.x][threadIdx.y + i * BY] = (y >= 0 && y < h) ? src[y * pitch + x] : 0.0f;
+    tile[threadIdx.x][threadIdx.y + i * BY] = (x < w && y >= 0 && y < h) ? src[y * pitch + x] : 0.0f;
   }
   __syncthreads();
 #pragma unroll
@@ -67,7 +66,7 @@ __global__ void columns(float *dst, const float *src, int w, int h, int pitch) {
 #pragma unroll
     for (int j = -R; j <= R; j++) sum += filter[R - j] * tile[threadIdx.x][threadIdx.y + i * BY + j];
     int y = y0 + i * BY;
-    if (y < h) dst[y * pitch + x] = sum;
+    if (x < w && y < h) dst[y * pitch + x] = sum;
   }
 }
 
