@@ -40,6 +40,11 @@ bench: static-cost-bench
 .PHONY: static-cost-bench
 static-cost-bench: all
 	BUILD=$(BUILD) test/bench/static_cost.sh
+# ... and the CPU time of an --emulate build against a GPU build (issue 37).
+bench: build-time-bench
+.PHONY: build-time-bench
+build-time-bench: all
+	BUILD=$(BUILD) test/bench/build_time.sh
 # ... and the LDS-only mode's against full ASan's (issue #13).
 bench: lds-only-cost-bench
 .PHONY: lds-only-cost-bench
