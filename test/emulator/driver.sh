@@ -55,5 +55,32 @@ expect_error "-c with -o takes exactly one input" -c test/emulator/multi_kernels
 printf '__global__ void k() { undeclared(); }\n' >"$tmp/broken.hip"
 expect_error "compiling the device part of $tmp/broken.hip failed" "$tmp/broken.hip" -o "$tmp/x"
 
+# 4. LDSAN_EMU_TIME=1: each step's CPU time, the driver's and the retarget tool's
+# (named by the source), and the total; =passes adds LLVM's pass timing.
+if LDSAN_EMU_TIME=1 "$cc" --emulate -O2 -c test/emulator/multi_kernels.hip -o "$tmp/timed.o" 2>"$tmp/time.err"; then
+  for want in "ldsan-cc --emulate: time: compiling the device part of test/emulator/multi_kernels.hip" \
+              "ldsan-cc --emulate: time: compiling the host part of test/emulator/multi_kernels.hip" \
+              "ldsan-cc --emulate: time: retargeting the device code of test/emulator/multi_kernels.hip" \
+              "ldsan-emu-retarget: time: test/emulator/multi_kernels.hip: optimizing (first run)" \
+              "ldsan-emu-retarget: time: test/emulator/multi_kernels.hip: code generation" \
+              "ldsan-emu-retarget: time: test/emulator/multi_kernels.hip: total" \
+              "ldsan-cc --emulate: time: all steps"; do
+    grep -qF -- "$want" "$tmp/time.err" || { fail "LDSAN_EMU_TIME=1: missing '$want' in:"; cat "$tmp/time.err"; }
+  done
+  grep -qE "^ldsan-cc --emulate: time: all steps +[0-9]+\.[0-9]{3} s$" "$tmp/time.err" &&
+    echo "ok   LDSAN_EMU_TIME=1 times each step" || fail "LDSAN_EMU_TIME=1: no total in seconds"
+  grep -q "Pass execution timing report" "$tmp/time.err" && fail "LDSAN_EMU_TIME=1 printed -time-passes"
+else
+  fail "building with LDSAN_EMU_TIME=1"; cat "$tmp/time.err"
+fi
+"$cc" --emulate -O2 -c test/emulator/multi_kernels.hip -o "$tmp/untimed.o" 2>"$tmp/untimed.err"
+grep -q "time:" "$tmp/untimed.err" && fail "timing printed without LDSAN_EMU_TIME"
+if LDSAN_EMU_TIME=passes "$cc" --emulate -O2 -c test/emulator/multi_kernels.hip -o "$tmp/timed.o" 2>"$tmp/time.err"; then
+  grep -q "Pass execution timing report" "$tmp/time.err" && grep -q "CodeGen Prepare" "$tmp/time.err" &&
+    echo "ok   LDSAN_EMU_TIME=passes adds LLVM's pass timing" || { fail "LDSAN_EMU_TIME=passes:"; cat "$tmp/time.err"; }
+else
+  fail "building with LDSAN_EMU_TIME=passes"; cat "$tmp/time.err"
+fi
+
 [[ $fails -eq 0 ]] && echo "driver: all checks passed" || echo "driver: $fails check(s) failed"
 [[ $fails -eq 0 ]]
