@@ -94,6 +94,58 @@ static void rt_llvm_options(rt_ctx *c, int keep_debug, int time_passes) {
   LLVMParseCommandLineOptions(n, args, NULL);
 }
 
+/* Between the first optimization and code generation only the group functions
+ * (the work-item loops rt_form_groups builds from the optimized kernels) are
+ * new: every other function is marked optnone (with noinline, which optnone
+ * needs) while the optimizer runs again, and unmarked after, so the second run
+ * and the shadow checks' cleanup do not go over the fiber entries, the checked
+ * copies' entries and the runtime again (on: 1 marks, 0 unmarks what it marked;
+ * functions optnone excludes, always-inline, optsize and minsize ones, stay). */
+static void rt_optimize_groups_only(rt_ctx *c, int on) {
+  static LLVMValueRef *marked;
+  static unsigned char *added_noinline;
+  static unsigned count;
+  const char *kinds[] = {"optnone", "noinline", "alwaysinline", "optsize", "minsize"};
+  unsigned kind[5];
+  for (int i = 0; i < 5; i++) kind[i] = LLVMGetEnumAttributeKindForName(kinds[i], strlen(kinds[i]));
+  if (!on) {
+    for (unsigned i = 0; i < count; i++) {
+      LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, kind[0]);
+      if (added_noinline[i]) LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, kind[1]);
+    }
+    free(marked);
+    free(added_noinline);
+    marked = NULL;
+    added_noinline = NULL;
+    count = 0;
+    return;
+  }
+  unsigned cap = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (LLVMIsDeclaration(f) || !strncmp(name, "__ldsan_emu_group", 17)) continue;
+    int skip = 0;
+    for (int i = 0; i < 5; i++)
+      if (i != 1 && LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind[i])) skip = 1;
+    if (skip) continue;
+    if (count == cap) {
+      cap = cap ? 2 * cap : 64;
+      marked = realloc(marked, cap * sizeof *marked);
+      added_noinline = realloc(added_noinline, cap);
+      if (!marked || !added_noinline) {
+        fprintf(stderr, "ldsan-emu-retarget: error: out of memory\n");
+        exit(1);
+      }
+    }
+    added_noinline[count] = !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind[1]);
+    if (added_noinline[count])
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->ctx, kind[1], 0));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->ctx, kind[0], 0));
+    marked[count++] = f;
+  }
+}
+
 static void usage(void) {
   fprintf(stderr, "usage: ldsan-emu-retarget in.bc -o out.o [--name NAME] [--emit-ll out.ll] [-O0|-O1|-O2|-O3] [-g0]\n");
   exit(2);
@@ -198,6 +250,7 @@ int main(int argc, char **argv) {
   rt_time_step("work-item loops");
   if (groups) {
     if (verify(&c, ll)) return 1;
+    rt_optimize_groups_only(&c, 1);
     if (opt && run_passes(&c, tm, opt)) return 1;
     rt_time_step("optimizing (second run)");
     unsigned hoisted = opt ? rt_hoist_shadow_checks(c.mod, v && *v && strcmp(v, "0") != 0) : 0;
@@ -207,6 +260,7 @@ int main(int argc, char **argv) {
       if (run_passes(&c, tm, RT_SHADOW_CLEANUP)) return 1;
       rt_time_step("cleanup after the shadow checks");
     }
+    rt_optimize_groups_only(&c, 0);
   }
   rt_wave_rank(c.mod);
   if (ll && LLVMPrintModuleToFile(c.mod, ll, &msg)) {
