@@ -133,7 +133,12 @@ unsigned rt_form_groups(rt_ctx *c, int verbose);
  * one-dimensional twin (retarget_wiloop.cpp: the loop narrowed to the active
  * range of threadIdx.x), and a large checked copy no work-item loops (its
  * LDS checks run as fibers: the same reports, slower). */
-#define RT_LARGE_KERNEL 2000u
+#define RT_LARGE_KERNEL 4000u
+/* The checked copy's own limit, lower: its group function is about three
+ * times the plain one (2948 instructions: a separable convolution's 7-tap
+ * kernels; the shadow versioning of shadow_ranges' wide_copy, 2105, keeps its
+ * loops). */
+#define RT_LARGE_CHECKED 2500u
 
 /* retarget_shadow_ranges.cpp: after the work-item loops are optimized,
  * versions those whose ASan shadow checks can be done once per loop (see

@@ -408,15 +408,15 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers%s, because %s%s%s\n", k->name, mode, w.why,
               k->lockstep ? "; lockstep because of " : "", k->lockstep ? k->lockstep_why : "");
     /* The LDS checks' copy gets its own loops when the kernel has them. */
-    /* ... unless it is large (RT_LARGE_KERNEL): the group function of a
+    /* ... unless it is large (RT_LARGE_CHECKED): the group function of a
      * checked copy is about three times the plain one (the checks' inline
      * paths, the disjoint loops' versions), 60% of a separable convolution's
      * build, and its checks then run as fibers. */
     unsigned checked_size = k->entry_checked ? instruction_count(k->entry_checked) : 0;
-    if (k->group && k->entry_checked && checked_size > RT_LARGE_KERNEL) {
+    if (k->group && k->entry_checked && checked_size > RT_LARGE_CHECKED) {
       if (verbose)
         fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks run as fibers, because its checked copy has "
-                "%u instructions (work-item loops up to %u)\n", k->name, checked_size, RT_LARGE_KERNEL);
+                "%u instructions (work-item loops up to %u)\n", k->name, checked_size, RT_LARGE_CHECKED);
     } else if (k->group && k->entry_checked) {
       rt_wiloop wc = {.lockstep = k->lockstep};
       snprintf(name, sizeof name, "__ldsan_emu_group_checked.%s", k->name);

@@ -1,11 +1,11 @@
 // A large kernel (test/emulator/large_kernel.sh): a 1-D stencil over a
-// __shared__ tile, its 65 taps unrolled (over RT_LARGE_KERNEL instructions),
+// __shared__ tile, its 129 taps unrolled (over RT_LARGE_KERNEL instructions),
 // in a correct form and one without the barrier after staging; a small
 // kernel (3 taps) beside it. The host checks the correct forms' results.
 #include "common.h"
 
 #define N 256
-__constant__ float weights[65];
+__constant__ float weights[129];
 
 template <int R, bool RACY>
 __global__ void stencil(const float *in, float *out, int n) {
@@ -20,7 +20,7 @@ __global__ void stencil(const float *in, float *out, int n) {
   if (!RACY) __syncthreads();
   float s = 0.0f;
 #pragma unroll
-  for (int j = -R; j <= R; j++) s += weights[j + 32] * tile[t + R + j];
+  for (int j = -R; j <= R; j++) s += weights[j + 64] * tile[t + R + j];
   if (g < n) out[g] = s;
 }
 
@@ -35,7 +35,7 @@ static void run(const char *what, const float *din, float *dout, const float *h,
     float *want = (float *)malloc(n * sizeof(float));
     for (int i = 0; i < n; i++) {
       float s = 0.0f;
-      for (int j = -R; j <= R; j++) s += w[j + 32] * (i + j >= 0 && i + j < n ? h[i + j] : 0.0f);
+      for (int j = -R; j <= R; j++) s += w[j + 64] * (i + j >= 0 && i + j < n ? h[i + j] : 0.0f);
       want[i] = s;
     }
     check_equal(what, got, want, n, 1e-5);
@@ -47,15 +47,15 @@ static void run(const char *what, const float *din, float *dout, const float *h,
 int main(int argc, char **argv) {
   int racy = argc > 1 && argv[1][0] == 'r';
   const int n = 1000;
-  static float h[n], w[65];
+  static float h[n], w[129];
   for (int i = 0; i < n; i++) h[i] = (float)((i * 37) % 23) / 23.0f;
-  for (int j = 0; j < 65; j++) w[j] = 1.0f / (1 + (j > 32 ? j - 32 : 32 - j));
+  for (int j = 0; j < 129; j++) w[j] = 1.0f / (1 + (j > 64 ? j - 64 : 64 - j));
   HIP_CHECK(hipMemcpyToSymbol(HIP_SYMBOL(weights), w, sizeof w));
   float *din, *dout;
   HIP_CHECK(hipMalloc(&din, sizeof h));
   HIP_CHECK(hipMalloc(&dout, sizeof h));
   HIP_CHECK(hipMemcpy(din, h, sizeof h, hipMemcpyHostToDevice));
-  run<32>("large stencil", din, dout, h, w, n, racy);
+  run<64>("large stencil", din, dout, h, w, n, racy);
   run<1>("small stencil", din, dout, h, w, n, 0);
   passed(racy ? "large_kernel racy" : "large_kernel");
   return 0;

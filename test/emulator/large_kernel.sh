@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Large kernels (RT_LARGE_KERNEL, retarget.h) on large_kernel.hip at -O2: the
-# 65-tap stencil's regions get no one-dimensional twin and its LDS checks run
+# 129-tap stencil's regions get no one-dimensional twin and its LDS checks run
 # as fibers (LDSAN_EMU_VERBOSE says so), which keeps the build near a GPU
 # build's time (make bench: test/bench/build_time.sh); the 3-tap one keeps
 # both. Both compute the right values, with and without the LDS checks, and
@@ -11,7 +11,7 @@ prog=test/emulator/large_kernel.hip
 if ! LDSAN_EMU_VERBOSE=1 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog" 2>"$tmp/cc.err"; then
   cat "$tmp/cc.err"; echo "FAIL: ldsan-cc --emulate $prog"; exit 1
 fi
-large=_Z7stencilILi32ELb0EEvPKfPfi small=_Z7stencilILi1ELb0EEvPKfPfi
+large=_Z7stencilILi64ELb0EEvPKfPfi small=_Z7stencilILi1ELb0EEvPKfPfi
 has() { grep -qF -- "$1" "$tmp/cc.err"; }
 has "kernel '$large': work-item loops (" && has "no one-dimensional twins: a large kernel" &&
   ok "large kernel: work-item loops without one-dimensional twins" || bad "large kernel's twins: $(grep "'$large'" "$tmp/cc.err")"
@@ -25,6 +25,6 @@ out=$("$tmp/prog" 2>&1)
 out=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/prog" 2>&1)
 [[ "$out" == *"large_kernel: PASSED"* && "$out" != *"ldsan: "* ]] && ok "checked: results, no report" || bad "checked run: $out"
 out=$(LDSAN_OPTIONS=detect_races=1 "$tmp/prog" racy 2>&1)
-[[ "$out" == *"lds-data-race in kernel void stencil<32, true>"* && "$out" == *"large_kernel.hip:23:"* ]] &&
+[[ "$out" == *"lds-data-race in kernel void stencil<64, true>"* && "$out" == *"large_kernel.hip:23:"* ]] &&
   ok "racy large kernel: lds-data-race reported" || bad "racy large kernel: $out"
 exit $fail
