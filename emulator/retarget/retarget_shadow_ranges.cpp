@@ -27,6 +27,14 @@
 //   tracker and barrier note (none poisons), intrinsics that write no memory
 //   and inline asm with no memory clobber, and may not contain stores of
 //   ldsan's runtime (which poisons).
+// LDS-only images (ldsan-cc -fsanitize=lds) keep their LDS shadow at
+// (addr >> 3) + an offset the host writes into the device state
+// (device/own_shadow.c, inlined: a load of the state's shadow_offset, or a
+// select of it and the built-in pool's); the work-item loops hoist that
+// load (retarget_wiloop.cpp: the state does not change during a dispatch),
+// and their shadow loads are versioned the same way, each interval checked
+// by __ldsan_emu_own_shadow_clean against the state's pool and that offset
+// (emulator/core/core_shadow_range.c).
 // Also hoisted, under the same conditions: loads of the LDS block pointer
 // from the LDS window (kernels lowered by amdgpu-sw-lower-lds keep only that
 // pointer there, written by work-item 0 in the prologue); without it the
@@ -39,6 +47,7 @@
 // iterations' checks do. The work-item loops of a checked group function
 // (the LDS checks' copy) first go to retarget_lds_disjoint.cpp, which may
 // version them for their own checks; then each copy is versioned here.
+#include <cstddef>
 #include <cstring>
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -80,22 +89,75 @@ namespace {
 
 constexpr uint64_t kMinItems = 16;
 
-// A shadow load: its address operand is (A >> 3) + offset.
+// The device state's field at Field bytes, loaded through a constant
+// address (the runtime's constant-address-space view of the state reaches it
+// through ptrtoint/inttoptr).
+bool isDeviceStateLoad(Value *V, uint64_t Field) {
+  auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI || !LI->isSimple()) return false;
+  auto *C = dyn_cast<Constant>(LI->getPointerOperand());
+  const DataLayout &DL = LI->getModule()->getDataLayout();
+  uint64_t Off = 0;
+  for (int Depth = 0; C && Depth < 8; Depth++) {
+    APInt O(DL.getIndexTypeSizeInBits(C->getType()), 0);
+    C = cast<Constant>(C->stripAndAccumulateConstantOffsets(DL, O, /*AllowNonInbounds=*/true));
+    Off += O.getZExtValue();
+    if (auto *G = dyn_cast<GlobalVariable>(C)) return G->getName() == LDSAN_DEVICE_STATE_SYMBOL && Off == Field;
+    auto *CE = dyn_cast<ConstantExpr>(C);
+    if (!CE || !(CE->getOpcode() == Instruction::IntToPtr || CE->getOpcode() == Instruction::PtrToInt)) return false;
+    C = CE->getOperand(0);
+  }
+  return false;
+}
+
+// A value computed from constants alone (the built-in pool's shadow offset,
+// built from two symbols' addresses).
+bool isLinkTimeConstant(Value *V, int Depth = 0) {
+  if (isa<Constant>(V)) return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 4 || !(isa<CastInst>(I) || (isa<BinaryOperator>(I) && !I->isIntDivRem()))) return false;
+  return all_of(I->operands(), [&](Use &U) { return isLinkTimeConstant(U.get(), Depth + 1); });
+}
+
+// An LDS-only image's shadow offset (device/own_shadow.c
+// __ldsan_own_shadow_offset, inlined): the device state's shadow_offset, or
+// a select between it and the built-in pool's constant one.
+bool isOwnShadowOffset(Value *V) {
+  constexpr uint64_t Field = offsetof(ldsan_device_state, shadow_offset);
+  if (isDeviceStateLoad(V, Field)) return true;
+  auto *Sel = dyn_cast<SelectInst>(V);
+  if (!Sel) return false;
+  bool Loaded = false;
+  for (Value *Arm : {Sel->getTrueValue(), Sel->getFalseValue()}) {
+    if (isDeviceStateLoad(Arm, Field)) Loaded = true;
+    else if (!isLinkTimeConstant(Arm)) return false;
+  }
+  return Loaded;
+}
+
+// A shadow load: its address operand is (A >> 3) + offset, the offset ASan's
+// (Off null) or an LDS-only image's own (Off that value).
 struct ShadowLoad {
   LoadInst *Load;
   Value *Addr; // A, i64
+  Value *Off;  // null: ASan's shadow
 };
 
 bool matchShadowLoad(LoadInst *LI, ShadowLoad &Out) {
   if (!LI->getType()->isIntegerTy() || LI->isVolatile()) return false;
-  Value *Shadow, *A;
+  Value *Shadow, *A, *Off;
   if (!match(LI->getPointerOperand(), m_IntToPtr(m_Value(Shadow)))) return false;
-  const APInt *Off;
-  if (!match(Shadow, m_Add(m_LShr(m_Value(A), m_SpecificInt(LDSAN_SHADOW_SCALE)), m_APInt(Off))) &&
-      !match(Shadow, m_DisjointOr(m_LShr(m_Value(A), m_SpecificInt(LDSAN_SHADOW_SCALE)), m_APInt(Off))))
+  if (!match(Shadow, m_Add(m_LShr(m_Value(A), m_SpecificInt(LDSAN_SHADOW_SCALE)), m_Value(Off))) &&
+      !match(Shadow, m_DisjointOr(m_LShr(m_Value(A), m_SpecificInt(LDSAN_SHADOW_SCALE)), m_Value(Off))))
     return false;
-  if (*Off != LDSAN_SHADOW_OFFSET || !A->getType()->isIntegerTy(64)) return false;
-  Out = {LI, A};
+  if (!A->getType()->isIntegerTy(64)) return false;
+  if (auto *C = dyn_cast<ConstantInt>(Off)) {
+    if (C->getValue() != LDSAN_SHADOW_OFFSET) return false;
+    Out = {LI, A, nullptr};
+    return true;
+  }
+  if (!isOwnShadowOffset(Off)) return false;
+  Out = {LI, A, Off};
   return true;
 }
 
@@ -232,12 +294,15 @@ SmallVector<Widened, 8> widenedExtensions(Loop *L, LoopInfo &LI, ScalarEvolution
 // Versions L when it has hoistable shadow loads. Returns the fast copy's
 // header, or null.
 BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-                        ArrayRef<ICmpInst *> NullTests, unsigned &HoistedLoads, unsigned &AllLoads) {
+                        ArrayRef<ICmpInst *> NullTests, unsigned &HoistedLoads, unsigned &AllLoads, bool &Own) {
   SmallVector<ShadowLoad, 16> Loads;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
       ShadowLoad SL;
-      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && matchShadowLoad(Ld, SL)) Loads.push_back(SL);
+      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && matchShadowLoad(Ld, SL)) {
+        Loads.push_back(SL);
+        Own |= SL.Off != nullptr;
+      }
     }
   if (Loads.empty()) return nullptr;
   AllLoads += Loads.size();
@@ -248,6 +313,7 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   AffineFinder AF(SE, L);
   SmallVector<Hoisted, 16> Hs;
   for (ShadowLoad &SL : Loads) {
+    if (SL.Off && !L->isLoopInvariant(SL.Off)) continue; // (its load names the state: State below)
     Affine A;
     size_t G = AF.Guards.size();
     if (!AF.of(SE.getSCEV(SL.Addr), A)) {
@@ -291,6 +357,11 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   // Each interval is checked (emulator/core/core_shadow_range.c) only when
   // everything before it held: an unbounded interval is never looked at.
   FunctionCallee Clean = M.getOrInsertFunction("__ldsan_emu_shadow_clean", B.getInt32Ty(), I64, I64);
+  // An LDS-only image's own shadow: checked against its device state's pool.
+  GlobalVariable *State = M.getNamedGlobal(LDSAN_DEVICE_STATE_SYMBOL);
+  auto ownClean = [&] {
+    return M.getOrInsertFunction("__ldsan_emu_own_shadow_clean", B.getInt32Ty(), I64, I64, I64, State->getType());
+  };
   BasicBlock *Decide = SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.decide");
   SmallVector<std::pair<BasicBlock *, Value *>, 8> Edges; // into Decide
   BasicBlock *Cur = PH;
@@ -310,7 +381,7 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   for (Hoisted &H : Hs) {
     bool Seen = false;
     for (Hoisted *D : Done)
-      if (D->R.Lo == H.R.Lo && D->R.W == H.R.W && D->Width >= H.Width) Seen = true;
+      if (D->R.Lo == H.R.Lo && D->R.W == H.R.W && D->Width >= H.Width && D->SL.Off == H.SL.Off) Seen = true;
     if (Seen) continue;
     Done.push_back(&H);
     next("shadow.range");
@@ -319,7 +390,9 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
     B.SetInsertPoint(Cur->getTerminator());
     Value *First = B.CreateAnd(Lo, B.getInt64(~uint64_t(7)));
     Value *End = B.CreateAdd(B.CreateAnd(B.CreateAdd(Lo, W), B.getInt64(~uint64_t(7))), B.getInt64(8 * H.Width));
-    Ok = B.CreateICmpNE(B.CreateCall(Clean, {First, End}), B.getInt32(0));
+    Value *IsClean =
+        H.SL.Off ? B.CreateCall(ownClean(), {First, End, H.SL.Off, State}) : B.CreateCall(Clean, {First, End});
+    Ok = B.CreateICmpNE(IsClean, B.getInt32(0));
   }
   Instruction *Old = Cur->getTerminator();
   BranchInst::Create(Decide, Old->getIterator());
@@ -358,7 +431,7 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
 }
 
 unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsigned &Hoisted, unsigned &All,
-                         unsigned &Disjoint, unsigned &Bare) {
+                         unsigned &Disjoint, unsigned &Bare, bool &Own) {
   SmallPtrSet<BasicBlock *, 32> Done;
   unsigned N = 0;
   for (;;) {
@@ -390,7 +463,7 @@ unsigned versionFunction(Function &F, TargetLibraryInfo &TLI, bool Lowered, unsi
       Done.erase(Next->getHeader());
       continue;
     }
-    if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Nulls, Hoisted, All)) {
+    if (BasicBlock *Fast = versionLoop(F, Next, LI, DT, SE, Nulls, Hoisted, All, Own)) {
       Done.insert(Fast);
       N++;
     }
@@ -408,14 +481,15 @@ extern "C" unsigned rt_hoist_shadow_checks(LLVMModuleRef MRef, int Verbose) {
   for (Function &F : M) {
     if (F.isDeclaration() || !F.getName().starts_with("__ldsan_emu_group")) continue;
     unsigned Hoisted = 0, All = 0, Disjoint = 0, Bare = 0;
-    unsigned N = versionFunction(F, TLI, Lowered, Hoisted, All, Disjoint, Bare);
+    bool Own = false;
+    unsigned N = versionFunction(F, TLI, Lowered, Hoisted, All, Disjoint, Bare, Own);
     StringRef Name = F.getName();
     bool Checked = Name.consume_front("__ldsan_emu_group_checked.");
     if (!Checked) Name.consume_front("__ldsan_emu_group.");
     if (Verbose && All)
-      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': %s%u work-item loops check ASan's shadow once per loop (%u of "
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': %s%u work-item loops check %s once per loop (%u of "
               "%u shadow checks in loops)\n", Name.str().c_str(), Checked ? "in its LDS checks' copy, " : "", N,
-              Hoisted, All);
+              Own ? "ldsan's own shadow (LDS-only)" : "ASan's shadow", Hoisted, All);
     if (Verbose && Disjoint)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': in its LDS checks' copy, %u work-item loops skip the checks' "
               "comparisons when their accesses are disjoint (decided once per loop; %u of them bare: the core keeps "

@@ -602,7 +602,7 @@ private:
           if (auto *l = dyn_cast<LoadInst>(&i)) {
             if (!l->isSimple()) continue;
             Value *p = l->getPointerOperand();
-            if (isReadOnlyGlobalAddress(p) || isDispatchBlockAddress(p, tls)) {
+            if (isReadOnlyGlobalAddress(p) || isDispatchBlockAddress(p, tls) || isDeviceStateAddress(p)) {
               addUniform(l);
               changed = true;
               continue;
@@ -670,6 +670,42 @@ private:
     }
     readOnlyGlobals_[g] = ro;
     return ro;
+  }
+
+  // A constant address in ldsan's device state (__ldsan_device_state,
+  // abi.h): the host writes it between dispatches, never during one, and the
+  // device runtime only reads it; a non-volatile load of it is the same for
+  // every work-item (the LDS-only mode's shadow offset, the pool's bounds).
+  // The device code reaches it through ptrtoint/inttoptr (the runtime's
+  // constant-address-space view of it); any instruction but a load among its
+  // users (a store, an address taken) makes it per work-item as before.
+  bool isDeviceStateAddress(Value *p) {
+    auto *c = dyn_cast<Constant>(p);
+    if (!c) return false;
+    GlobalVariable *g = nullptr;
+    for (int depth = 0; c && !g && depth < 8; depth++) {
+      c = cast<Constant>(c->stripPointerCasts());
+      if ((g = dyn_cast<GlobalVariable>(c))) break;
+      auto *ce = dyn_cast<ConstantExpr>(c);
+      if (!ce || !(ce->getOpcode() == Instruction::GetElementPtr || ce->getOpcode() == Instruction::IntToPtr ||
+                   ce->getOpcode() == Instruction::PtrToInt))
+        return false;
+      c = ce->getOperand(0);
+    }
+    if (!g || g->isThreadLocal() || g->getName() != LDSAN_DEVICE_STATE_SYMBOL) return false;
+    if (deviceStateReadOnly_ < 0) {
+      deviceStateReadOnly_ = 1;
+      SmallVector<User *, 16> work(g->users());
+      SmallPtrSet<User *, 16> seen;
+      while (!work.empty() && deviceStateReadOnly_) {
+        User *u = work.pop_back_val();
+        if (!seen.insert(u).second) continue;
+        if (auto *ce = dyn_cast<ConstantExpr>(u)) work.append(ce->user_begin(), ce->user_end());
+        else if (auto *i = dyn_cast<Instruction>(u); i && !isa<LoadInst>(i)) deviceStateReadOnly_ = 0;
+        // other constants: the image's tables, which give the host its address
+      }
+    }
+    return deviceStateReadOnly_ == 1;
   }
 
   // The LDS block pointer amdgpu-sw-lower-lds keeps at LDS offset 0: work-item 0
@@ -1290,6 +1326,7 @@ private:
   SmallPtrSet<Value *, 8> itemPtrSet_;                // the TLS work-item pointer, and ids fields
   int blockPointerStable_ = -1;                       // LDS offset 0 written only in region 0 (-1: not known yet)
   DenseMap<GlobalVariable *, bool> readOnlyGlobals_;
+  int deviceStateReadOnly_ = -1; // isDeviceStateAddress: unknown, no, yes
   SmallPtrSet<AllocaInst *, 32> demoted_;
   struct SharedAlloca {
     AllocaInst *a;

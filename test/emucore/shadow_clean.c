@@ -3,13 +3,21 @@
  * poisoning (built with -fsanitize=address): clean intervals, a poisoned
  * granule at the start or further in, a partly addressable last granule,
  * and intervals outside application memory, empty or longer than the scan
- * limit (1 MiB), which must be "not clean" without touching the shadow. */
+ * limit (1 MiB), which must be "not clean" without touching the shadow.
+ * Then __ldsan_emu_own_shadow_clean, the same check of an LDS-only image's
+ * own shadow, against a device state whose pool and shadow the test owns:
+ * intervals inside the pool, a poisoned granule, intervals reaching out of
+ * the pool, an offset other than the state's and a state with none (the
+ * built-in pool's fallback), all without reading outside the test's shadow. */
 #include <sanitizer/asan_interface.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../include/ldsan/abi.h"
+
 int __ldsan_emu_shadow_clean(uint64_t first, uint64_t end);
+int __ldsan_emu_own_shadow_clean(uint64_t first, uint64_t end, uint64_t offset, const ldsan_device_state *state);
 
 static int failures;
 #define EXPECT(cond)                                                   \
@@ -51,6 +59,29 @@ int main(void) {
   EXPECT(!__ldsan_emu_shadow_clean(g, g + (1u << 20) + 8));
   free(big);
   free(buf);
+
+  /* An LDS-only pool of 4 KiB and its 512 shadow bytes. */
+  enum { POOL = 4096 };
+  uint8_t *pool = aligned_alloc(256, POOL), *shadow = calloc(POOL >> 3, 1);
+  uint64_t p = (uint64_t)(uintptr_t)pool, off = (uint64_t)(uintptr_t)shadow - (p >> 3);
+  ldsan_device_state st = {.pool_base = p, .pool_size = POOL, .shadow_offset = off};
+  EXPECT(__ldsan_emu_own_shadow_clean(p, p + POOL, off, &st));
+  EXPECT(__ldsan_emu_own_shadow_clean(p + 512, p + 1024, off, &st));
+  shadow[100] = 0xe6; /* granule 800..807 poisoned */
+  EXPECT(!__ldsan_emu_own_shadow_clean(p, p + POOL, off, &st));
+  EXPECT(!__ldsan_emu_own_shadow_clean(p + 800, p + 808, off, &st));
+  EXPECT(__ldsan_emu_own_shadow_clean(p + 808, p + POOL, off, &st));
+  EXPECT(__ldsan_emu_own_shadow_clean(p, p + 800, off, &st));
+  shadow[100] = 0;
+  EXPECT(!__ldsan_emu_own_shadow_clean(p - 8, p + 8, off, &st));         /* before the pool */
+  EXPECT(!__ldsan_emu_own_shadow_clean(p + POOL - 8, p + POOL + 8, off, &st)); /* past it */
+  EXPECT(!__ldsan_emu_own_shadow_clean(p + 64, p + 64, off, &st));       /* empty */
+  EXPECT(!__ldsan_emu_own_shadow_clean(p + 64, p + 8, off, &st));        /* reversed */
+  EXPECT(!__ldsan_emu_own_shadow_clean(p, p + 64, off + 16, &st));       /* not the state's offset */
+  st.shadow_offset = 0; /* the built-in pool's fallback: never clean here */
+  EXPECT(!__ldsan_emu_own_shadow_clean(p, p + 64, off, &st));
+  free(shadow);
+  free(pool);
   if (failures) return 1;
   printf("shadow_clean: PASSED\n");
   return 0;

@@ -1,14 +1,17 @@
 // Bug: an inner loop over the rows of a 2-D tile runs one row too far
 // (k <= rows with rows == K, a trip count known only at run time), built
-// with -O2 so the work-item loop around it checks ASan's shadow once for
-// both loops (retarget_shadow_ranges.cpp; not unrolled, so one access has
+// with -O2 so the work-item loop around it checks the shadow (ASan's;
+// ldsan's own in the LDS-only build) once for both loops
+// (retarget_shadow_ranges.cpp; not unrolled, so one access has
 // an interval over the two loops' indices). The interval ends
 // past the tile, so the loops run with their per-access checks and report it
 // (every work-item reads past the tile: which one is first depends on the
 // scheduler, work-item loops or fibers).
 // RUN: %run %{exe} | FileCheck %s
 // RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
 // RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
 // CHECK-NOT: ERROR: AddressSanitizer
 // CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
 // CHECK: {{^}}READ of size 4 at{{.*}} in kernel void column_sums<64, 8>

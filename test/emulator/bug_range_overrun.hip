@@ -1,11 +1,14 @@
 // Bug: each work-item reads its right neighbour with no guard, built with -O2
-// so the read's work-item loop checks ASan's shadow once for the whole loop
+// so the read's work-item loop checks the shadow (ASan's; ldsan's own in the
+// LDS-only build) once for the whole loop
 // (retarget_shadow_ranges.cpp). The interval reaches one element past buf,
 // so the loop runs with its per-access checks and work-item 255 is reported
 // (-O2 reads buf[t] and buf[t + 1] as one 8-byte load).
 // RUN: %run %{exe} | FileCheck %s
 // RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
 // RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
 // CHECK-NOT: ERROR: AddressSanitizer
 // CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
 // CHECK: {{^}}READ of size 8 at{{.*}} thread (work-item) (255,0,0){{.*}} in kernel void right_neighbour<256>

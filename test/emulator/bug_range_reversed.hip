@@ -1,12 +1,15 @@
 // Bug: a reversal off by one (buf[WG - 2 - t] instead of buf[WG - 1 - t]),
-// built with -O2 so the read's work-item loop checks ASan's shadow once for
-// the whole loop (retarget_shadow_ranges.cpp) with a negative stride: the
+// built with -O2 so the read's work-item loop checks the shadow (ASan's;
+// ldsan's own in the LDS-only build) once for the whole loop
+// (retarget_shadow_ranges.cpp) with a negative stride: the
 // interval reaches one element before buf (only its low end does: the same
 // length upwards is all inside buf), so the loop runs with its per-access
 // checks and work-item 127 is reported.
 // RUN: %run %{exe} | FileCheck %s
 // RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: %run %{exe:lds-only} | FileCheck %s
 // RUN: env LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=report_format=json %run %{exe:lds-only} | FileCheck %s --check-prefix=JSON
 // CHECK-NOT: ERROR: AddressSanitizer
 // CHECK: ERROR: AddressSanitizer: lds-buffer-underflow on
 // CHECK: {{^}}READ of size 4 at{{.*}} thread (work-item) (127,0,0){{.*}} in kernel void reverse<128>
