@@ -140,6 +140,12 @@ unsigned rt_form_groups(rt_ctx *c, int verbose);
  * loops). */
 #define RT_LARGE_CHECKED 2500u
 
+/* retarget_flat_filter.cpp: in an LDS-only image, puts an inline test of
+ * the LDS store's range (with its guards) before each call of
+ * __ldsan_flat_lds_access, which then runs only for addresses that may be
+ * LDS. Before the work-item loops are formed. Returns how many calls. */
+unsigned rt_flat_lds_filter(LLVMModuleRef m);
+
 /* retarget_shadow_ranges.cpp: after the work-item loops are optimized,
  * versions those whose ASan shadow checks can be done once per loop (see
  * there). Returns how many loops it versioned; the module then needs a

@@ -5,7 +5,8 @@
  * tool's errors call the device code; default its source file (rt_source_name).
  * Steps: record kernels; swap triple/data layout (allocas stay addrspace 5,
  * globals addrspace 1, both 64-bit no-op address spaces on x86; LDS pointers
- * stay 32-bit offsets); lower intrinsics; lower LDS; fix symbols; add the
+ * stay 32-bit offsets); lower intrinsics; lower LDS; fix symbols; test the
+ * LDS store's range inline before each flat-access check (LDS-only); add the
  * image + constructor; verify; optimize (inlining every function that reaches
  * a barrier); give each kernel work-item loops where it can
  * (retarget_wiloop.cpp; LDSAN_EMU_VERBOSE=1 says which and why not); optimize
@@ -237,6 +238,7 @@ int main(int argc, char **argv) {
             rt_source_name(&c));
     return c.intrinsic_errors == c.errors ? LDSAN_EMU_RETARGET_EXIT_INTRINSIC : 1;
   }
+  rt_flat_lds_filter(c.mod);
   rt_wiloop_prepare(c.mod);
   rt_build_image(&c);
   if (verify(&c, ll)) return 1;

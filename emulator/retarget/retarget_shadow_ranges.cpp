@@ -23,7 +23,8 @@
 //   are bounded at run time so nothing overflows; an interval that wraps
 //   around is not clean; retarget_loops.h);
 // - the shadow does not change while the loop runs: the loop may call only
-//   the report functions (ASan's, ldsan's sized ones) and the LDS checks'
+//   the report functions (ASan's, ldsan's sized ones), the LDS-only mode's
+//   flat-access check (it checks and reports) and the LDS checks'
 //   tracker and barrier note (none poisons), intrinsics that write no memory
 //   and inline asm with no memory clobber, and may not contain stores of
 //   ldsan's runtime (which poisons).
@@ -186,7 +187,7 @@ bool leavesShadowAlone(Loop *L) {
       }
       StringRef N = Callee->getName();
       if (N.starts_with("__asan_report_") || N.starts_with("__ldsan_report_") || N.starts_with("__ldsan_emu_lds_track") ||
-          N == "__ldsan_emu_lds_barrier_note")
+          N == "__ldsan_emu_lds_barrier_note" || N == LDSAN_FLAT_LDS_ACCESS_NAME)
         continue;
       return false;
     }
