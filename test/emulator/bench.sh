@@ -11,7 +11,9 @@
 # then an LDS bandwidth loop that must stay out of lockstep (bench_lds_swap.hip);
 # then what the LDS race and uninitialized-read checks cost (the reduction
 # with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only); then the
-# LDS-only mode (-fsanitize=lds) against full ASan.
+# LDS-only mode (-fsanitize=lds) against full ASan (the reduction, its own side of
+# the interleaved rounds: the ratio of each round's bests, min/median/max).
+# BENCH_ROUNDS sets the number of interleaved rounds (default 5).
 # Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,23 +24,32 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 value() { awk -v k="$1" '$1 == k {print $2}' "${2:--}"; }
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/emulated"
 "$CLANG" -O2 test/emulator/bench_native.c -o "$tmp/native"
-# The three sides of the reduction's ratios (bounds checks, native, race and
-# uninit checks) in interleaved rounds, each the best of its runs over all
-# rounds: the machine's load moves from minute to minute, and so each side
-# gets the same chances at its quiet moments.
-rounds=5
+"$BUILD/bin/ldsan-cc" --emulate -O2 -fsanitize=lds -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/lds_only"
+# The four sides of the reduction's ratios (bounds checks, native, race and
+# uninit checks, LDS-only) in interleaved rounds, each the best of its runs over
+# all rounds: the machine's load moves from minute to minute, and so each side
+# gets the same chances at its quiet moments. The LDS-only side's ratio to full
+# ASan is also taken in each round (best of 8 against best of 8, run one after
+# the other), and printed as min/median/max over the rounds.
+rounds=${BENCH_ROUNDS:-5}
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
-emu= kern= loop= checked=
+emu= kern= loop= checked= lds_only= lds_ratios=
 for ((round = 0; round < rounds; round++)); do
+  # full ASan and LDS-only one after the other, the first of them alternating
+  if ((round % 2)); then o=$("$tmp/lds_only" 8 | value emulated_ms); fi
   e=$("$tmp/emulated" 8 | value emulated_ms)
   [[ -n "$e" ]] || { echo "bench: the emulated reduction printed no time"; exit 1; }
+  if ((round % 2 == 0)); then o=$("$tmp/lds_only" 8 | value emulated_ms); fi
+  [[ -n "$o" ]] || { echo "bench: the LDS-only reduction printed no time"; exit 1; }
   "$tmp/native" 8 >"$tmp/native.out"
   k=$(value native_kernel_ms "$tmp/native.out"); l=$(value native_loop_ms "$tmp/native.out")
   c=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/emulated" 8 | value emulated_ms)
   [[ -n "$k" && -n "$l" && -n "$c" ]] || { echo "bench: a side of the reduction printed no time"; exit 1; }
   emu=$(min "$emu" "$e"); kern=$(min "$kern" "$k"); loop=$(min "$loop" "$l"); checked=$(min "$checked" "$c")
+  lds_only=$(min "$lds_only" "$o")
+  lds_ratios+="$(awk -v a="$e" -v b="$o" 'BEGIN { print b / a }') "
 done
-echo "1M-element reduction, 4096 workgroups x 256 work-items (best of 40 runs: $rounds interleaved rounds of 8):"
+echo "1M-element reduction, 4096 workgroups x 256 work-items (best of $((rounds * 8)) runs: $rounds interleaved rounds of 8):"
 printf '  emulated, ldsan-sanitized (ldsan-cc --emulate -O2): %10.3f ms\n' "$emu"
 printf '  native, kernel body as C (clang -O2):               %10.3f ms\n' "$kern"
 printf '  native, plain loop (clang -O2):                     %10.3f ms\n' "$loop"
@@ -83,7 +94,7 @@ for ((round = 0; round < rounds; round++)); do "$tmp/swap" 3 | value swap_ms >>"
 sort -g "$tmp/swap.all" | awk '{ v[NR] = $1 } END {
   printf "LDS bandwidth loop (bench_lds_swap.hip: 256 x 256 work-items each swapping s[tid] and s[tid + blockDim.x] 1000 times,\n"
   printf "  %d runs in %d processes): min %.1f ms, median %.1f ms, max %.1f ms\n", NR, NR / 3, v[1], v[int((NR + 1) / 2)], v[NR] }'
-echo "LDS checks (the 1M-element reduction, best of 40 in the rounds above; compiled in: best of 5):"
+echo "LDS checks (the 1M-element reduction, best of $((rounds * 8)) in the rounds above; compiled in: best of 5):"
 printf '  bounds checks only:                                       %10.3f ms (above)\n' "$emu"
 printf '  with detect_races=1:detect_uninit=1:                      %10.3f ms\n' "$checked"
 awk -v a="$emu" -v b="$checked" 'BEGIN { printf "  slowdown of the race and uninit checks: %.1fx (goal <= 2.5x)\n", b / a }'
@@ -99,10 +110,9 @@ for arch in gfx90a:xnack+ gfx942:xnack+; do
   printf '  %s\n' "$(test/compile/check_lds_checks.sh "$arch" -O2 | sed 's/^ok: //')"
 done
 # The LDS-only mode (-fsanitize=lds: no ASan in the program, LDS checked with ldsan's own shadow).
-"$BUILD/bin/ldsan-cc" --emulate -O2 -fsanitize=lds -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/lds_only"
-lds_only=$("$tmp/lds_only" 20 | value emulated_ms)
-[[ -n "$lds_only" ]] || { echo "bench: the LDS-only reduction printed no time"; exit 1; }
-echo "LDS-only mode (the 1M-element reduction, best of 20):"
+echo "LDS-only mode (the 1M-element reduction, best of $((rounds * 8)) in the rounds above):"
 printf '  full ASan (ldsan-cc --emulate -O2):                       %10.3f ms (above)\n' "$emu"
 printf '  LDS-only (ldsan-cc --emulate -O2 -fsanitize=lds):         %10.3f ms\n' "$lds_only"
-awk -v a="$emu" -v b="$lds_only" 'BEGIN { printf "  LDS-only / full ASan on the emulator: %.2fx\n", b / a }'
+printf '%s\n' $lds_ratios | sort -g | awk -v n="$rounds" '{ r[NR] = $1 } END {
+  med = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+  printf "  LDS-only / full ASan on the emulator: %.2fx median (min %.2fx, max %.2fx; %d interleaved rounds, goal <= 1.1x)\n", med, r[1], r[NR], n }'
