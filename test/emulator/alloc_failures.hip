@@ -9,12 +9,16 @@
 
 __device__ int offset;
 
+// `plus`, read from device memory before the barrier and used after it, is a
+// value each work-item keeps across the barrier: its work-item loops need
+// frames (in every mode), so the sweep fails that allocation too.
 __global__ void reverse_plus(int *out) {
   __shared__ int tile[64];
   unsigned t = threadIdx.x;
-  tile[t] = (int)(blockIdx.x * 64 + t) + offset;
+  int plus = offset;
+  tile[t] = (int)(blockIdx.x * 64 + t);
   __syncthreads();
-  out[blockIdx.x * 64 + t] = tile[63 - t];
+  out[blockIdx.x * 64 + t] = tile[63 - t] + plus;
 }
 
 __global__ void never_launched(int *out) { out[threadIdx.x] = 0; }

@@ -76,7 +76,7 @@ sweep() {
 start=("HIP module handle" "HIP layer's table of kernels" "HIP layer's table of device variables"
        "table of device images" "shared memory" "launching thread" "kernel dispatch" "LDS window")
 if build full; then
-  sweep "loops" "$tmp/full" "${start[@]}" "work-item ids" --
+  sweep "loops" "$tmp/full" "${start[@]}" "work-item ids" "work-item frames" --
   sweep "two workers" "$tmp/full" "worker pool's table" "pool thread's worker" -- LDSAN_EMU_THREADS=2
   sweep "fibers" "$tmp/full" "${start[@]}" "fiber stacks" "fibers\$" -- LDSAN_OPTIONS=emu_fibers=1
   sweep "LDS checks" "$tmp/full" "${start[@]}" "LDS checks' records" -- LDSAN_OPTIONS=detect_races=1:detect_uninit=1
