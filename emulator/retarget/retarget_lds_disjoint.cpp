@@ -16,7 +16,11 @@
 //
 // So, like retarget_shadow_ranges.cpp, this pass describes each access of
 // such a loop by an affine function of the work-item (retarget_loops.h:
-// the first work-item's bytes and the step between work-items) and, before
+// the first work-item's bytes and the step between work-items; in a
+// workgroup of more than one dimension a work-item's id, which the loop
+// loads, as any value below the workgroup's size: tile reads such as
+// As[ty][k] and Bs[k][tx] then have a span, a write that uses one is wider
+// than its step, a no) and, before
 // the loop, passes them to the core (__ldsan_emu_lds_disjoint,
 // core_lds_disjoint.c), which says whether they are disjoint (and, with
 // detect_uninit, whether the reads' words are all written already, and then
@@ -186,6 +190,16 @@ void replaceIn(Loop *L, Value *V, Value *New, Instruction *At, unsigned Depth = 
   }
 }
 
+// Instructions made before the decision that end up unused (it said no, or
+// no span needed them): erased when it is done, the last made first.
+struct DropUnused {
+  SmallVector<Instruction *, 8> Made;
+  ~DropUnused() {
+    for (auto I = Made.rbegin(); I != Made.rend(); ++I)
+      if ((*I)->use_empty()) (*I)->eraseFromParent();
+  }
+};
+
 } // namespace
 
 StoreInst *tlsItemStore(CallBase *Call) {
@@ -215,10 +229,35 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
   LLVMContext &Ctx = F.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
   AffineFinder AF(SE, L);
+  DropUnused Unused;
+  // A workgroup of more than one dimension: its loops load each work-item's
+  // ids (tile[ty][k] reads): bounded by the workgroup's size, from the
+  // dispatch packet (workgroup_size_{x,y,z}, 16 bits each at offset 4, as
+  // the core fills it). Reads need no more than that (only their hull
+  // counts); a write so bounded is wider than its step and says no.
+  if (GlobalVariable *Tls = F.getParent()->getNamedGlobal(LDSAN_EMU_TLS_SYMBOL);
+      Tls && F.arg_size() > 1 && F.getArg(1)->getType()->isPointerTy()) {
+    IRBuilder<> SB(PH->getTerminator());
+    auto *Packet = cast<Instruction>(SB.CreateLoad(
+        SB.getPtrTy(), SB.CreateConstInBoundsGEP1_64(SB.getInt8Ty(), Tls, LDSAN_EMU_TLS_DISPATCH), "dispatch.packet"));
+    Unused.Made.push_back(Packet);
+    SmallVector<Value *, 3> Sizes;
+    for (unsigned D = 0; D < 3; D++) {
+      Value *Size = SB.CreateLoad(SB.getInt16Ty(), SB.CreateConstInBoundsGEP1_64(SB.getInt8Ty(), Packet, 4 + 2 * D));
+      Unused.Made.push_back(cast<Instruction>(Size));
+      Sizes.push_back(SB.CreateZExt(Size, I64, "workgroup.size"));
+      Unused.Made.push_back(cast<Instruction>(Sizes.back()));
+    }
+    AF.boundItemIds(F.getArg(1), Sizes); // the group function's ids (retarget_wiloop.cpp)
+  }
   SmallVector<Affine, 16> As;
   for (Site &S : Sites) {
     Affine A;
+    AF.Bounded = false;
     if (!AF.of(SE.getPtrToIntExpr(SE.getSCEV(S.Ptr->stripPointerCasts()), I64), A)) return nullptr;
+    // A write through a bounded id: wider than its step wherever that id
+    // varies, so the core would always say no; no copy.
+    if (S.Store && AF.Bounded) return nullptr;
     As.push_back(A);
   }
   const SCEV *Trips = SE.getNoopOrZeroExtend(SE.getBackedgeTakenCount(L), I64);

@@ -6,6 +6,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+extern "C" {
+#include "../core/emu_tls.h"
+}
+
 using namespace llvm;
 
 namespace ldsan_rt {
@@ -26,6 +30,35 @@ Range AffineFinder::whole(const Affine &A) {
   const SCEV *D = SE.getMulExpr(A.Step, Trips);
   return {SE.getAddExpr(A.Lo, SE.getSMinExpr(D, SE.getZero(I64))),
           SE.getAddExpr(A.W, SE.getAbsExpr(D, /*IsNSW=*/false))};
+}
+
+void AffineFinder::boundItemIds(Value *I, ArrayRef<Value *> S) {
+  Ids = I;
+  Sizes.assign(S.begin(), S.end());
+}
+
+// U as a work-item id loaded from the ids array: field d of element i is at
+// Ids + i * LDSAN_EMU_ITEM_IDS_SIZE + 4 * d, and L's index is i.
+bool AffineFinder::itemId(const SCEVUnknown *U, Affine &A) {
+  auto *Ld = dyn_cast<LoadInst>(U->getValue());
+  if (!Ids || !Ld || !L->contains(Ld) || !Ld->getType()->isIntegerTy(32) || !Ld->isSimple()) return false;
+  const SCEV *Off = SE.getMinusSCEV(SE.getSCEV(Ld->getPointerOperand()), SE.getSCEV(Ids));
+  auto *AR = dyn_cast<SCEVAddRecExpr>(Off);
+  if (!AR || AR->getLoop() != L || !AR->isAffine()) return false;
+  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  auto *Start = dyn_cast<SCEVConstant>(AR->getStart());
+  if (!Step || !Start || Step->getAPInt() != LDSAN_EMU_ITEM_IDS_SIZE || Start->getAPInt().isNegative()) return false;
+  uint64_t Field = Start->getAPInt().getZExtValue() % LDSAN_EMU_ITEM_IDS_SIZE;
+  if (Field % 4 || Field / 4 >= Sizes.size()) return false;
+  const SCEV *Size = SE.getNoopOrZeroExtend(SE.getSCEV(Sizes[Field / 4]), I64);
+  if (!SE.isLoopInvariant(Size, L)) return false;
+  const SCEV *Zero = SE.getZero(I64);
+  // Size >= 1 (a workgroup has a work-item in each dimension): W is exact.
+  Guards.push_back({Size, CmpInst::ICMP_UGE, SE.getOne(I64)});
+  Guards.push_back({Size, CmpInst::ICMP_ULE, SE.getConstant(I64, kMaxTrips)});
+  A = {Zero, SE.getMinusSCEV(Size, SE.getOne(I64)), Zero};
+  Bounded = true;
+  return true;
 }
 
 bool AffineFinder::of(const SCEV *X, Affine &A) {
@@ -83,6 +116,7 @@ bool AffineFinder::of(const SCEV *X, Affine &A) {
          Start.Step};
     return true;
   }
+  if (auto *U = dyn_cast<SCEVUnknown>(X)) return itemId(U, A);
   if (auto *E = dyn_cast<SCEVIntegralCastExpr>(X)) {
     bool Signed = isa<SCEVSignExtendExpr>(E);
     if (!Signed && !isa<SCEVZeroExtendExpr>(E)) return false;

@@ -14,6 +14,14 @@
 // extension are guarded to stay in their type's range over the whole loop, so
 // that the extension of each value equals the value computed in 64 bits (add
 // and mul commute with truncation).
+//
+// With boundItemIds, a work-item's id (a load of its ids, as the loops of a
+// workgroup of more than one dimension read them) is taken as a bound: any
+// value of [0, size - 1] for every work-item (Step 0, W the size - 1). An
+// Affine made of one then says only where the values lie, not which
+// work-item takes which: a caller that needs the latter must find W 0 or
+// the windows apart (retarget_lds_disjoint.cpp: a write whose window is wider
+// than its step says no).
 #ifndef LDSAN_EMU_RETARGET_LOOPS_H
 #define LDSAN_EMU_RETARGET_LOOPS_H
 
@@ -61,8 +69,17 @@ public:
   bool of(const llvm::SCEV *X, Affine &A);
   // The values over the whole loop.
   Range whole(const Affine &A);
+  // Loads of field D (0..2) of the ids of L's work-items (Ids: the group
+  // function's array, L's index its element) are in [0, Sizes[D] - 1]
+  // (Sizes: i64 values before L, the workgroup's size in each dimension).
+  void boundItemIds(llvm::Value *Ids, llvm::ArrayRef<llvm::Value *> Sizes);
+  // Set when an id was taken as a bound (never cleared here).
+  bool Bounded = false;
 
 private:
+  llvm::Value *Ids = nullptr;
+  llvm::SmallVector<llvm::Value *, 3> Sizes;
+  bool itemId(const llvm::SCEVUnknown *U, Affine &A);
   llvm::ScalarEvolution &SE;
   llvm::Loop *L;
   llvm::Type *I64;

@@ -10,10 +10,13 @@
 # (bench_wave.hip: the reduction through an LDS tree and through shuffles);
 # then an LDS bandwidth loop that must stay out of lockstep (bench_lds_swap.hip);
 # then what the LDS race and uninitialized-read checks cost (the reduction
-# with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only); then the
-# LDS-only mode (-fsanitize=lds) against full ASan (the reduction, its own side of
-# the interleaved rounds: the ratio of each round's bests, min/median/max).
-# BENCH_ROUNDS sets the number of interleaved rounds (default 5).
+# with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only,
+# and a tiled SGEMM whose work-items read tiles other work-items read too,
+# bench_matmul.hip: each as the ratio of interleaved runs, min/median/max over
+# rounds); then the LDS-only mode (-fsanitize=lds) against full ASan (the
+# reduction, its own side of the interleaved rounds: the ratio of each round's
+# bests, min/median/max). BENCH_ROUNDS sets the number of interleaved rounds
+# (default 5).
 # Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,6 +25,8 @@ CLANG="${CLANG:-clang-22}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # value KEY [FILE]: the number after "KEY " in a benchmark's output (stdin without FILE).
 value() { awk -v k="$1" '$1 == k {print $2}' "${2:--}"; }
+# spread FILE: "min X, median X, max X" of the numbers in FILE, one a line.
+spread() { sort -g "$1" | awk '{ v[NR] = $1 } END { printf "min %.2f, median %.2f, max %.2f", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/emulated"
 "$CLANG" -O2 test/emulator/bench_native.c -o "$tmp/native"
 "$BUILD/bin/ldsan-cc" --emulate -O2 -fsanitize=lds -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/lds_only"
@@ -34,6 +39,7 @@ value() { awk -v k="$1" '$1 == k {print $2}' "${2:--}"; }
 rounds=${BENCH_ROUNDS:-5}
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 emu= kern= loop= checked= lds_only= lds_ratios=
+: >"$tmp/checks.ratio"
 for ((round = 0; round < rounds; round++)); do
   # full ASan and LDS-only one after the other, the first of them alternating
   if ((round % 2)); then o=$("$tmp/lds_only" 8 | value emulated_ms); fi
@@ -48,6 +54,7 @@ for ((round = 0; round < rounds; round++)); do
   emu=$(min "$emu" "$e"); kern=$(min "$kern" "$k"); loop=$(min "$loop" "$l"); checked=$(min "$checked" "$c")
   lds_only=$(min "$lds_only" "$o")
   lds_ratios+="$(awk -v a="$e" -v b="$o" 'BEGIN { print b / a }') "
+  awk -v a="$e" -v b="$c" 'BEGIN { print b / a }' >>"$tmp/checks.ratio"
 done
 echo "1M-element reduction, 4096 workgroups x 256 work-items (best of $((rounds * 8)) runs: $rounds interleaved rounds of 8):"
 printf '  emulated, ldsan-sanitized (ldsan-cc --emulate -O2): %10.3f ms\n' "$emu"
@@ -98,12 +105,31 @@ echo "LDS checks (the 1M-element reduction, best of $((rounds * 8)) in the round
 printf '  bounds checks only:                                       %10.3f ms (above)\n' "$emu"
 printf '  with detect_races=1:detect_uninit=1:                      %10.3f ms\n' "$checked"
 awk -v a="$emu" -v b="$checked" 'BEGIN { printf "  slowdown of the race and uninit checks: %.1fx (goal <= 2.5x)\n", b / a }'
+printf '  checks / bounds only, each round (best of 8 each side, %d rounds): %s (goal <= 2.5x)\n' "$rounds" "$(spread "$tmp/checks.ratio")"
 # The same checks compiled in (-fsanitize-lds=races,uninit: device/lds_checks.c, the GPU's code) on the emulator.
 "$BUILD/bin/ldsan-cc" --emulate -O2 -fsanitize-lds=races,uninit -Itest/emulator test/emulator/bench_reduce.hip -o "$tmp/compiled_in"
 compiled=$("$tmp/compiled_in" 5 | value emulated_ms)
 [[ -n "$compiled" ]] || { echo "bench: the reduction with compiled-in checks printed no time"; exit 1; }
 printf '  compiled in (-fsanitize-lds=races,uninit):                %10.3f ms\n' "$compiled"
 awk -v a="$emu" -v b="$compiled" 'BEGIN { printf "  slowdown of the compiled-in checks on the emulator: %.1fx\n", b / a }'
+# The tiled SGEMM (bench_matmul.hip, N x N, 16 x 16 tiles): the inner loop
+# reads a row of As and a column of Bs that other work-items read too.
+# Rounds of bounds checks only and with the checks, one process each, the
+# ratio of the two per round (best of 2 runs each).
+mm_n="${BENCH_MATMUL_N:-512}"
+"$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_matmul.hip -o "$tmp/matmul"
+: >"$tmp/matmul.ratio" ; : >"$tmp/matmul.bounds" ; : >"$tmp/matmul.checked"
+for ((round = 0; round < rounds; round++)); do
+  b=$("$tmp/matmul" 2 "$mm_n" | value matmul_ms | sort -g | head -1)
+  c=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/matmul" 2 "$mm_n" | value matmul_ms | sort -g | head -1)
+  [[ -n "$b" && -n "$c" ]] || { echo "bench: bench_matmul printed no time"; exit 1; }
+  echo "$b" >>"$tmp/matmul.bounds"; echo "$c" >>"$tmp/matmul.checked"
+  awk -v a="$b" -v b="$c" 'BEGIN { print b / a }' >>"$tmp/matmul.ratio"
+done
+echo "LDS checks on a tiled SGEMM (bench_matmul.hip, ${mm_n} x ${mm_n}, 16 x 16 tiles, $rounds interleaved rounds, best of 2 each):"
+printf '  bounds checks only (ms):                 %s\n' "$(spread "$tmp/matmul.bounds")"
+printf '  with detect_races=1:detect_uninit=1 (ms): %s\n' "$(spread "$tmp/matmul.checked")"
+printf '  checks / bounds only, each round: %s (goal <= 2.5x)\n' "$(spread "$tmp/matmul.ratio")"
 echo "Device cost of the compiled-in checks (test/compile/check_lds_checks.sh, static instructions; memory per"
 echo "block: 10 bytes per LDS byte + 5504 bytes):"
 for arch in gfx90a:xnack+ gfx942:xnack+; do
