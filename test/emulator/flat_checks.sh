@@ -44,14 +44,5 @@ fi
 if ! "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator "$prog" -o "$tmp/prog" 2>"$tmp/cc_full.err"; then
   cat "$tmp/cc_full.err"; echo "FAIL: ldsan-cc --emulate -O2 $prog"; exit 1
 fi
-for exe in prog_lds prog; do
-  for run in "" "LDSAN_EMU_FIBERS=1" "LDSAN_OPTIONS=detect_races=1:detect_uninit=1"; do
-    if env $run "$tmp/$exe" >"$tmp/out" 2>"$tmp/err" && grep -q "flat_checks: PASSED" "$tmp/out" &&
-       ! grep -qE 'ERROR|WARNING|SUMMARY' "$tmp/err"; then
-      ok "$exe: right results, no report ($run)"
-    else
-      bad "$exe: $run: wrong results or a report"; cat "$tmp/out" "$tmp/err"
-    fi
-  done
-done
+runs_clean flat_checks prog_lds prog
 exit $fail

@@ -69,14 +69,5 @@ for mode in "" -fsanitize=lds; do
     bad "${label}cannot retarget the kept bitcode of $prog"
   fi
 done
-for exe in prog prog_lds; do
-  for run in "" "LDSAN_EMU_FIBERS=1" "LDSAN_OPTIONS=detect_races=1:detect_uninit=1"; do
-    if env $run "$tmp/$exe" >"$tmp/out" 2>"$tmp/err" && grep -q "shadow_ranges: PASSED" "$tmp/out" &&
-       ! grep -qE 'ERROR|WARNING|SUMMARY' "$tmp/err"; then
-      ok "$exe: right results, no report ($run)"
-    else
-      bad "$exe: $run: wrong results or a report"; cat "$tmp/out" "$tmp/err"
-    fi
-  done
-done
+runs_clean shadow_ranges prog prog_lds
 exit $fail
