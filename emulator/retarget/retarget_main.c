@@ -100,51 +100,57 @@ static void rt_llvm_options(rt_ctx *c, int keep_debug, int time_passes) {
  * new: every other function is marked optnone (with noinline, which optnone
  * needs) while the optimizer runs again, and unmarked after, so the second run
  * and the shadow checks' cleanup do not go over the fiber entries, the checked
- * copies' entries and the runtime again (on: 1 marks, 0 unmarks what it marked;
- * functions optnone excludes, always-inline, optsize and minsize ones, stay). */
-static void rt_optimize_groups_only(rt_ctx *c, int on) {
-  static LLVMValueRef *marked;
-  static unsigned char *added_noinline;
-  static unsigned count;
-  const char *kinds[] = {"optnone", "noinline", "alwaysinline", "optsize", "minsize"};
-  unsigned kind[5];
-  for (int i = 0; i < 5; i++) kind[i] = LLVMGetEnumAttributeKindForName(kinds[i], strlen(kinds[i]));
-  if (!on) {
-    for (unsigned i = 0; i < count; i++) {
-      LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, kind[0]);
-      if (added_noinline[i]) LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, kind[1]);
-    }
-    free(marked);
-    free(added_noinline);
-    marked = NULL;
-    added_noinline = NULL;
-    count = 0;
-    return;
-  }
-  unsigned cap = 0;
+ * copies' entries and the runtime again (functions optnone excludes,
+ * always-inline, optsize and minsize ones, stay as they are). */
+typedef struct rt_optnone_marks {
+  LLVMValueRef *fns;            /* the functions marked optnone */
+  unsigned char *added_noinline; /* per function: noinline was added with it */
+  unsigned count;
+} rt_optnone_marks;
+
+static const char *const rt_mark_kinds[] = {"optnone", "noinline", "alwaysinline", "optsize", "minsize"};
+
+static unsigned rt_mark_kind(int i) { return LLVMGetEnumAttributeKindForName(rt_mark_kinds[i], strlen(rt_mark_kinds[i])); }
+
+static rt_optnone_marks rt_mark_all_but_groups(rt_ctx *c) {
+  rt_optnone_marks m = {0};
+  unsigned cap = 0, optnone = rt_mark_kind(0), noinline = rt_mark_kind(1);
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
     size_t len;
     const char *name = LLVMGetValueName2(f, &len);
     if (LLVMIsDeclaration(f) || !strncmp(name, "__ldsan_emu_group", 17)) continue;
     int skip = 0;
     for (int i = 0; i < 5; i++)
-      if (i != 1 && LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind[i])) skip = 1;
+      if (i != 1 && LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, rt_mark_kind(i))) skip = 1;
     if (skip) continue;
-    if (count == cap) {
+    if (m.count == cap) {
       cap = cap ? 2 * cap : 64;
-      marked = realloc(marked, cap * sizeof *marked);
-      added_noinline = realloc(added_noinline, cap);
-      if (!marked || !added_noinline) {
+      m.fns = realloc(m.fns, cap * sizeof *m.fns);
+      m.added_noinline = realloc(m.added_noinline, cap);
+      if (!m.fns || !m.added_noinline) {
         fprintf(stderr, "ldsan-emu-retarget: error: out of memory\n");
         exit(1);
       }
     }
-    added_noinline[count] = !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind[1]);
-    if (added_noinline[count])
-      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->ctx, kind[1], 0));
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->ctx, kind[0], 0));
-    marked[count++] = f;
+    m.added_noinline[m.count] = !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline);
+    if (m.added_noinline[m.count])
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->ctx, noinline, 0));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->ctx, optnone, 0));
+    m.fns[m.count++] = f;
   }
+  return m;
+}
+
+/* Takes rt_mark_all_but_groups's marks back. */
+static void rt_unmark(rt_optnone_marks *m) {
+  unsigned optnone = rt_mark_kind(0), noinline = rt_mark_kind(1);
+  for (unsigned i = 0; i < m->count; i++) {
+    LLVMRemoveEnumAttributeAtIndex(m->fns[i], LLVMAttributeFunctionIndex, optnone);
+    if (m->added_noinline[i]) LLVMRemoveEnumAttributeAtIndex(m->fns[i], LLVMAttributeFunctionIndex, noinline);
+  }
+  free(m->fns);
+  free(m->added_noinline);
+  *m = (rt_optnone_marks){0};
 }
 
 static void usage(void) {
@@ -252,7 +258,7 @@ int main(int argc, char **argv) {
   rt_time_step("work-item loops");
   if (groups) {
     if (verify(&c, ll)) return 1;
-    rt_optimize_groups_only(&c, 1);
+    rt_optnone_marks marks = rt_mark_all_but_groups(&c);
     if (opt && run_passes(&c, tm, opt)) return 1;
     rt_time_step("optimizing (second run)");
     unsigned hoisted = opt ? rt_hoist_shadow_checks(c.mod, v && *v && strcmp(v, "0") != 0) : 0;
@@ -262,7 +268,7 @@ int main(int argc, char **argv) {
       if (run_passes(&c, tm, RT_SHADOW_CLEANUP)) return 1;
       rt_time_step("cleanup after the shadow checks");
     }
-    rt_optimize_groups_only(&c, 0);
+    rt_unmark(&marks);
   }
   rt_wave_rank(c.mod);
   if (ll && LLVMPrintModuleToFile(c.mod, ll, &msg)) {
