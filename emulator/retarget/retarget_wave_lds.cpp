@@ -431,6 +431,7 @@ private:
   bool OneD = true;
   DenseSet<const Argument *> LdsArgs;
   DenseMap<const Function *, Summary> Sums;
+  DenseMap<const FunctionType *, bool> InertByType; // indirectIsInert's answers
 
   // Whether the kernel's own code reads threadIdx.y or .z or the lane id:
   // then lanes with the same threadIdx.x may differ (amdgpu-sw-lower-lds's
@@ -611,7 +612,16 @@ private:
   /// the call's type: when each such function is defined, touches no LDS
   /// and calls nothing but the runtime, ASan's reports and intrinsics, the call does nothing
   /// to LDS (clean_O0.hip's table of arithmetic helpers).
-  bool indirectIsInert(const CallBase &CB) const {
+  /// (Decided once per function type: step() meets the call on every pass of
+  /// the fixed-point iteration.)
+  bool indirectIsInert(const CallBase &CB) {
+    auto [It, New] = InertByType.try_emplace(CB.getFunctionType(), false);
+    if (New)
+      It->second = scanInert(CB);
+    return It->second;
+  }
+
+  bool scanInert(const CallBase &CB) const {
     for (const Function &F : *CB.getModule()) {
       if (!F.hasAddressTaken() || F.getFunctionType() != CB.getFunctionType())
         continue;
