@@ -3,7 +3,10 @@
 // workgroup of TILE x TILE work-items, __syncthreads() between loading the
 // tiles and computing with them, the inner loop reading a row of As and a
 // column of Bs that other work-items of the workgroup read too. bench.sh
-// times it with the LDS race and uninit checks against bounds checks only.
+// times it with the LDS race and uninit checks against bounds checks only,
+// and against HIP-CPU (the same source built with HIP-CPU's headers, when
+// HIP_CPU_DIR is set): so the launch is hipLaunchKernelGGL, which HIP-CPU
+// has (it has no triple-chevron syntax).
 // Prints "matmul_ms" for each of argv[1] runs (default 3) after checking the
 // result.
 // The LDS checks find no error in it (run-time and compiled in).
@@ -60,7 +63,7 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipMemcpy(db, b.data(), bytes, hipMemcpyHostToDevice));
   for (int r = 0; r < runs; r++) {
     double t0 = now_ms();
-    sgemm<TILE><<<dim3(n / TILE, n / TILE), dim3(TILE, TILE)>>>(da, db, dc, n);
+    hipLaunchKernelGGL(sgemm<TILE>, dim3(n / TILE, n / TILE), dim3(TILE, TILE), 0, 0, da, db, dc, n);
     LAUNCH_CHECK();
     printf("matmul_ms %.3f\n", now_ms() - t0);
   }
