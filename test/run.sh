@@ -12,6 +12,10 @@
 # test-programs' builds.
 set -u
 cd "$(dirname "$0")/.."
+# Run from `make test` or `make check`, the tests would inherit make's jobserver
+# (MAKEFLAGS), and the builds they run (make/ and cmake/ projects) would print
+# "jobserver unavailable" warnings, which those tests count as failures.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 jobs="${LDSAN_TEST_JOBS:-$(nproc)}" tier=full filter=.
 while [[ $# -gt 0 ]]; do
   case "$1" in
