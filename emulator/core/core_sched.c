@@ -278,15 +278,26 @@ uint64_t ldsan_emu_wave_arrive(uint32_t op, uint64_t val, uint32_t arg, uint64_t
   return emu_wave_arrive_lockstep(w, op, val, arg, rank, site, frame);
 }
 
+/* The lowest work-item that may run (one does: the caller). */
+static uint32_t emu_first_ready(const emu_worker *w) {
+  for (uint32_t v = 0;; v++)
+    if (w->ready[v]) return (v << w->wave_shift) + (uint32_t)__builtin_ctzll(w->ready[v]);
+}
+
 __attribute__((visibility("default"))) void __ldsan_emu_s_barrier(void) {
   emu_worker *w = ldsan_emu_self;
   emu_fiber *f = &w->fibers[w->cur];
-  if (++w->arrived == w->live) { /* last one in: release everybody, keep running */
+  if (++w->arrived == w->live) { /* last one in: release everybody */
     if (w->checks.detect_races) ldsan_emu_check_barrier(w, 1);
     w->arrived = 0;
     w->barrier_epoch++;
     emu_progress(w);
     emu_release(w, EMU_WAIT);
+    /* The lowest work-item goes first, then the others in order, as in
+     * work-item loops: the retarget tool leaves kernels out of lockstep
+     * whose lanes meet in that order only (retarget_wave_lds.cpp). */
+    uint32_t first = emu_first_ready(w);
+    if (first != w->cur) emu_switch_to(w, &f->sp, first);
     return;
   }
   emu_block(w, w->cur, EMU_WAIT);

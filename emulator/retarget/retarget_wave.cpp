@@ -415,14 +415,17 @@ extern "C" void rt_wave_classify(rt_ctx *C) {
     }
     if (Kn.lockstep)
       continue;
-    // A lane may read LDS another lane of its wave stored (retarget_wave_lds.cpp).
-    if (const Instruction *Load = ldsan_rt::ldsReadAfterWrite(Own, Barriers)) {
+    // A lane may read LDS another lane of its wave stored, or overwrite what
+    // it read, out of the lanes' order (retarget_wave_lds.cpp).
+    if (const Instruction *At = ldsan_rt::ldsLaneOrderHazard(Own, Barriers)) {
       Kn.lockstep = 1;
-      std::string Where = "'" + Load->getFunction()->getName().str() + "'";
-      if (DebugLoc DL = Load->getDebugLoc())
+      std::string Where = "'" + At->getFunction()->getName().str() + "'";
+      if (DebugLoc DL = At->getDebugLoc())
         Where += " (line " + std::to_string(DL.getLine()) + ")";
-      snprintf(Kn.lockstep_why, sizeof Kn.lockstep_why, "%s that can follow an LDS store of another lane with no barrier between in %s",
-               isa<CallBase>(Load) ? "a call that loads LDS" : "an LDS load", Where.c_str());
+      const char *What = isa<CallBase>(At)  ? "a call that loads LDS that can follow an LDS store of another lane"
+                         : isa<StoreInst>(At) ? "an LDS store that can follow an LDS load or store of another lane"
+                                              : "an LDS load that can follow an LDS store of another lane";
+      snprintf(Kn.lockstep_why, sizeof Kn.lockstep_why, "%s with no barrier between in %s", What, Where.c_str());
     }
   }
 }

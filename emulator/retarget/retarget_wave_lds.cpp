@@ -1,21 +1,27 @@
 // ldsan-emu-retarget: can a lane read LDS that another lane of its wave
-// stored with no barrier between? On a GPU the lanes of a wave execute each
-// statement together, so such a load sees the store (the Romberg pattern:
-// lanes 1..16 store partial sums, lane 0 adds them up with no
-// __syncthreads()); the emulator's work-item loops and fibers run one lane
-// after another, so the kernel must run its waves in lockstep
-// (retarget_wave.cpp). Kernels whose lanes only touch their own slots (an LDS
+// stored, or overwrite what another lane read, with no barrier between? On a
+// GPU the lanes of a wave execute each statement together, so such a load
+// sees the store (the Romberg pattern: lanes 1..16 store partial sums, lane 0
+// adds them up with no __syncthreads()) and such a store comes after the
+// load (`v = s[t]; s[t + 1] = v;` shifts by one); the emulator's work-item
+// loops and fibers run one lane after another, lowest first, so the kernel
+// must run its waves in lockstep (retarget_wave.cpp) unless that order gives
+// the same answer. Kernels whose lanes only touch their own slots (an LDS
 // bandwidth loop swapping s[tid] and s[tid + blockDim.x]) must not: lockstep
 // costs a stop per access.
 //
 // - A forward data flow over each function of the kernel's own code: the LDS
-//   stores that may have run since the last barrier. A plain LDS load with
-//   such a store pending is a read after write unless the two provably touch
-//   only their own lane's bytes (below). Calls use summaries of the callee
-//   (computed to a fixed point): whether it may load LDS before its first
-//   barrier, leave a store pending at its return, return without a barrier,
-//   or contain a read after write itself; a store or load across a call is
-//   never proved lane-own.
+//   stores and loads that may have run since the last barrier. A plain LDS
+//   load with such a store pending is a hazard unless the two provably touch
+//   only their own lane's bytes, or can meet only when the earlier access is
+//   a lower lane's (below), which the lanes' order keeps. A store with such a
+//   load or store pending is one only when the two addresses show that they
+//   meet out of order (outOfOrder: strided fills, 2-D tiles and the like say
+//   nothing and do not count). Calls use summaries of the callee (computed
+//   to a fixed point): whether it may load LDS before its first barrier,
+//   leave a store pending at its return, return without a barrier, or
+//   contain a hazard itself; a load across a call is never proved safe, a
+//   store across one is not looked at.
 // - Which pointers may point into LDS: LDS pointers (and the block pointer
 //   amdgpu-sw-lower-lds loads from its LDS slot), flat pointers built from
 //   them, a function's pointer parameter when some call passes such a pointer
@@ -34,6 +40,12 @@
 //   which is decided by trying the few integers that can. This holds for
 //   one-dimensional workgroups; a kernel that reads threadIdx.y or .z, or
 //   the lane id (mbcnt), proves nothing this way.
+// - Lane order: with the same coefficient Step of threadIdx.x and the same
+//   uniform terms, what is left of the earlier address minus the later one
+//   (a constant, and lane-varying values whose range LLVM knows, such as a
+//   tree reduction's `s` shifted down from blockDim.x / 2) lies in [lo, hi];
+//   lanes e > l meet only if Step * (e - l) + [lo, hi] reaches into the two
+//   accesses' sizes (laneOrder).
 #include <cstdlib>
 
 #include "llvm/ADT/BitVector.h"
@@ -42,6 +54,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InstIterator.h"
@@ -217,9 +230,11 @@ bool sameValue(const Value *A, const Value *B, unsigned Depth = 0) {
 }
 
 // An address (or integer) as C + sum of Coef * atom. Atoms: threadIdx.x
-// (Tid), blockDim.x (Size), or a uniform value.
+// (Tid), blockDim.x (Size), a uniform value, or (when the caller allows it)
+// another value whose range is known (Ranged: it may differ between lanes,
+// so two addresses' Ranged terms never cancel).
 struct Linear {
-  enum Kind { Tid, Size, Uniform };
+  enum Kind { Tid, Size, Uniform, Ranged };
   struct Term {
     Kind K;
     const Value *V;
@@ -227,12 +242,13 @@ struct Linear {
   };
   int64_t C = 0;
   SmallVector<Term, 6> Terms;
+  bool AllowRanged = false;
 
   void add(Kind K, const Value *V, int64_t Coef) {
     if (!Coef)
       return;
     for (Term &T : Terms)
-      if (T.K == K && (K != Uniform || sameValue(T.V, V))) {
+      if (T.K == K && (K != Uniform || sameValue(T.V, V)) && (K != Ranged || T.V == V)) {
         T.Coef += Coef;
         return;
       }
@@ -257,6 +273,22 @@ constexpr int64_t kMaxCoef = int64_t(1) << 32;
 
 bool linearize(const Value *V, const DataLayout &DL, Linear &Out, int64_t Scale, unsigned Depth = 0);
 
+// The range of an integer that is the same whether extended with zeros or
+// with its sign (known to lie in [0, 2^31)): LLVM's known bits and constant
+// range (a loop's `s >>= 1` from blockDim.x / 2, a `tid & 15`).
+bool valueRange(const Value *V, const DataLayout &DL, int64_t &Lo, int64_t &Hi) {
+  auto *Ty = dyn_cast<IntegerType>(V->getType());
+  if (!Ty || Ty->getBitWidth() > 64 || Ty->getBitWidth() < 2)
+    return false;
+  ConstantRange CR = computeConstantRange(V, /*ForSigned=*/true, /*UseInstrInfo=*/true);
+  CR = CR.intersectWith(ConstantRange::fromKnownBits(computeKnownBits(V, DL), /*IsSigned=*/true));
+  if (CR.isEmptySet() || CR.getSignedMin().isNegative() || CR.getSignedMax().getActiveBits() > 31)
+    return false;
+  Lo = CR.getSignedMin().getSExtValue();
+  Hi = CR.getSignedMax().getSExtValue();
+  return true;
+}
+
 bool linearizeTerm(const Value *V, const DataLayout &DL, Linear &Out, int64_t Scale) {
   if (std::llabs(Scale) > kMaxCoef)
     return false;
@@ -268,9 +300,14 @@ bool linearizeTerm(const Value *V, const DataLayout &DL, Linear &Out, int64_t Sc
     Out.add(Linear::Size, nullptr, Scale);
     return true;
   }
-  if (!isUniform(V))
+  if (isUniform(V)) {
+    Out.add(Linear::Uniform, V, Scale);
+    return true;
+  }
+  int64_t Lo, Hi;
+  if (!Out.AllowRanged || !valueRange(V, DL, Lo, Hi))
     return false;
-  Out.add(Linear::Uniform, V, Scale);
+  Out.add(Linear::Ranged, V, Scale);
   return true;
 }
 
@@ -387,12 +424,77 @@ bool laneOwn(const Instruction &S, const Instruction &L, const DataLayout &DL) {
   return true;
 }
 
+// What running a wave's lanes one after another does to two accesses.
+enum class LaneOrder {
+  Kept,       // they meet only in the GPU's order, or never
+  OutOfOrder, // lanes e > l meet: a higher lane's earlier access would come second
+  Unknown,    // the addresses are not both of the form below, or their ranges may meet
+};
+
+// Whether accesses E and L, E before L in a lane's program order with no
+// barrier between, can touch a common byte from lanes e > l of one wave. If
+// not (Kept), running the wave's lanes one after another in ascending order
+// (work-item loops and fibers both do) gives what lockstep gives: when they meet, the
+// lower lane's earlier access comes first either way (the tree reduction's
+// `buf[t] += buf[t + s]`, s >= 0: the load of lane t meets the store of lane
+// t + s). Both addresses must be the same multiple of threadIdx.x plus the
+// same uniform terms; what is left (a constant, and values of known range,
+// ranges of one address minus those of the other) is R, and lanes e > l meet
+// when Step * (e - l) + R falls within (-size of E, size of L).
+LaneOrder laneOrder(const Instruction &E, const Instruction &L, const DataLayout &DL) {
+  Linear A, B;
+  A.AllowRanged = B.AllowRanged = true;
+  if (!linearize(pointerOf(E), DL, A, 1) || !linearize(pointerOf(L), DL, B, 1))
+    return LaneOrder::Unknown;
+  int64_t Step = A.coef(Linear::Tid);
+  if (!Step || B.coef(Linear::Tid) != Step)
+    return LaneOrder::Unknown;
+  int64_t Lo = A.C - B.C, Hi = Lo;
+  Linear D; // the uniform and blockDim.x terms of A - B: they must cancel
+  for (const Linear::Term &T : A.Terms)
+    if (T.K == Linear::Uniform || T.K == Linear::Size)
+      D.add(T.K, T.V, T.Coef);
+  for (const Linear::Term &T : B.Terms)
+    if (T.K == Linear::Uniform || T.K == Linear::Size)
+      D.add(T.K, T.V, -T.Coef);
+  for (const Linear::Term &T : D.Terms)
+    if (T.Coef)
+      return LaneOrder::Unknown;
+  auto AddRange = [&](const Linear::Term &T, int64_t Sign) {
+    int64_t VLo, VHi, Coef = T.Coef * Sign;
+    if (std::llabs(Coef) > (int64_t(1) << 20) || !valueRange(T.V, DL, VLo, VHi))
+      return false;
+    Lo += Coef > 0 ? Coef * VLo : Coef * VHi;
+    Hi += Coef > 0 ? Coef * VHi : Coef * VLo;
+    return true;
+  };
+  for (const Linear::Term &T : A.Terms)
+    if (T.K == Linear::Ranged && !AddRange(T, 1))
+      return LaneOrder::Unknown;
+  for (const Linear::Term &T : B.Terms)
+    if (T.K == Linear::Ranged && !AddRange(T, -1))
+      return LaneOrder::Unknown;
+  int64_t SizeE = accessSize(E, DL), SizeL = accessSize(L, DL);
+  if (Lo == Hi) { // exactly: a lane difference of 1 .. 63
+    for (int64_t M = 1; M < kWaveLanes; M++) {
+      int64_t At = Step * M + Lo;
+      if (At > -SizeE && At < SizeL)
+        return LaneOrder::OutOfOrder;
+    }
+    return LaneOrder::Kept;
+  }
+  // With ranges, lanes' values are taken as independent: a meeting found so
+  // may be none (a strided loop's `i` from t in steps of blockDim.x).
+  int64_t Near = std::min(Step, Step * (kWaveLanes - 1)), Far = std::max(Step, Step * (kWaveLanes - 1));
+  return Far + Hi <= -SizeE || Near + Lo >= SizeL ? LaneOrder::Kept : LaneOrder::Unknown;
+}
+
 // A function's behaviour at its calls (see the banner).
 struct Summary {
   bool LoadsFirst = false;    // may load LDS before its first barrier
   bool StoresLast = false;    // may return with an LDS store since its last barrier
   bool PassesThrough = false; // may return without a barrier
-  const Instruction *Found = nullptr; // a read after write inside it
+  const Instruction *Found = nullptr; // an access that may meet another lane's out of order inside it
   bool operator==(const Summary &O) const {
     return LoadsFirst == O.LoadsFirst && StoresLast == O.StoresLast && PassesThrough == O.PassesThrough &&
            Found == O.Found;
@@ -554,35 +656,49 @@ private:
     return L && !isRuntimeCode(I) && !L->isAtomic() && mayBeLds(L->getPointerOperand());
   }
 
-  // The pending state: stores of F since the last barrier (by index), one
-  // made by a callee (Unknown), and no barrier since F's entry (Entry).
+  // The pending state: stores and loads of F since the last barrier (by
+  // index), a store made by a callee (Unknown), and no barrier since F's
+  // entry (Entry).
   struct State {
-    BitVector Stores;
+    BitVector Stores, Loads;
     bool Unknown = false, Entry = false, Reached = false;
     bool merge(const State &O) {
       State Old = *this;
       if (Stores.size() < O.Stores.size())
         Stores.resize(O.Stores.size());
+      if (Loads.size() < O.Loads.size())
+        Loads.resize(O.Loads.size());
       Stores |= O.Stores;
+      Loads |= O.Loads;
       Unknown |= O.Unknown;
       Entry |= O.Entry;
       Reached |= O.Reached;
-      return Old.Stores != Stores || Old.Unknown != Unknown || Old.Entry != Entry || Old.Reached != Reached;
+      return Old.Stores != Stores || Old.Loads != Loads || Old.Unknown != Unknown || Old.Entry != Entry ||
+             Old.Reached != Reached;
+    }
+    void barrier() {
+      Stores.reset();
+      Loads.reset();
+      Unknown = Entry = false;
     }
   };
 
   Summary flow(Function &F) {
     DenseMap<const Instruction *, unsigned> Index;
-    SmallVector<const Instruction *, 32> Stores;
+    SmallVector<const Instruction *, 32> Stores, Loads;
     for (Instruction &I : instructions(F))
       if (isLdsStore(I)) {
         Index[&I] = Stores.size();
         Stores.push_back(&I);
+      } else if (isLdsLoad(I)) {
+        Index[&I] = Loads.size();
+        Loads.push_back(&I);
       }
     Summary Sum;
     DenseMap<const BasicBlock *, State> In;
     State Start;
     Start.Stores.resize(Stores.size());
+    Start.Loads.resize(Loads.size());
     Start.Entry = Start.Reached = true;
     In[&F.getEntryBlock()] = Start;
     SmallVector<const BasicBlock *, 32> Work{&F.getEntryBlock()};
@@ -592,7 +708,7 @@ private:
       Queued.erase(BB);
       State St = In[BB];
       for (const Instruction &I : *BB)
-        step(I, St, Stores, Index, Sum);
+        step(I, St, Stores, Loads, Index, Sum);
       if (isa<ReturnInst>(BB->getTerminator())) {
         Sum.PassesThrough |= St.Entry;
         Sum.StoresLast |= St.Unknown || St.Stores.any();
@@ -601,6 +717,8 @@ private:
         State &S = In[Succ];
         if (S.Stores.size() < Stores.size())
           S.Stores.resize(Stores.size());
+        if (S.Loads.size() < Loads.size())
+          S.Loads.resize(Loads.size());
         if ((S.merge(St) || !S.Reached) && Queued.insert(Succ).second)
           Work.push_back(Succ);
       }
@@ -640,22 +758,50 @@ private:
     return true;
   }
 
+  // Whether two of the kernel's LDS accesses, E before L with no barrier
+  // between, may meet from two lanes of a wave in an order that running the
+  // lanes one after another does not keep.
+  // Whether two of the kernel's LDS accesses, E before L with no barrier
+  // between, may meet from two lanes of a wave in an order that running the
+  // lanes one after another does not keep. Never at a lane's own slots;
+  // when the addresses say
+  // nothing (not affine in threadIdx.x, a workgroup of more dimensions),
+  // Unknown: a load after a store counts (the Romberg pattern needs it), a
+  // store after a load or store does not (strided fills, 2-D tiles and
+  // histograms would all be lockstep; code that needs the GPU's order there
+  // is rare, and detect_races reports it).
+  bool outOfOrder(const Instruction &E, const Instruction &L, bool Unknown) const {
+    if (!OneD)
+      return Unknown;
+    if (laneOwn(E, L, DL))
+      return false;
+    LaneOrder O = laneOrder(E, L, DL);
+    return O == LaneOrder::Unknown ? Unknown : O == LaneOrder::OutOfOrder;
+  }
+
   void step(const Instruction &I, State &St, ArrayRef<const Instruction *> Stores,
-            const DenseMap<const Instruction *, unsigned> &Index, Summary &Sum) {
+            ArrayRef<const Instruction *> Loads, const DenseMap<const Instruction *, unsigned> &Index, Summary &Sum) {
     auto Pending = [&] { return St.Unknown || St.Stores.any(); };
     if (isLdsStore(I)) {
+      // A store after a load (or store) of another lane: the lane that ran
+      // later on a GPU must not run first here.
+      for (unsigned K : St.Loads.set_bits())
+        if (!Sum.Found && outOfOrder(*Loads[K], I, false))
+          Sum.Found = &I;
+      for (unsigned K : St.Stores.set_bits())
+        if (!Sum.Found && outOfOrder(*Stores[K], I, false))
+          Sum.Found = &I;
       St.Stores.set(Index.lookup(&I));
       return;
     }
     if (isLdsLoad(I)) {
       Sum.LoadsFirst |= St.Entry;
-      if (Sum.Found)
-        return;
-      if (St.Unknown)
+      if (!Sum.Found && St.Unknown)
         Sum.Found = &I;
       for (unsigned K : St.Stores.set_bits())
-        if (!Sum.Found && !(OneD && laneOwn(*Stores[K], I, DL)))
+        if (!Sum.Found && outOfOrder(*Stores[K], I, true))
           Sum.Found = &I;
+      St.Loads.set(Index.lookup(&I));
       return;
     }
     auto *CB = dyn_cast<CallBase>(&I);
@@ -663,8 +809,7 @@ private:
       return;
     Function *Callee = CB->getCalledFunction();
     if (Callee && Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier) {
-      St.Stores.reset();
-      St.Unknown = St.Entry = false;
+      St.barrier();
       return;
     }
     Summary C;
@@ -675,10 +820,8 @@ private:
     } else if (OwnSet.contains(Callee)) {
       C = Sums.lookup(Callee);
     } else {
-      if (isBarrierCall(I, Barriers)) { // a library function with a barrier
-        St.Stores.reset();
-        St.Unknown = St.Entry = false;
-      }
+      if (isBarrierCall(I, Barriers)) // a library function with a barrier
+        St.barrier();
       return;
     }
     if (C.LoadsFirst) {
@@ -688,17 +831,15 @@ private:
     }
     if (!Sum.Found && C.Found)
       Sum.Found = C.Found;
-    if (!C.PassesThrough) {
-      St.Stores.reset();
-      St.Unknown = St.Entry = false;
-    }
+    if (!C.PassesThrough)
+      St.barrier();
     St.Unknown |= C.StoresLast;
   }
 };
 
 } // namespace
 
-const Instruction *ldsReadAfterWrite(ArrayRef<Function *> Own, const SmallPtrSet<const Function *, 8> &Barriers) {
+const Instruction *ldsLaneOrderHazard(ArrayRef<Function *> Own, const SmallPtrSet<const Function *, 8> &Barriers) {
   if (Own.empty())
     return nullptr;
   return Analysis(Own, Barriers).run();

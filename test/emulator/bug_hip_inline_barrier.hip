@@ -2,8 +2,8 @@
 // wait at two different barriers. The barrier is code inlined from the HIP
 // headers (__work_group_barrier in amd_device_functions.h): the stacks keep
 // those frames, the SUMMARY and the JSON locations name the program's lines.
-// The work-item loops meet the second half's barrier first, the fibers the
-// first half's.
+// Work-item loops and fibers both meet the second half's barrier first (in
+// both, the lowest work-items run first after a barrier).
 // RUN: env LDSAN_OPTIONS=detect_races=1 %run %{exe} | FileCheck %s --check-prefixes=CHECK,LOOPS
 // RUN: env LDSAN_OPTIONS=detect_races=1:emu_fibers=1 %run %{exe} | FileCheck %s --check-prefixes=CHECK,FIBERS
 // RUN: env LDSAN_OPTIONS=detect_races=1:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
@@ -16,7 +16,7 @@
 // CHECK: {{^}}other barrier by thread (work-item)
 // CHECK-NEXT: {{^    #0 0x[0-9a-f]+ in __work_group_barrier\(.*\) .*/hip/amd_detail/amd_device_functions.h:[0-9]+:[0-9]+$}}
 // LOOPS: SUMMARY: AddressSanitizer: barrier-divergence test/emulator/bug_hip_inline_barrier.hip:[[@LINE+23]]:5 in void row_sums<128>(float const*, float*) (other barrier at test/emulator/bug_hip_inline_barrier.hip:[[@LINE+20]]:5)
-// FIBERS: SUMMARY: AddressSanitizer: barrier-divergence test/emulator/bug_hip_inline_barrier.hip:[[@LINE+19]]:5 in void row_sums<128>(float const*, float*) (other barrier at test/emulator/bug_hip_inline_barrier.hip:[[@LINE+22]]:5)
+// FIBERS: SUMMARY: AddressSanitizer: barrier-divergence test/emulator/bug_hip_inline_barrier.hip:[[@LINE+22]]:5 in void row_sums<128>(float const*, float*) (other barrier at test/emulator/bug_hip_inline_barrier.hip:[[@LINE+19]]:5)
 // CHECK: ldsan-test: exit 1
 // JSON-NOT: {"ldsan_report"
 // JSON: {"ldsan_report":1,

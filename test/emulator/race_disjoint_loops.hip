@@ -11,8 +11,10 @@
 //   a write there must still be kept). Always fixed.
 // - shift: every work-item reads its right neighbour's slot, then writes its
 //   own (write-after-read between neighbours; fixed: a barrier between).
-// - pair: every work-item writes slots t and t + 1 (write-after-write of
-//   neighbours; fixed: 2t and 2t + 1).
+// - pair: every work-item writes slots t + 1, then t (write-after-write of
+//   neighbours; fixed: 2t + 1 and 2t). In this order lanes run one after
+//   another give the GPU's answer; t first, then t + 1, they would not, and
+//   the kernel would run in lockstep.
 // - halo: only the first half is staged, then everyone reads its own slot:
 //   the reads of the second half are uninitialized.
 // - window: each work-item writes `reps` (a run-time count: a real inner
@@ -20,8 +22,9 @@
 //   neighbours overlap (write-after-write); fixed: from 4 * t, for t < 64.
 // - mirror: buf[WG - 1 - t] read, then buf[t] written (write-after-read
 //   between work-items of different waves).
-// The racy kernels have no load after a store in one interval (such kernels
-// run in lockstep waves, whose loops this does not decide).
+// The racy kernels have no load after a store in one interval, nor a store
+// that meets a higher lane's earlier access (such kernels run in lockstep
+// waves, whose loops this does not decide).
 #include "common.h"
 #include <string.h>
 
@@ -58,8 +61,8 @@ __global__ void pair(const float *in, float *out) {
   __shared__ float buf[2 * WG + 1];
   int t = threadIdx.x;
   int at = fixed ? 2 * t : t;
-  buf[at] = in[blockIdx.x * WG + t];  // pair-first
   buf[at + 1] = -in[blockIdx.x * WG + t];  // pair-second
+  buf[at] = in[blockIdx.x * WG + t];  // pair-first
   __syncthreads();
   out[blockIdx.x * WG + t] = fixed ? buf[2 * t] + buf[2 * t + 1] : buf[t];
 }

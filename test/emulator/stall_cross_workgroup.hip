@@ -27,7 +27,7 @@
 // SLEEP: {{^}}ldsan-emu: error: kernel 'wait_sleeping(int*, int*)' <<<(2,1,1), (64,1,1)>>> made no progress for 1 s
 // VOLATILE: {{^}}ldsan-emu: error: kernel 'wait_volatile(int volatile*, int*)' <<<(2,1,1), (64,1,1)>>> made no progress for 1 s
 // LOOPS-NEXT: {{^}}ldsan-emu: workgroup (0,0,0) is running{{$}}
-// FIBER-NEXT: {{^}}ldsan-emu: workgroup (0,0,0): work-item (63,0,0) is running; of the others 63 wait for their turn{{$}}
+// FIBER-NEXT: {{^}}ldsan-emu: workgroup (0,0,0): work-item (63,0,0) is running; of the others 63 wait at a barrier{{$}}
 // SLEEP-NEXT: {{^}}ldsan-emu: workgroup (0,0,0): work-item (63,0,0) is running; of the others 63 wait at a barrier{{$}}
 // LANES-NEXT: {{^}}ldsan-emu: workgroup (0,0,0): work-item (63,0,0) is running; of the others 63 wait for the other lanes of their wave{{$}}
 // SPIN-NEXT: {{^    #0 0x[0-9a-f]+ in wait_for_next\(int\*, int\*\) test/emulator/stall_cross_workgroup.hip:}}[[@LINE+48]]
