@@ -120,11 +120,13 @@ awk -v a="$emu" -v b="$compiled" 'BEGIN { printf "  slowdown of the compiled-in 
 # Rounds of bounds checks only and with the checks, one process each, the
 # ratio of the two per round (best of 2 runs each).
 mm_n="${BENCH_MATMUL_N:-512}"
+# matmul_best N PROGRAM...: the best matmul_ms of two runs of PROGRAM at N x N.
+matmul_best() { local n=$1; shift; "$@" 2 "$n" | value matmul_ms | sort -g | head -1; }
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_matmul.hip -o "$tmp/matmul"
 : >"$tmp/matmul.ratio" ; : >"$tmp/matmul.bounds" ; : >"$tmp/matmul.checked"
 for ((round = 0; round < rounds; round++)); do
-  b=$("$tmp/matmul" 2 "$mm_n" | value matmul_ms | sort -g | head -1)
-  c=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/matmul" 2 "$mm_n" | value matmul_ms | sort -g | head -1)
+  b=$(matmul_best "$mm_n" "$tmp/matmul")
+  c=$(matmul_best "$mm_n" env LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/matmul")
   [[ -n "$b" && -n "$c" ]] || { echo "bench: bench_matmul printed no time"; exit 1; }
   echo "$b" >>"$tmp/matmul.bounds"; echo "$c" >>"$tmp/matmul.checked"
   awk -v a="$b" -v b="$c" 'BEGIN { print b / a }' >>"$tmp/matmul.ratio"
@@ -149,9 +151,9 @@ if [[ -n "${HIP_CPU_DIR:-}" ]]; then
   for n in ${BENCH_HIPCPU_SIZES:-64 128 256 512 1024}; do
     : >"$tmp/hc.emu"; : >"$tmp/hc.cpu"; : >"$tmp/hc.ratio"
     for ((round = 0; round < rounds; round++)); do
-      if ((round % 2)); then h=$("$tmp/matmul_hipcpu" 2 "$n" | value matmul_ms | sort -g | head -1); fi
-      e=$("$tmp/matmul" 2 "$n" | value matmul_ms | sort -g | head -1)
-      if ((round % 2 == 0)); then h=$("$tmp/matmul_hipcpu" 2 "$n" | value matmul_ms | sort -g | head -1); fi
+      if ((round % 2)); then h=$(matmul_best "$n" "$tmp/matmul_hipcpu"); fi
+      e=$(matmul_best "$n" "$tmp/matmul")
+      if ((round % 2 == 0)); then h=$(matmul_best "$n" "$tmp/matmul_hipcpu"); fi
       [[ -n "$e" && -n "$h" ]] || { echo "bench: bench_matmul ($n) printed no time"; exit 1; }
       echo "$e" >>"$tmp/hc.emu"; echo "$h" >>"$tmp/hc.cpu"
       awk -v a="$e" -v b="$h" 'BEGIN { print b / a }' >>"$tmp/hc.ratio"
