@@ -41,7 +41,8 @@
  * right after). */
 #define EMU_STALL_SIGNAL (SIGRTMAX - 2)
 #define EMU_STALL_SHOWN 16u         /* running workgroups described; the others are counted */
-#define EMU_STALL_ASK_MS 250        /* how long one worker's thread is asked for, at most */
+#define EMU_STALL_ASK_MS 1000       /* how long one worker's thread is asked for, at most (its answers
+                                       come slowly on a loaded machine) */
 #define EMU_STALL_TRIES 1000        /* times one is asked while its answer has no source line */
 
 static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -143,6 +144,8 @@ enum {
                          loops) or an ldsan deadlock */
   EMU_STACK_FUNCTION, /* in a kernel's function itself (loop control, or code without debug info) */
   EMU_STACK_CODE,     /* in the kernel's own code, at a pc without a source line */
+  EMU_STACK_OPENING,  /* ... at the kernel's opening line, column 0: code the compiler put there (ldsan's
+                         LDS block set-up and tear-down), not a statement of the program */
   EMU_STACK_LINE,     /* ... with one; also every frame when nothing has a name (symbolize=0) */
 };
 
@@ -162,7 +165,10 @@ static int emu_stack_frames(const emu_stall_snap *s, int all, emu_shown_frame *o
       if (all) {
         out[k++] = (emu_shown_frame){s->pcs[p], *f};
       } else if (emu_kernel_fn(f)) { /* the kernel's own code is above: done */
-        *rank = k ? out[0].f.line ? EMU_STACK_LINE : EMU_STACK_CODE : EMU_STACK_FUNCTION;
+        *rank = !k ? EMU_STACK_FUNCTION
+                : !out[0].f.line ? EMU_STACK_CODE
+                : k == 1 && !out[0].f.column && out[0].f.line == f->line ? EMU_STACK_OPENING
+                : EMU_STACK_LINE;
         if (!k) out[k++] = (emu_shown_frame){s->pcs[p], *f};
         return k;
       } else if (emu_below_kernel(f)) {
