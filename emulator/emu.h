@@ -11,9 +11,16 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 8u  /* 8: ldsan_emu_kernel.group_wave_regions, group_park_offset and their checked copies' */
+#define LDSAN_EMU_IMAGE_VERSION 9u  /* 9: regions past LDSAN_EMU_GROUP_LOW_REGIONS (LDSAN_EMU_GROUP_HIGH) */
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
+/* A group function's region sets (its result, group_exit_regions,
+ * group_wave_regions) are 64-bit masks: region j < LDSAN_EMU_GROUP_LOW_REGIONS
+ * is bit j; every later region is LDSAN_EMU_GROUP_HIGH, and which ones the
+ * work-items' states say. Regions after a kernel-exit barrier or a cross-lane
+ * stop are always below LDSAN_EMU_GROUP_LOW_REGIONS. */
+#define LDSAN_EMU_GROUP_LOW_REGIONS 62u
+#define LDSAN_EMU_GROUP_HIGH (1ull << 62)
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
 #define LDSAN_EMU_GROUP_ONE_D 4u        /* parity flag: the workgroup is one-dimensional */
 #define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
@@ -43,7 +50,8 @@ typedef struct ldsan_emu_kernel {
    * frames + i * group_frame_size. Each such work-item's state becomes
    * where it stopped: j * 2 + (parity ^ 1) at barrier j, j * 2 at a
    * kernel-exit barrier (group_exit_regions bit j), LDSAN_EMU_GROUP_STATE_DONE at the end.
-   * Returns the set of regions work-items stopped at (bit j), plus
+   * Returns the set of regions work-items stopped at (bit j, or
+   * LDSAN_EMU_GROUP_HIGH for j >= LDSAN_EMU_GROUP_LOW_REGIONS), plus
    * LDSAN_EMU_GROUP_DONE if some work-item reached the end. parity may carry
    * LDSAN_EMU_GROUP_ALL_WAITING: all n work-items wait at this region with
    * this parity, so their states need not be read; and LDSAN_EMU_GROUP_ONE_D:

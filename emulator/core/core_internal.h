@@ -128,6 +128,7 @@ typedef struct emu_worker {
   int checked_loops;                /* group is the checked copy's (ldsan_emu_lds_track_refresh first) */
   ldsan_emu_item_ids *ids;          /* per work-item ids, filled once per dispatch */
   uint32_t *states;                 /* where each work-item stopped */
+  uint32_t *high;                   /* the regions past the masks' bits a pass runs (emu_group_pass) */
   uint8_t *frames;                  /* per work-item state, group_frame_size each */
   uint32_t ids_cap;
   size_t frames_cap;

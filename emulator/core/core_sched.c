@@ -88,8 +88,10 @@ static void emu_prepare_loops(emu_worker *w, emu_dispatch *d) {
   if (n > w->ids_cap) {
     free(w->ids);
     free(w->states);
+    free(w->high);
     w->ids = ldsan_emu_xalloc(n * sizeof *w->ids, 0, "the work-item ids of a worker's work-item loops");
     w->states = ldsan_emu_xalloc(n * sizeof *w->states, 0, "the work-item states of a worker's work-item loops");
+    w->high = ldsan_emu_xalloc(n * sizeof *w->high, 0, "the regions a worker's work-item loops run next");
     w->ids_cap = n;
   }
   if (frames > w->frames_cap) {
@@ -431,6 +433,64 @@ static uint32_t emu_group_shape(const emu_dispatch *d) {
   return d->block[1] == 1 && d->block[2] == 1 ? LDSAN_EMU_GROUP_ONE_D : 0;
 }
 
+/* Region r's bit in the group functions' region masks (emu.h). */
+static inline uint64_t emu_region_bit(uint32_t r) {
+  return r < LDSAN_EMU_GROUP_LOW_REGIONS ? 1ull << r : LDSAN_EMU_GROUP_HIGH;
+}
+
+static int emu_by_region(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The regions past the masks' bits that work-items wait at with `parity`,
+ * into w->high in increasing order; returns how many. */
+static uint32_t emu_high_regions(emu_worker *w, uint32_t n, uint32_t parity) {
+  /* Mostly all wait at one: checked first by a loop without branches. */
+  uint32_t first = w->states[0], differ = 0;
+  for (uint32_t i = 1; i < n; i++) differ |= w->states[i] ^ first;
+  if (!differ && first != LDSAN_EMU_GROUP_STATE_DONE && (first & 1) == parity &&
+      (first >> 1) >= LDSAN_EMU_GROUP_LOW_REGIONS) {
+    w->high[0] = first >> 1;
+    return 1;
+  }
+  uint32_t k = 0, last = LDSAN_EMU_GROUP_STATE_DONE; /* neighbours mostly wait at the same region */
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t st = w->states[i];
+    if (st == last) continue;
+    last = st;
+    if (st == LDSAN_EMU_GROUP_STATE_DONE || (st & 1) != parity || (st >> 1) < LDSAN_EMU_GROUP_LOW_REGIONS) continue;
+    uint32_t r = st >> 1, j = 0;
+    while (j < k && w->high[j] != r) j++;
+    if (j == k) w->high[k++] = r;
+  }
+  qsort(w->high, k, sizeof *w->high, emu_by_region);
+  return k;
+}
+
+/* One pass: the group function runs each region of `run` (p: its parity and
+ * flags). LDSAN_EMU_GROUP_HIGH in `run` stands for every region past the
+ * masks' bits that work-items wait at, and is then "all waiting" only if
+ * that is one region. Returns the regions they stopped at (emu.h). */
+static uint64_t emu_group_pass(emu_worker *w, emu_dispatch *d, uint64_t run, uint32_t p) {
+  uint32_t n = d->items, high = 0;
+  if (run & LDSAN_EMU_GROUP_HIGH) {
+    run &= ~LDSAN_EMU_GROUP_HIGH;
+    high = emu_high_regions(w, n, p & 1);
+    if (high > 1 || run) p &= ~LDSAN_EMU_GROUP_ALL_WAITING;
+  }
+  uint64_t seen = 0;
+  for (uint64_t m = run; m; m &= m - 1) {
+    if (w->checked_loops) ldsan_emu_lds_track_refresh(w);
+    seen |= w->group(d->args, w->ids, n, w->frames, w->states, (uint32_t)__builtin_ctzll(m), p);
+  }
+  for (uint32_t i = 0; i < high; i++) {
+    if (w->checked_loops) ldsan_emu_lds_track_refresh(w);
+    seen |= w->group(d->args, w->ids, n, w->frames, w->states, w->high[i], p);
+  }
+  return seen;
+}
+
 /* One workgroup with work-item loops: passes over the regions work-items wait at. */
 static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
   uint32_t n = d->items;
@@ -454,20 +514,16 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
       exits = 0;
       parity = 1;
     }
-    while (run) {
-      uint32_t r = (uint32_t)__builtin_ctzll(run);
-      run &= run - 1;
-      if (w->checked_loops) ldsan_emu_lds_track_refresh(w);
-      seen |= w->group(d->args, w->ids, n, w->frames, w->states, r, p);
-    }
+    seen = emu_group_pass(w, d, run, p);
     normal = seen & ~w->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
     exits |= seen & w->group_exit_regions;
     returned |= (seen & LDSAN_EMU_GROUP_DONE) != 0;
     gone |= returned || exits;
     if (normal) { /* the barrier the waiting work-items are released from next */
-      /* Divergence needs two barriers waited at (a region follows one barrier)
-       * or a work-item gone; else there is nothing to look at. */
-      if (w->checks.detect_races && ((normal & (normal - 1)) || gone))
+      /* Divergence needs two barriers waited at (a region follows one barrier;
+       * LDSAN_EMU_GROUP_HIGH may be several) or a work-item gone; else there
+       * is nothing to look at. */
+      if (w->checks.detect_races && ((normal & (normal - 1)) || (normal & LDSAN_EMU_GROUP_HIGH) || gone))
         ldsan_emu_check_pass(w, w->states, n, normal, w->group_exit_regions);
       w->barrier_epoch++;
       emu_progress(w);
@@ -489,7 +545,7 @@ static uint32_t emu_release_regions(uint32_t *states, uint32_t n, uint64_t regio
     uint32_t st = states[i];
     if (st == LDSAN_EMU_GROUP_STATE_DONE) continue;
     uint32_t r = (st & ~EMU_STATE_HELD) >> 1;
-    if (regions >> r & 1) {
+    if (regions & emu_region_bit(r)) {
       states[i] = r << 1 | parity;
       k++;
     }
@@ -515,10 +571,7 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
   int gone = 0;
   for (;;) {
     uint32_t p = parity | shape | (runnable == n && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
-    for (uint64_t m = run; m; m &= m - 1) {
-      if (w->checked_loops) ldsan_emu_lds_track_refresh(w);
-      w->group(d->args, w->ids, n, w->frames, states, (uint32_t)__builtin_ctzll(m), p);
-    }
+    emu_group_pass(w, d, run, p);
     parity ^= 1;
     /* Where everybody stopped. */
     uint64_t normal = 0, exits = 0;
@@ -531,13 +584,14 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
         continue;
       }
       uint32_t r = (st & ~EMU_STATE_HELD) >> 1;
-      if (wave_regions >> r & 1) {
+      uint64_t bit = emu_region_bit(r);
+      if (wave_regions & bit) {
         w->synced[i >> shift] |= 1ull << (i & ((1u << shift) - 1));
         waves = 1;
-      } else if (exit_regions >> r & 1) {
-        exits |= 1ull << r;
+      } else if (exit_regions & bit) {
+        exits |= bit;
       } else {
-        normal |= 1ull << r;
+        normal |= bit;
       }
     }
     if (waves) { /* each wave executes its first cross-lane stop; the rest stay */
@@ -550,7 +604,7 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
           uint32_t i = (v << shift) + (uint32_t)__builtin_ctzll(m), r = (states[i] & ~EMU_STATE_HELD) >> 1;
           if (exec >> (i & ((1u << shift) - 1)) & 1) {
             states[i] = r << 1 | parity;
-            run |= 1ull << r;
+            run |= emu_region_bit(r);
             runnable++;
           } else {
             states[i] |= EMU_STATE_HELD;
@@ -706,6 +760,7 @@ static void emu_free_worker(void *p) {
   emu_worker *w = p;
   free(w->ids);
   free(w->states);
+  free(w->high);
   free(w->frames);
   free(w->fibers);
   if (w->stacks) munmap(w->stacks, w->stacks_len);

@@ -402,7 +402,7 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     if (verbose && k->group)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': work-item loops%s (%u regions, %u bytes per work-item%s)%s%s\n",
               k->name, mode, w.regions, k->frame_size, size > RT_LARGE_KERNEL && !k->lockstep ?
-              ", no one-dimensional twins: a large kernel" : "", k->lockstep ? ", because of " : "",
+              ", a large kernel: one loop over all work-items only in one-dimensional workgroups" : "", k->lockstep ? ", because of " : "",
               k->lockstep ? k->lockstep_why : "");
     else if (verbose)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers%s, because %s%s%s\n", k->name, mode, w.why,

@@ -46,7 +46,13 @@
 // Kernels that cannot be formed keep running as fibers; the reason is
 // returned (barrier reached from a function that stayed out of line, s_sleep
 // in kernel code, dynamic allocas, indirect calls that may reach a barrier,
-// more than kMaxRegions regions).
+// more than kMaxRegions regions, or more than kMaskRegions with cross-lane stops).
+//
+// The core's region sets are 64-bit masks: region j < kMaskRegions has bit j,
+// every later region shares LDSAN_EMU_GROUP_HIGH (the core reads the states
+// to see which). Exit and wave regions must have a bit of their own: a kernel
+// with more regions gets its exit regions renumbered first (numberExitsFirst),
+// and one with cross-lane stops is held to kMaskRegions.
 //
 // Cloned instructions keep their source locations; the group function gets
 // its own artificial DISubprogram and the locations move to it
@@ -55,6 +61,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -96,7 +103,8 @@ using namespace llvm::PatternMatch;
 
 namespace {
 
-constexpr unsigned kMaxRegions = 62;       // region ids index the core's 64-bit masks
+constexpr unsigned kMaskRegions = LDSAN_EMU_GROUP_LOW_REGIONS; // regions with a bit of their own (emu.h)
+constexpr unsigned kMaxRegions = 512;      // regions at most: each is a loop (or three) of its own
 constexpr uint32_t kStateDone = LDSAN_EMU_GROUP_STATE_DONE;
 // The group function's accesses to the emulator's own arrays (ids, states)
 // get one alias scope and every other access of the function (the kernel's)
@@ -308,6 +316,12 @@ public:
     out_.exit_regions = 0;
     out_.wave_regions = 0;
     for (unsigned k = 0; k < entries_.size(); ++k) {
+      if (!isExit_[k] && !isWave_[k]) continue;
+      if (k >= kMaskRegions) { // (numberExitsFirst, eligible)
+        g->eraseFromParent();
+        return fail("internal error: region " + Twine(k) + " follows a kernel-exit barrier or cross-lane stop " +
+                    "and has no bit in the core's masks");
+      }
       if (isExit_[k]) out_.exit_regions |= uint64_t(1) << k;
       if (isWave_[k]) out_.wave_regions |= uint64_t(1) << k;
     }
@@ -368,11 +382,11 @@ private:
         break;
       }
     }
-    if (barriers + waveStops + 1 > kMaxRegions) {
-      if (waveStops)
-        return reject("it has " + Twine(barriers) + " barriers and " + Twine(waveStops) +
-                      " cross-lane operations and lockstep points (work-item loops handle up to " +
-                      Twine(kMaxRegions - 1) + " in all)");
+    if (waveStops && barriers + waveStops + 1 > kMaskRegions)
+      return reject("it has " + Twine(barriers) + " barriers and " + Twine(waveStops) +
+                    " cross-lane operations and lockstep points (work-item loops handle up to " +
+                    Twine(kMaskRegions - 1) + " in all)");
+    if (barriers + 1 > kMaxRegions) {
       return reject("it has " + Twine(barriers) + " barriers (work-item loops handle up to " + Twine(kMaxRegions - 1) +
                   ")");
     }
@@ -435,6 +449,33 @@ private:
       isExit_.push_back(exit);
       barrierSlots_.push_back(note ? noteOnce(note) : nullptr);
     }
+    if (entries_.size() > kMaskRegions) numberExitsFirst();
+  }
+
+  // Renumbers the regions so that those after a kernel-exit barrier come
+  // right after region 0, inside the core's mask (the others keep their
+  // order). Only kernels without cross-lane stops get here: those number
+  // their parked records' sites as they go.
+  void numberExitsFirst() {
+    SmallVector<unsigned, 64> order{0};
+    for (unsigned k = 1; k < entries_.size(); ++k)
+      if (isExit_[k]) order.push_back(k);
+    for (unsigned k = 1; k < entries_.size(); ++k)
+      if (!isExit_[k]) order.push_back(k);
+    SmallVector<BasicBlock *, 16> entries;
+    SmallVector<bool, 16> isExit, isWave;
+    SmallVector<Value *, 16> slots;
+    for (unsigned k : order) {
+      entries.push_back(entries_[k]);
+      isExit.push_back(isExit_[k]);
+      isWave.push_back(isWave_[k]);
+      slots.push_back(barrierSlots_[k]);
+    }
+    entries_ = std::move(entries);
+    isExit_ = std::move(isExit);
+    isWave_ = std::move(isWave);
+    barrierSlots_ = std::move(slots);
+    for (unsigned k = 1; k < entries_.size(); ++k) regionOf_[entries_[k]] = k;
   }
 
   // A cross-lane stop starts region j: the work-item parks its operands in
@@ -717,7 +758,7 @@ private:
     auto *base = dyn_cast<LoadInst>(l->getPointerOperand());
     if (!tls || !base || !uniformSet_.count(base) || tlsOffset(base->getPointerOperand(), tls, dl_) != LDSAN_EMU_TLS_LDS_BASE)
       return false;
-    if (blockRegions_.lookup(l->getParent()) & 1) return false;
+    if (inRegion(l->getParent(), 0)) return false;
     if (blockPointerStable_ < 0) {
       blockPointerStable_ = 1;
       for (User *u : base->users()) {
@@ -725,7 +766,7 @@ private:
         if (auto *ld = dyn_cast<LoadInst>(i); ld && ld->getPointerOperand() == base) continue;
         if (auto *st = dyn_cast<StoreInst>(i);
             st && st->getPointerOperand() == base && st->getValueOperand() != base &&
-            blockRegions_.lookup(st->getParent()) == 1)
+            inRegion(st->getParent(), 0) && blockRegions_.lookup(st->getParent()).count() == 1)
           continue;
         blockPointerStable_ = 0; // written after region 0, or its address taken
       }
@@ -768,7 +809,9 @@ private:
       while (!work.empty()) {
         BasicBlock *b = work.pop_back_val();
         regionBlocks_[k].push_back(b);
-        blockRegions_[b] |= uint64_t(1) << k;
+        BitVector &in = blockRegions_[b];
+        if (in.size() <= k) in.resize(entries_.size());
+        in.set(k);
         for (BasicBlock *s : successors(b))
           if (!regionOf_.count(s) && seen.insert(s).second) work.push_back(s);
       }
@@ -786,8 +829,13 @@ private:
     }
   }
 
+  bool inRegion(BasicBlock *b, unsigned k) const {
+    auto it = blockRegions_.find(b);
+    return it != blockRegions_.end() && k < it->second.size() && it->second.test(k);
+  }
+
   struct AllocaUse {
-    uint64_t regions = 0;
+    BitVector regions;
     bool escapes = false;
   };
 
@@ -854,9 +902,9 @@ private:
       if (!a) continue;
       AllocaUse u;
       collectUses(a, u);
-      bool priv = u.escapes || popcount(u.regions) > 1 || a == park_; // the core reads the parked record
-      if (!priv && popcount(u.regions) == 1) {
-        unsigned k = countr_zero(u.regions);
+      bool priv = u.escapes || u.regions.count() > 1 || a == park_; // the core reads the parked record
+      if (!priv && u.regions.count() == 1) {
+        unsigned k = (unsigned)u.regions.find_first();
         if (reexec_[k]) priv = !(demoted_.count(a) && storedBeforeLoaded(a, k));
       }
       std::optional<TypeSize> bytes = a->getAllocationSize(dl_);
@@ -926,9 +974,12 @@ private:
     Value *nextParity = b.CreateXor(par, ConstantInt::get(i32, 1), "next.parity");
     Value *oneD = b.CreateICmpNE(b.CreateAnd(parity, ConstantInt::get(i32, LDSAN_EMU_GROUP_ONE_D)), ConstantInt::get(i32, 0), "one.d");
     // Per-item values computed from workitem.id.{x,y,z}, for regionReads.
-    // Lockstep kernels (a region per LDS access: many, short) get no twins,
-    // nor do large kernels (RT_LARGE_KERNEL: a third copy of every region).
-    bool twins = !lockstep_ && f_.getInstructionCount() <= RT_LARGE_KERNEL;
+    // Lockstep kernels (a region per LDS access: many, short) get no twins.
+    // Large kernels (RT_LARGE_KERNEL) get no third copy of a region: the twin
+    // takes the place of the all-waiting loop, and workgroups of more than
+    // one dimension run the loop that checks each state.
+    bool twins = !lockstep_;
+    bool large = f_.getInstructionCount() > RT_LARGE_KERNEL;
     SmallPtrSet<Value *, 16> fromIds;
     for (Instruction *p : perItem_)
       if (idField(p) >= 0 || llvm::any_of(p->operands(), [&](Use &u) { return fromIds.count(u.get()) != 0; }))
@@ -949,6 +1000,12 @@ private:
       sw->addCase(ConstantInt::get(cast<IntegerType>(i32), k), pick);
       bool readsIds = twins && regionReads(k, fromIds);
       BasicBlock *some = buildRegionLoop(g, k, false, false, pick, done, mask, par, nextParity, tlsItem, base);
+      if (readsIds && large) {
+        BasicBlock *line = buildRegionLoop(g, k, true, true, pick, done, mask, par, nextParity, tlsItem, base);
+        IRBuilder<> pb(pick);
+        pb.CreateCondBr(pb.CreateAnd(all, oneD), line, some);
+        continue;
+      }
       BasicBlock *allPick = readsIds ? BasicBlock::Create(ctx, "r" + std::to_string(k) + ".all.pick", g) : pick;
       BasicBlock *everyone = buildRegionLoop(g, k, true, false, allPick, done, mask, par, nextParity, tlsItem, base);
       IRBuilder<> pb(pick);
@@ -1172,7 +1229,9 @@ private:
   }
 
   // The group function's result bit of a work-item that stopped at j.
-  static uint64_t stopBit(unsigned j) { return j == kDoneStop ? LDSAN_EMU_GROUP_DONE : uint64_t(1) << j; }
+  static uint64_t stopBit(unsigned j) {
+    return j == kDoneStop ? LDSAN_EMU_GROUP_DONE : j < kMaskRegions ? uint64_t(1) << j : LDSAN_EMU_GROUP_HIGH;
+  }
 
   // The loop of a one-dimensional workgroup whose region starts with
   // `if (threadIdx.x < c) ... else <barrier j>` (any compare of the index with
@@ -1278,7 +1337,9 @@ private:
     BasicBlock *fills = BasicBlock::Create(ctx, tag + ".others.fill", g, done);
     exit->setSuccessor(1, after);
     IRBuilder<> ab(after);
-    ab.CreateCondBr(ab.CreateAnd(others, ab.CreateICmpNE(ab.CreateLoad(i64, mask), jBit)), fills, done);
+    // (Past the masks' bits, jBit is every such region's: the others' state is always stored.)
+    Value *sameStop = j == kDoneStop || j < kMaskRegions ? ab.CreateICmpEQ(ab.CreateLoad(i64, mask), jBit) : (Value *)ab.getFalse();
+    ab.CreateCondBr(ab.CreateAnd(others, ab.CreateNot(sameStop)), fills, done);
     IRBuilder<> fb(fills);
     Value *st = stopState(fb, j, nextParity);
     auto fill = [&](Value *from, Value *to, const char *what) {
@@ -1316,7 +1377,7 @@ private:
   SmallVector<Value *, 16> barrierSlots_;       // region k's barrier pc slot (the LDS checks'), or null
   DenseMap<BasicBlock *, unsigned> regionOf_;   // barrier block -> region
   std::vector<SmallVector<BasicBlock *, 32>> regionBlocks_;
-  DenseMap<BasicBlock *, uint64_t> blockRegions_;
+  DenseMap<BasicBlock *, BitVector> blockRegions_; // the regions block b is in
   std::vector<bool> reexec_;
   SmallPtrSet<Instruction *, 32> uniformSet_;
   SmallVector<Instruction *, 32> uniform_;

@@ -8,7 +8,8 @@
 # that a workgroup of that shape costs without the kernel's work
 # (bench_scaling.hip); then what running a kernel's waves in lockstep costs
 # (bench_wave.hip: the reduction through an LDS tree and through shuffles);
-# then an LDS bandwidth loop that must stay out of lockstep (bench_lds_swap.hip);
+# then an LDS bandwidth loop that must stay out of lockstep, and its twin with
+# 65 barriers that must stay in work-item loops (bench_lds_swap.hip);
 # then what the LDS race and uninitialized-read checks cost (the reduction
 # with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only,
 # and a tiled SGEMM whose work-items read tiles other work-items read too,
@@ -96,13 +97,24 @@ fib=$(LDSAN_EMU_FIBERS=1 "$tmp/wave" 3 | value shuffle_ms)
 printf '  the same shuffles as fibers (LDSAN_EMU_FIBERS=1, best of 3): %7.3f ms\n' "$fib"
 awk -v t="$tree" -v s="$shfl" 'BEGIN { printf "  lockstep cost: %.0f ns per work-item, %.1fx the tree\n", (s - t) * 1e6 / (4096 * 256), s / t }'
 # An LDS bandwidth loop whose lanes only swap their own slots: work-item
-# loops, no lockstep (bench_lds_swap.hip; lockstep made it several-fold slower).
+# loops, no lockstep (bench_lds_swap.hip; lockstep made it several-fold
+# slower); its twin with 65 barriers (fibers made it ~80x slower).
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_lds_swap.hip -o "$tmp/swap"
 : >"$tmp/swap.all"
-for ((round = 0; round < rounds; round++)); do "$tmp/swap" 3 | value swap_ms >>"$tmp/swap.all"; done
-[[ $(wc -l <"$tmp/swap.all") -eq $((rounds * 3)) ]] || { echo "bench: bench_lds_swap printed no times"; exit 1; }
+: >"$tmp/swap_barriers.all"
+for ((round = 0; round < rounds; round++)); do
+  "$tmp/swap" 3 >"$tmp/swap.out" || { echo "bench: bench_lds_swap failed"; exit 1; }
+  value swap_ms <"$tmp/swap.out" >>"$tmp/swap.all"
+  value swap_barriers_ms <"$tmp/swap.out" >>"$tmp/swap_barriers.all"
+done
+for f in swap swap_barriers; do
+  [[ $(wc -l <"$tmp/$f.all") -eq $((rounds * 3)) ]] || { echo "bench: bench_lds_swap printed no ${f}_ms times"; exit 1; }
+done
 sort -g "$tmp/swap.all" | awk '{ v[NR] = $1 } END {
   printf "LDS bandwidth loop (bench_lds_swap.hip: 256 x 256 work-items each swapping s[tid] and s[tid + blockDim.x] 1000 times,\n"
+  printf "  %d runs in %d processes): min %.1f ms, median %.1f ms, max %.1f ms\n", NR, NR / 3, v[1], v[int((NR + 1) / 2)], v[NR] }'
+sort -g "$tmp/swap_barriers.all" | awk '{ v[NR] = $1 } END {
+  printf "  the same with a barrier after each swap (2048 swaps, 65 barriers: unrolled as gpumembench,\n"
   printf "  %d runs in %d processes): min %.1f ms, median %.1f ms, max %.1f ms\n", NR, NR / 3, v[1], v[int((NR + 1) / 2)], v[NR] }'
 echo "LDS checks (the 1M-element reduction, best of $((rounds * 8)) in the rounds above; compiled in: best of 5):"
 printf '  bounds checks only:                                       %10.3f ms (above)\n' "$emu"
