@@ -29,6 +29,7 @@ include device/device.mk
 include instrument/instrument.mk
 include tools/tools.mk
 include host/host.mk
+include retarget/retarget.mk
 include emulator/core.mk
 include emulator/hip.mk
 include emulator/asan.mk

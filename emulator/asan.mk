@@ -45,7 +45,7 @@ TEST_TARGETS += emulator-asan-tests
 
 EMU_ASAN_FLAGS   := $(SAN_FLAGS)
 
-$(BUILD)/obj/emucore-asan/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h
+$(BUILD)/obj/emucore-asan/%.o: emulator/core/%.c emulator/core/core_internal.h $(EMU_CONTRACTS)
 	@mkdir -p $(@D)
 	$(CLANG) $(EMU_CFLAGS) $(EMU_ASAN_FLAGS) -fPIC -MMD -MP -c $< -o $@
 
@@ -54,7 +54,7 @@ $(EMU_ASAN_CORE): $(EMU_ASAN_CORE_OBJ) $(BUILD)/obj/emucore/core_fiber.o
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/obj/emulator/hip-asan/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h
+$(BUILD)/obj/emulator/hip-asan/%.o: emulator/hip/%.c emulator/hip/hip_internal.h $(EMU_CONTRACTS)
 	@mkdir -p $(@D)
 	$(CLANG) $(EMU_HIP_CFLAGS) $(EMU_ASAN_FLAGS) -MMD -MP -c $< -o $@
 

@@ -1,6 +1,6 @@
-# ldsan CPU emulator core: the retarget tool, the execution core, their tests.
-# Included by the top Makefile; also usable alone: make -f emulator/core.mk emucore-tests
-#   $(BUILD)/bin/ldsan-emu-retarget    amdgcn device bitcode -> x86-64 object
+# ldsan CPU emulator core: the execution core and its tests (the retarget tool
+# that makes the device objects it runs: retarget/retarget.mk).
+# Included by the top Makefile, after retarget/retarget.mk.
 #   $(BUILD)/lib/libldsan-emu-core.a   scheduler, fibers, intrinsics, report drain
 #   emucore-tests / bench-core         test programs (test/emucore.list) / speed check
 BUILD       ?= build
@@ -12,36 +12,21 @@ LLVM_LINK   ?= llvm-link-22
 ROCM_BITCODE ?= /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -std=c11
 
-EMU_CFLAGS := $(HOST_CFLAGS) -D_GNU_SOURCE -fno-omit-frame-pointer
+# include/: the ABI and the emulator's contracts (include/ldsan/emu/).
+EMU_CFLAGS := $(HOST_CFLAGS) -D_GNU_SOURCE -fno-omit-frame-pointer -Iinclude
 # The host report library prints the reports the core drains (host/host.mk).
 EMU_HOST_LIB := $(BUILD)/lib/libldsan-host.a
 EMU_CORE_LIB := $(BUILD)/lib/libldsan-emu-core.a
-EMU_RETARGET := $(BUILD)/bin/ldsan-emu-retarget
 # Link line for a program using the core (after its objects).
 EMU_CORE_LINK := $(EMU_CORE_LIB) $(EMU_HOST_LIB) -lpthread -lm
 
-EMU_RT_SRC := $(wildcard emulator/retarget/*.c)
-# Work-item loop formation and debug info need LLVM's C++ API (no C API for them).
-EMU_RT_CXX := $(wildcard emulator/retarget/*.cpp)
-EMU_RT_CXX_OBJ := $(EMU_RT_CXX:emulator/retarget/%.cpp=$(BUILD)/obj/retarget/%.o)
-EMU_RT_CXXFLAGS := $(patsubst -I%,-isystem %,$(shell $(LLVM_CONFIG) --cxxflags)) -fno-rtti -O2 -g -Wall -Wextra
 EMU_CORE_SRC := $(wildcard emulator/core/*.c)
 EMU_CORE_OBJ := $(EMU_CORE_SRC:emulator/core/%.c=$(BUILD)/obj/emucore/%.o) $(BUILD)/obj/emucore/core_fiber.o
 
 .PHONY: emulator-core emucore-tests bench-core
 emulator-core: $(EMU_RETARGET) $(EMU_CORE_LIB)
 
-$(BUILD)/obj/retarget/%.o: emulator/retarget/%.cpp emulator/retarget/retarget.h emulator/retarget/retarget_loops.h emulator/core/emu_tls.h emulator/core/lds_track.h emulator/emu.h instrument/MemOps.h instrument/AsanShadow.h
-	@mkdir -p $(dir $@)
-	$(CLANGXX) $(EMU_RT_CXXFLAGS) -c $< -o $@
-
-$(EMU_RETARGET): $(EMU_RT_SRC) $(EMU_RT_CXX_OBJ) emulator/retarget/retarget.h emulator/retarget/retarget_time.h emulator/core/emu_tls.h emulator/emu.h \
-                 include/ldsan/entry_points.def
-	@mkdir -p $(dir $@)
-	$(CLANGXX) -x c $(EMU_CFLAGS) -Iinclude -I$(shell $(LLVM_CONFIG) --includedir) $(EMU_RT_SRC) -x none $(EMU_RT_CXX_OBJ) -o $@ \
-	  $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs)
-
-$(BUILD)/obj/emucore/%.o: emulator/core/%.c emulator/core/core_internal.h emulator/core/emu_tls.h emulator/emu.h
+$(BUILD)/obj/emucore/%.o: emulator/core/%.c emulator/core/core_internal.h $(EMU_CONTRACTS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
@@ -64,7 +49,7 @@ EMU_TEST_BINS := $(EMU_TESTS:%=$(EMU_T)/%) $(EMU_T)/barrier-hostasan $(EMU_T)/be
 
 $(EMU_T)/stub_rt.bc: test/emucore/target_stub_rt.c include/ldsan/abi.h
 	@mkdir -p $(dir $@)
-	$(CLANG) -target amdgcn-amd-amdhsa -mcpu=gfx90a:xnack+ -mcode-object-version=5 -nogpulib -ffreestanding -O2 -emit-llvm -c $< -o $@
+	$(CLANG) -target amdgcn-amd-amdhsa -mcpu=gfx90a:xnack+ -mcode-object-version=5 -nogpulib -ffreestanding -O2 -Iinclude -emit-llvm -c $< -o $@
 
 $(EMU_T)/%.dev.bc: test/emucore/%.hip
 	@mkdir -p $(dir $@)
@@ -78,6 +63,9 @@ $(EMU_T)/%.low.bc: $(EMU_T)/%.dev.bc $(EMU_T)/stub_rt.bc
 $(EMU_T)/%.dev.o: $(EMU_T)/%.low.bc $(EMU_RETARGET)
 	$(EMU_RETARGET) $< -o $@
 
+# The core's own unit tests reach its internals (core_internal.h): -Iemulator/core.
+EMU_UNIT_CFLAGS := $(EMU_CFLAGS) -Iemulator/core -fsanitize=address,undefined -fno-sanitize-recover=undefined
+
 $(EMU_T)/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
 	$(CLANG) $(EMU_CFLAGS) $< $(EMU_T)/$*.dev.o $(EMU_CORE_LINK) -o $@
 
@@ -88,20 +76,21 @@ $(EMU_T)/bench: test/emucore/bench.c test/emucore/harness.h $(EMU_T)/bench.dev.o
 	$(CLANG) $(EMU_CFLAGS) -O2 $< $(EMU_T)/bench.dev.o $(EMU_CORE_LINK) -o $@
 
 # Unit test of the cross-lane operations (pure functions: no device code, no core library).
-$(EMU_T)/wave_ops: test/emucore/wave_ops.c emulator/core/core_wave_ops.c emulator/core/core_wave_ops.h
+$(EMU_T)/wave_ops: test/emucore/wave_ops.c emulator/core/core_wave_ops.c emulator/core/core_wave_ops.h \
+    include/ldsan/emu/wave_ops.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(EMU_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined $< emulator/core/core_wave_ops.c -o $@
+	$(CLANG) $(EMU_UNIT_CFLAGS) $< emulator/core/core_wave_ops.c -o $@
 
 # Unit test of the work-item loops' once-per-loop shadow check, against ASan's poisoning.
 $(EMU_T)/shadow_clean: test/emucore/shadow_clean.c emulator/core/core_shadow_range.c emulator/core/core_internal.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(EMU_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined $< emulator/core/core_shadow_range.c -o $@
+	$(CLANG) $(EMU_UNIT_CFLAGS) $< emulator/core/core_shadow_range.c -o $@
 
 # Unit test of the LDS checks' once-per-loop decision (no device code; the test owns the TLS and worker).
 $(EMU_T)/lds_disjoint: test/emucore/lds_disjoint.c emulator/core/core_lds_disjoint.c emulator/core/core_internal.h \
-    emulator/core/lds_track.h emulator/core/emu_tls.h
+    $(EMU_CONTRACTS)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(EMU_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined $< emulator/core/core_lds_disjoint.c -o $@
+	$(CLANG) $(EMU_UNIT_CFLAGS) $< emulator/core/core_lds_disjoint.c -o $@
 
 TEST_TARGETS += emucore-tests
 emucore-tests: emulator-core $(EMU_TEST_BINS) $(EMU_T)/stub_rt.bc $(EMU_T)/unsupported.low.bc

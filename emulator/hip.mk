@@ -1,6 +1,7 @@
 # emulator/hip.mk: the CPU emulator's HIP side — the emulated HIP runtime
-# (libldsan-emu-hip.a), the `ldsan-cc --emulate` driver, and `make bench`.
-# The emulator core (emulator/core.mk) builds ldsan-emu-retarget and libldsan-emu-core.a.
+# (libldsan-emu-hip.a), and `make bench`. The emulator core (emulator/core.mk)
+# builds libldsan-emu-core.a, retarget/retarget.mk ldsan-emu-retarget, and
+# tools/tools.mk the `ldsan-cc --emulate` driver (libexec/ldsan-cc-emulate).
 .PHONY: emulator-hip emulator-bench
 
 EMU_HIP_SRCS := $(wildcard emulator/hip/*.c)
@@ -13,7 +14,7 @@ emulator-hip: $(BUILD)/lib/libldsan-emu-hip.a $(BUILD)/libexec/ldsan-cc-emulate
 # --emulate needs the core's retarget tool and library at run time.
 all: emulator-hip $(if $(wildcard emulator/core.mk),emulator-core)
 
-$(BUILD)/obj/emulator/hip/%.o: emulator/hip/%.c emulator/hip/hip_internal.h emulator/emu.h
+$(BUILD)/obj/emulator/hip/%.o: emulator/hip/%.c emulator/hip/hip_internal.h $(EMU_CONTRACTS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_HIP_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -21,15 +22,6 @@ $(BUILD)/lib/libldsan-emu-hip.a: $(EMU_HIP_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
-
-# The --emulate driver: emulator/cc_emulate.c, with emulator/rdc_bitcode.c (-fgpu-rdc).
-EMU_DRIVER_SRCS := emulator/cc_emulate.c emulator/rdc_bitcode.c tools/input_kind.c tools/sanitize_mode.c
-EMU_DRIVER_DEFS := -D_GNU_SOURCE -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' \
-  -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -DLDSAN_DEFAULT_OBJCOPY='"llvm-objcopy-$(LLVM_VERSION)"' \
-  -DLDSAN_DEFAULT_LLVM_LINK='"$(LLVM_LINK)"' -DLDSAN_DEFAULT_OPT='"$(OPT)"'
-$(BUILD)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) emulator/rdc_bitcode.h tools/input_kind.h tools/sanitize_mode.h
-	@mkdir -p $(dir $@)
-	$(CLANG) $(HOST_CFLAGS) $(EMU_DRIVER_DEFS) -o $@ $(filter %.c,$^)
 
 # make bench: emulated vs. native time of a 1M-element sanitized reduction.
 bench: emulator-bench

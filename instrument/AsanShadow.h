@@ -1,7 +1,7 @@
 //===- AsanShadow.h - ASan's shadow-byte loads ------------------*- C++ -*-===//
 //
 // Header-only: the plugin (WaveFences.cpp) and the CPU emulator's retarget
-// tool (emulator/retarget/retarget_wave.cpp) both tell ASan's own shadow
+// tool (retarget/retarget_wave.cpp) both tell ASan's own shadow
 // loads from the program's memory accesses by their address.
 //
 //===----------------------------------------------------------------------===//

@@ -1,7 +1,7 @@
 //===- MemOps.h - memcpy, memmove and memset calls --------------*- C++ -*-===//
 //
 // Header-only: the plugin's LDS checks (LdsChecks.cpp) and the CPU emulator's
-// retarget tool (emulator/retarget/retarget_wave.cpp) both see an LDS copy
+// retarget tool (retarget/retarget_wave.cpp) both see an LDS copy
 // or fill as one of these.
 //
 //===----------------------------------------------------------------------===//

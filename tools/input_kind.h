@@ -1,5 +1,5 @@
 /* ldsan drivers: what kind of input a command-line word names. One rule for
- * ldsan-cc (tools/ldsan-cc.c) and the --emulate driver (emulator/cc_emulate.c),
+ * ldsan-cc (tools/ldsan-cc.c) and the --emulate driver (tools/cc_emulate.c),
  * so both take the same command lines. */
 #ifndef LDSAN_TOOLS_INPUT_KIND_H
 #define LDSAN_TOOLS_INPUT_KIND_H

@@ -1,6 +1,6 @@
 /* ldsan drivers: which checks a command line's sanitizer options ask for.
  * One rule for ldsan-cc (tools/ldsan-cc.c) and the --emulate driver
- * (emulator/cc_emulate.c), so both build the same mode and say the same. */
+ * (tools/cc_emulate.c), so both build the same mode and say the same. */
 #ifndef LDSAN_TOOLS_SANITIZE_MODE_H
 #define LDSAN_TOOLS_SANITIZE_MODE_H
 

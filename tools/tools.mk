@@ -72,3 +72,16 @@ $(BUILD)/bin/ldsan-gdb: tools/ldsan-gdb
 $(BUILD)/lib/ldsan-gdb.py: tools/ldsan-gdb.py
 	@mkdir -p $(dir $@)
 	cp $< $@
+
+# The --emulate driver (ldsan-cc --emulate execs it): tools/cc_emulate.c, with
+# tools/rdc_bitcode.c (-fgpu-rdc); it reads the retarget tool's exit status
+# (include/ldsan/emu/retarget_exit.h).
+EMU_DRIVER_SRCS := tools/cc_emulate.c tools/rdc_bitcode.c tools/input_kind.c tools/sanitize_mode.c
+EMU_DRIVER_DEFS := -D_GNU_SOURCE -Iinclude -DLDSAN_DEFAULT_CLANG='"$(CLANG)"' -DLDSAN_DEFAULT_CLANGXX='"$(CLANGXX)"' \
+  -DLDSAN_DEFAULT_NM='"llvm-nm-$(LLVM_VERSION)"' -DLDSAN_DEFAULT_OBJCOPY='"llvm-objcopy-$(LLVM_VERSION)"' \
+  -DLDSAN_DEFAULT_LLVM_LINK='"$(LLVM_LINK)"' -DLDSAN_DEFAULT_OPT='"$(OPT)"'
+driver: $(BUILD)/libexec/ldsan-cc-emulate
+$(BUILD)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) tools/rdc_bitcode.h tools/input_kind.h tools/sanitize_mode.h \
+    include/ldsan/emu/retarget_exit.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(HOST_CFLAGS) $(EMU_DRIVER_DEFS) -o $@ $(filter %.c,$^)

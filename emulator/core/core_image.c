@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/ldsan/host.h"
+#include "ldsan/host.h"
 #include "core_internal.h"
 
 static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../include/ldsan/abi.h"
-#include "../../include/ldsan/host.h"
-#include "../emu.h"
-#include "emu_tls.h"
+#include "ldsan/abi.h"
+#include "ldsan/host.h"
+#include "ldsan/emu/emu.h"
+#include "ldsan/emu/emu_tls.h"
 
 /* Functions the retargeted device code calls. */
 #define EMU_API __attribute__((visibility("default")))

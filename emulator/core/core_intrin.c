@@ -9,7 +9,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "../../include/ldsan/abi.h"
+#include "ldsan/abi.h"
 #include "core_internal.h"
 #include "core_wave_ops.h"
 

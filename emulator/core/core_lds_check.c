@@ -38,9 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/ldsan/abi.h"
+#include "ldsan/abi.h"
 #include "core_internal.h"
-#include "lds_track.h"
+#include "ldsan/emu/lds_track.h"
 
 
 /* Records per 4-byte word of the block: the word's, then its 4 bytes'. */

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "core_internal.h"
-#include "lds_track.h"
+#include "ldsan/emu/lds_track.h"
 
 #define EMU_DISJOINT_MAX_ITEMS (1u << 20)
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/ldsan/abi.h"
-#include "../../include/ldsan/host.h"
+#include "ldsan/abi.h"
+#include "ldsan/host.h"
 #include "core_internal.h"
 
 static ldsan_emu_report_hook report_hook;

@@ -40,7 +40,7 @@
 
 #include "core_internal.h"
 #include "core_wave_ops.h"
-#include "../../include/ldsan/host.h"
+#include "ldsan/host.h"
 
 __thread ldsan_emu_tls_state __ldsan_emu_tls __attribute__((tls_model("initial-exec")));
 __thread emu_worker *ldsan_emu_self;

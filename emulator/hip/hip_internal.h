@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../emu.h"
+#include "ldsan/emu/emu.h"
 
 /* Every message the HIP layer prints starts with this. */
 #define LDSAN_EMU_PREFIX "ldsan-emu"

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../emulator/emu.h"
-#include "../../include/ldsan/abi.h"
+#include "ldsan/emu/emu.h"
+#include "ldsan/abi.h"
 
 #define CHECK(cond, ...)                                                      \
   do {                                                                        \

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../emulator/core/core_internal.h"
-#include "../../emulator/core/lds_track.h"
+#include "core_internal.h"
+#include "ldsan/emu/lds_track.h"
 
 __thread ldsan_emu_tls_state __ldsan_emu_tls;
 __thread emu_worker *ldsan_emu_self;

@@ -12,7 +12,7 @@ clang-22 -x hip --offload-arch=gfx90a:xnack+ -mcode-object-version=5 -D__AMDGCN_
   -Wno-linker-warnings -fpass-plugin="$B/lib/ldsan-instrument.so" test/emucore/overflow.hip -o "$out/overflow.bc" || exit 1
 "$B/bin/ldsan-emu-retarget" "$out/overflow.bc" -o "$out/overflow.o" || exit 1
 host=""; [[ -f $B/lib/libldsan-host.a ]] && host="$B/lib/libldsan-host.a"
-clang-22 -O2 test/emucore/overflow.c "$out/overflow.o" "$B/lib/libldsan-emu-core.a" $host -lpthread -lm -o "$out/overflow" || exit 1
+clang-22 -O2 -Iinclude test/emucore/overflow.c "$out/overflow.o" "$B/lib/libldsan-emu-core.a" $host -lpthread -lm -o "$out/overflow" || exit 1
 "$out/overflow" >"$out/overflow.log" 2>&1; rc=$?
 cat "$out/overflow.log"
 [[ $rc -ne 0 ]] && grep -q 'REPORT wg=1,2,0 wi=63,0,0 size=4 write=1 shadow=0xe1' "$out/overflow.log"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../include/ldsan/abi.h"
+#include "ldsan/abi.h"
 
 int __ldsan_emu_shadow_clean(uint64_t first, uint64_t end);
 int __ldsan_emu_own_shadow_clean(uint64_t first, uint64_t end, uint64_t offset, const ldsan_device_state *state);

@@ -5,7 +5,7 @@
  * channel followed by a trap under HALT_ON_ERROR. Not the real runtime. */
 #include <stdint.h>
 
-#include "../../include/ldsan/abi.h"
+#include "ldsan/abi.h"
 
 #define SLOTS 256u
 #define SLOT_SIZE (16u << 10)

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../emulator/core/core_wave_ops.h"
+#include "core_wave_ops.h"
 
 #define N LDSAN_EMU_WAVE_LANES
 #define SENTINEL 0xdeadbeefcafef00dull

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests the `ldsan-cc --emulate` driver (emulator/cc_emulate.c): a two-file
+# Tests the `ldsan-cc --emulate` driver (tools/cc_emulate.c): a two-file
 # program built with -c then linked with a .cpp, temporary files cleaned up,
 # a host object without emulated device code failing at launch with a clear
 # message, and the driver's own error messages.

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../emulator/emu.h"
+#include "ldsan/emu/emu.h"
 
 static const ldsan_emu_image *fake_images[8];
 static unsigned fake_image_count;

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
   void *cargs[] = {&d, &zero, &one};
   unsigned launches = fake_launch_count;
   CHECK_EQ(hipLaunchCooperativeKernel((const void *)scale, dim3(32), dim3(128), cargs, 0, 0), hipSuccess);
-  CHECK_EQ(fake_last_flags, 1u);  // LDSAN_EMU_LAUNCH_COOPERATIVE (emulator/emu.h)
+  CHECK_EQ(fake_last_flags, 1u);  // LDSAN_EMU_LAUNCH_COOPERATIVE (include/ldsan/emu/emu.h)
   CHECK_EQ(fake_launch_count, launches + 1);
   CHECK_EQ(hipLaunchCooperativeKernel((const void *)scale, dim3(33), dim3(128), cargs, 0, 0),
            hipErrorCooperativeLaunchTooLarge);

@@ -13,7 +13,7 @@ lib="$BUILD/lib/libldsan-emu-hip.a"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$CLANG" -x hip --offload-host-only --offload-arch=gfx90a:xnack+ -D__AMDGCN_WAVEFRONT_SIZE=64 \
   --rocm-path=/usr -nogpulib -fsanitize=address -O1 -g -c test/emulator/hip_layer.hip -o "$tmp/host.o"
-"$CLANG" -O1 -g -Wall -Wextra -c test/emulator/fake_core.c -o "$tmp/core.o"
+"$CLANG" -O1 -g -Wall -Wextra -Iinclude -c test/emulator/fake_core.c -o "$tmp/core.o"
 fatbin=$("$NM" "$tmp/host.o" | awk '$1 == "U" && $2 ~ /^__hip_fatbin_/ {print $2}')
 [[ -n "$fatbin" ]] || { echo "host object does not reference __hip_fatbin_*"; exit 1; }
 "$CLANG" -fsanitize=address "$tmp/host.o" "$tmp/core.o" "$lib" -lstdc++ -lpthread \

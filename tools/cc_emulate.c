@@ -41,10 +41,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "retarget/retarget_exit.h"
+#include "ldsan/emu/retarget_exit.h"
 
-#include "../tools/input_kind.h"
-#include "../tools/sanitize_mode.h"
+#include "input_kind.h"
+#include "sanitize_mode.h"
 #include "rdc_bitcode.h"
 
 #ifndef LDSAN_DEFAULT_CLANG
@@ -478,15 +478,23 @@ static void retarget_device(const char *retarget, const strvec *cflags, const ch
   ldsan_emu_hint_exit = 0;
 }
 
-int main(int argc, char **argv) {
-  const char *root = getenv("LDSAN_ROOT");
-  const char *cc = getenv("LDSAN_CC");
-  const char *clangxx = getenv("LDSAN_CLANGXX");
-  const char *nm = getenv("LDSAN_NM");
-  char self_root[PATH_MAX];
-  ldsan_emu_verbose = getenv("LDSAN_EMU_VERBOSE") && strcmp(getenv("LDSAN_EMU_VERBOSE"), "0") != 0;
-  ldsan_emu_time = getenv("LDSAN_EMU_TIME") && *getenv("LDSAN_EMU_TIME") && strcmp(getenv("LDSAN_EMU_TIME"), "0") != 0;
-  if (!root || !*root) {  /* build/libexec/ldsan-cc-emulate -> build */
+/* The programs the steps run: the environment's (ldsan-cc sets them), else
+ * the build's defaults; root is the build directory (LDSAN_ROOT, else two
+ * levels above this executable: build/libexec/ldsan-cc-emulate). */
+typedef struct emu_tools {
+  const char *root, *cc, *clang, *clangxx, *nm, *objcopy, *llvm_link, *opt;
+  char *retarget;
+} emu_tools;
+
+static const char *tool_env(const char *name, const char *fallback) {
+  const char *v = getenv(name);
+  return v && *v ? v : fallback;
+}
+
+static void find_tools(emu_tools *t) {
+  static char self_root[PATH_MAX];
+  t->root = getenv("LDSAN_ROOT");
+  if (!t->root || !*t->root) {
     ssize_t n = readlink("/proc/self/exe", self_root, sizeof self_root - 1);
     if (n <= 0) die("LDSAN_ROOT is not set; run this through 'ldsan-cc --emulate'");
     self_root[n] = '\0';
@@ -494,41 +502,55 @@ int main(int argc, char **argv) {
       char *slash = strrchr(self_root, '/');
       if (slash) *slash = '\0';
     }
-    root = self_root;
+    t->root = self_root;
   }
-  if (!cc || !*cc) cc = fmt("%s/bin/ldsan-cc", root);
-  static ldsan_cc_include_dirs includes; /* where a .cpp's own headers are */
-  ldsan_cc_find_include_dirs(argc, argv, &includes);
-  const char *clang = getenv("LDSAN_CLANG");
-  if (!clang || !*clang) clang = LDSAN_DEFAULT_CLANG;
-  if (!clangxx || !*clangxx) clangxx = LDSAN_DEFAULT_CLANGXX;
-  if (!nm || !*nm) nm = LDSAN_DEFAULT_NM;
-  const char *objcopy = getenv("LDSAN_OBJCOPY"), *llvm_link = getenv("LDSAN_LLVM_LINK"), *opt = getenv("LDSAN_OPT");
-  if (!objcopy || !*objcopy) objcopy = LDSAN_DEFAULT_OBJCOPY;
-  if (!llvm_link || !*llvm_link) llvm_link = LDSAN_DEFAULT_LLVM_LINK;
-  if (!opt || !*opt) opt = LDSAN_DEFAULT_OPT;
+  t->cc = getenv("LDSAN_CC");
+  if (!t->cc || !*t->cc) t->cc = fmt("%s/bin/ldsan-cc", t->root);
+  t->clang = tool_env("LDSAN_CLANG", LDSAN_DEFAULT_CLANG);
+  t->clangxx = tool_env("LDSAN_CLANGXX", LDSAN_DEFAULT_CLANGXX);
+  t->nm = tool_env("LDSAN_NM", LDSAN_DEFAULT_NM);
+  t->objcopy = tool_env("LDSAN_OBJCOPY", LDSAN_DEFAULT_OBJCOPY);
+  t->llvm_link = tool_env("LDSAN_LLVM_LINK", LDSAN_DEFAULT_LLVM_LINK);
+  t->opt = tool_env("LDSAN_OPT", LDSAN_DEFAULT_OPT);
+}
 
+/* A command line --emulate does not build (-v alone, --version, ...):
+ * ldsan-cc runs it as it is. */
+static void exec_passthrough(const emu_tools *t, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!is_passthrough(argv[i])) continue;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     if (!args) die("out of memory");
-    args[0] = (char *)cc;
+    args[0] = (char *)t->cc;
     for (int k = 1; k < argc; k++) args[k] = argv[k];
     fflush(stdout);
-    execvp(cc, args);
-    die("cannot run '%s': %s", cc, strerror(errno));
+    execvp(t->cc, args);
+    die("cannot run '%s': %s", t->cc, strerror(errno));
   }
+}
 
-  /* Split the command line: inputs, -o, -c, compile flags, link flags. */
-  input *inputs = calloc((size_t)argc, sizeof *inputs);
-  int ninputs = 0, compile_only = 0, lang_hip = 0, lang_set = 0, host_only = 0, rdc = 0, shared = 0;
-  int lds_only = 0;  /* -fsanitize=lds: no AddressSanitizer in the program */
-  const char *output = NULL, *requested_arch = NULL, *arch;
-  strvec cflags = {0}, lflags = {0}, rdc_bitcode = {0};
-  strvec hipflags = {0};  /* for HIP compiles only: the target, -fgpu-rdc */
-  if (!inputs) die("out of memory");
+/* The command line, split: inputs, -o, -c, compile flags, link flags. */
+typedef struct emu_build {
+  input *inputs;
+  int ninputs, compile_only, host_only, rdc, shared;
+  int lds_only;                     /* -fsanitize=lds: no AddressSanitizer in the program */
+  const char *output;
+  strvec cflags, lflags;
+  strvec hipflags;                  /* for HIP compiles only: the target, -fgpu-rdc */
+  strvec hostflags;                 /* for host compiles only, before the user's */
+  strvec rdc_bitcode;               /* -fgpu-rdc: the device bitcode to link */
+  strvec objects;                   /* what the link takes */
+} emu_build;
+
+static void parse_command_line(int argc, char **argv, const emu_tools *t, emu_build *b) {
+  static ldsan_cc_include_dirs includes; /* where a .cpp's own headers are */
+  ldsan_cc_find_include_dirs(argc, argv, &includes);
+  int lang_hip = 0, lang_set = 0;
+  const char *requested_arch = NULL, *arch;
+  b->inputs = calloc((size_t)argc, sizeof *b->inputs);
+  if (!b->inputs) die("out of memory");
   ldsan_cc_mode mode = ldsan_cc_sanitize_mode(argc, argv, 1);
-  lds_only = mode.lds_only;
+  b->lds_only = mode.lds_only;
   if (mode.note) fprintf(stderr, "ldsan-cc: note: %s\n", mode.note);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -539,21 +561,21 @@ int main(int argc, char **argv) {
       setenv("LDSAN_LDS_CHECKS", ldsan_cc_lds_checks_option(a), 1);
     } else if (sanitize_lds) {
       /* ldsan-cc's too: its HIP compiles get it back (hipflags); the rest is clang's. */
-      if (rest[0]) push(&cflags, xstrdup(rest));
+      if (rest[0]) push(&b->cflags, xstrdup(rest));
     } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc) die("-o needs a file name");
-      output = argv[++i];
+      b->output = argv[++i];
     } else if (strcmp(a, "-c") == 0) {
-      compile_only = 1;
+      b->compile_only = 1;
     } else if (strcmp(a, "-x") == 0 && i + 1 < argc) {
       lang_hip = strcmp(argv[++i], "hip") == 0 || strcmp(argv[i], "cuda") == 0;
       lang_set = strcmp(argv[i], "none") != 0;
     } else if (strcmp(a, "-xhip") == 0) {
       lang_hip = lang_set = 1;
     } else if (strcmp(a, "--offload-host-only") == 0 || strcmp(a, "--cuda-host-only") == 0) {
-      host_only = 1;
+      b->host_only = 1;
     } else if (strcmp(a, "-shared") == 0) {
-      shared = 1;
+      b->shared = 1;
     } else if (strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 || strcmp(a, "-emit-llvm") == 0 ||
                strcmp(a, "--offload-device-only") == 0 || strcmp(a, "--cuda-device-only") == 0) {
       die("'%s' is not supported with --emulate (it builds executables and objects, whose kernels run on the "
@@ -563,52 +585,52 @@ int main(int argc, char **argv) {
     } else if (strncmp(a, "--no-offload-arch=", 18) == 0) {
       continue;
     } else if (strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-fno-gpu-rdc") == 0) {
-      rdc = a[2] == 'g';
+      b->rdc = a[2] == 'g';
     } else if (strcmp(a, "--hip-link") == 0 || is_real_hip_runtime(a)) {
       continue;  /* the emulated HIP runtime is linked instead */
     } else if (takes_value(a) && i + 1 < argc) {
-      strvec *dst = link_only(a) ? &lflags : &cflags;
+      strvec *dst = link_only(a) ? &b->lflags : &b->cflags;
       push(dst, a);
       push(dst, argv[++i]);
     } else if (a[0] == '-' && a[1] != '\0') {
-      push(link_only(a) ? &lflags : &cflags, a);
+      push(link_only(a) ? &b->lflags : &b->cflags, a);
     } else {
       if (!lang_hip && is_real_hip_runtime(a)) continue;
-      inputs[ninputs].path = a;
-      inputs[ninputs].hip = lang_hip || ldsan_cc_is_hip_source(a) || (!lang_set && ldsan_cc_is_cxx_using_hip(a, &includes));
-      ninputs++;
+      input *in = &b->inputs[b->ninputs++];
+      in->path = a;
+      in->hip = lang_hip || ldsan_cc_is_hip_source(a) || (!lang_set && ldsan_cc_is_cxx_using_hip(a, &includes));
     }
   }
-  if (ninputs == 0) die("no input files; usage: ldsan-cc --emulate app.hip [more inputs] -o app");
+  if (b->ninputs == 0) die("no input files; usage: ldsan-cc --emulate app.hip [more inputs] -o app");
   int any_hip = 0;
-  for (int i = 0; i < ninputs; i++) any_hip |= inputs[i].hip;
-  if (any_hip) push(&hipflags, fmt("--offload-arch=%s", emu_device_arch(root, clang, requested_arch, lds_only)));
-  if (lds_only) push(&hipflags, "-fsanitize=lds");
+  for (int i = 0; i < b->ninputs; i++) any_hip |= b->inputs[i].hip;
+  if (any_hip)
+    push(&b->hipflags, fmt("--offload-arch=%s", emu_device_arch(t->root, t->clang, requested_arch, b->lds_only)));
+  if (b->lds_only) push(&b->hipflags, "-fsanitize=lds");
   /* Host compiles under ASan keep frame pointers: ASan's malloc stacks unwind
    * by them, and a kernel's overflow of a hipMalloc buffer prints the stack
    * that allocated it through the program's own functions (host/asan_heap.c). */
-  strvec hostflags = {0};
-  if (!lds_only) push(&hostflags, "-fno-omit-frame-pointer");
-  if (rdc) push(&hipflags, "-fgpu-rdc");
-  if (compile_only && output && ninputs > 1) die("-c with -o takes exactly one input (got %d)", ninputs);
-  for (int i = 0; i < ninputs; i++) {
-    if (!file_exists(inputs[i].path)) die("input '%s' does not exist", inputs[i].path);
+  if (!b->lds_only) push(&b->hostflags, "-fno-omit-frame-pointer");
+  if (b->rdc) push(&b->hipflags, "-fgpu-rdc");
+  if (b->compile_only && b->output && b->ninputs > 1) die("-c with -o takes exactly one input (got %d)", b->ninputs);
+  for (int i = 0; i < b->ninputs; i++) {
+    const char *path = b->inputs[i].path;
+    if (!file_exists(path)) die("input '%s' does not exist", path);
     struct stat st;
-    if (stat(inputs[i].path, &st) == 0 && S_ISDIR(st.st_mode))
-      die("input '%s' is a directory; give the source and object files in it (e.g. %s/*.hip)", inputs[i].path,
-          inputs[i].path);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+      die("input '%s' is a directory; give the source and object files in it (e.g. %s/*.hip)", path, path);
   }
+}
 
-  char *retarget = need(root, "bin/ldsan-emu-retarget", "the emulator's retarget tool");
-  if (strchr(cc, '/') && !file_exists(cc)) die("ldsan-cc ('%s') is missing; run 'make' in the ldsan tree", cc);
-
+/* The temporary directory, removed at exit and when interrupted (Ctrl-C, a
+ * build tool's timeout). */
+static void make_tmpdir(void) {
   snprintf(ldsan_emu_tmpdir, sizeof ldsan_emu_tmpdir, "%s/ldsan-emu-XXXXXX",
            getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(ldsan_emu_tmpdir)) {
     ldsan_emu_tmpdir[0] = '\0';
     die("cannot create a temporary directory: %s", strerror(errno));
   }
-  /* Interrupted (Ctrl-C, a build tool's timeout): the temporaries go too. */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
@@ -616,164 +638,198 @@ int main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
+}
 
-  strvec objects = {0};
-  for (int i = 0; i < ninputs; i++) {
-    const char *in = inputs[i].path;
-    char *s = stem(in);
-    if (!inputs[i].hip) {
-      if (ldsan_cc_is_object(in)) {
-        push(&objects, in);
-      } else {  /* a host C/C++ source: compile it like the host part of a .hip (C++ unless .c) */
-        char *obj = compile_only ? (output ? xstrdup(output) : fmt("%s.o", s))
-                                 : fmt("%s/%d-%s.o", ldsan_emu_tmpdir, i, s);
-        strvec c = {0};
-        push(&c, ldsan_cc_ends_with(in, ".c") ? clang : clangxx);
-        if (!lds_only) push(&c, "-fsanitize=address");
-        push_all(&c, &hostflags);
-        push_all(&c, &cflags);
-        push(&c, "-c");
-        push(&c, in);
-        push(&c, "-o");
-        push(&c, obj);
-        run(fmt("compiling %s", in), &c, NULL);
-        push(&objects, obj);
-      }
-      free(s);
-      continue;
-    }
-    char *bc = fmt("%s/%d-%s.bc", ldsan_emu_tmpdir, i, s);
-    char *dev = fmt("%s/%d-%s.dev.o", ldsan_emu_tmpdir, i, s);
-    char *host = fmt("%s/%d-%s.host.o", ldsan_emu_tmpdir, i, s);
-    char *out = compile_only ? (output ? xstrdup(output) : fmt("%s.o", s)) : NULL;
-    if (host_only) {  /* the host part alone, as clang's --offload-host-only */
-      compile_hip_part(cc, "host", &cflags, &hipflags, &hostflags, in, compile_only ? out : host);
-      if (!compile_only) push(&objects, host);
-      free(s);
-      continue;
-    }
-    compile_hip_part(cc, "device", &cflags, &hipflags, &hostflags, in, bc);
-    compile_hip_part(cc, "host", &cflags, &hipflags, &hostflags, in, host);
-    if (rdc) {  /* the device code is linked with the other TUs' first */
-      if (!compile_only) {
-        push(&rdc_bitcode, bc);
-        push(&objects, host);
-      } else {
-        strvec e = {0};
-        push(&e, objcopy);
-        push(&e, fmt("--add-section=%s=%s", LDSAN_EMU_RDC_SECTION, bc));
-        push(&e, fmt("--set-section-flags=%s=exclude,readonly", LDSAN_EMU_RDC_SECTION));
-        push(&e, host);
-        push(&e, out);
-        run(fmt("storing the device bitcode of %s in %s", in, out), &e, NULL);
-      }
-      free(s);
-      continue;
-    }
-    retarget_device(retarget, &cflags, bc, dev, in, in);
-    if (compile_only) {  /* one relocatable object per input: host + device */
-      strvec l = {0};
-      push(&l, clangxx);
-      push(&l, "-r");
-      push(&l, "-nostdlib");
-      push(&l, host);
-      push(&l, dev);
-      push(&l, "-o");
-      push(&l, out);
-      run(fmt("combining host and device objects of %s", in), &l, NULL);
+/* Input i, not HIP: an object is linked as it is; a host C/C++ source is
+ * compiled like the host part of a .hip (C++ unless .c). s: its stem. */
+static void compile_host_input(const emu_tools *t, emu_build *b, int i, const char *s) {
+  const char *in = b->inputs[i].path;
+  if (ldsan_cc_is_object(in)) {
+    push(&b->objects, in);
+    return;
+  }
+  char *obj = b->compile_only ? (b->output ? xstrdup(b->output) : fmt("%s.o", s))
+                              : fmt("%s/%d-%s.o", ldsan_emu_tmpdir, i, s);
+  strvec c = {0};
+  push(&c, ldsan_cc_ends_with(in, ".c") ? t->clang : t->clangxx);
+  if (!b->lds_only) push(&c, "-fsanitize=address");
+  push_all(&c, &b->hostflags);
+  push_all(&c, &b->cflags);
+  push(&c, "-c");
+  push(&c, in);
+  push(&c, "-o");
+  push(&c, obj);
+  run(fmt("compiling %s", in), &c, NULL);
+  push(&b->objects, obj);
+}
+
+/* Input i, HIP: its device part (lowered bitcode, retargeted to x86-64
+ * unless -fgpu-rdc links it with the others first) and its host part. */
+static void compile_hip_input(const emu_tools *t, emu_build *b, int i, const char *s) {
+  const char *in = b->inputs[i].path;
+  char *bc = fmt("%s/%d-%s.bc", ldsan_emu_tmpdir, i, s);
+  char *dev = fmt("%s/%d-%s.dev.o", ldsan_emu_tmpdir, i, s);
+  char *host = fmt("%s/%d-%s.host.o", ldsan_emu_tmpdir, i, s);
+  char *out = b->compile_only ? (b->output ? xstrdup(b->output) : fmt("%s.o", s)) : NULL;
+  if (b->host_only) {  /* the host part alone, as clang's --offload-host-only */
+    compile_hip_part(t->cc, "host", &b->cflags, &b->hipflags, &b->hostflags, in, b->compile_only ? out : host);
+    if (!b->compile_only) push(&b->objects, host);
+    return;
+  }
+  compile_hip_part(t->cc, "device", &b->cflags, &b->hipflags, &b->hostflags, in, bc);
+  compile_hip_part(t->cc, "host", &b->cflags, &b->hipflags, &b->hostflags, in, host);
+  if (b->rdc) {  /* the device code is linked with the other TUs' first */
+    if (!b->compile_only) {
+      push(&b->rdc_bitcode, bc);
+      push(&b->objects, host);
     } else {
-      push(&objects, host);
-      push(&objects, dev);
+      strvec e = {0};
+      push(&e, t->objcopy);
+      push(&e, fmt("--add-section=%s=%s", LDSAN_EMU_RDC_SECTION, bc));
+      push(&e, fmt("--set-section-flags=%s=exclude,readonly", LDSAN_EMU_RDC_SECTION));
+      push(&e, host);
+      push(&e, out);
+      run(fmt("storing the device bitcode of %s in %s", in, out), &e, NULL);
     }
+    return;
+  }
+  retarget_device(t->retarget, &b->cflags, bc, dev, in, in);
+  if (b->compile_only) {  /* one relocatable object per input: host + device */
+    strvec l = {0};
+    push(&l, t->clangxx);
+    push(&l, "-r");
+    push(&l, "-nostdlib");
+    push(&l, host);
+    push(&l, dev);
+    push(&l, "-o");
+    push(&l, out);
+    run(fmt("combining host and device objects of %s", in), &l, NULL);
+  } else {
+    push(&b->objects, host);
+    push(&b->objects, dev);
+  }
+}
+
+static void compile_inputs(const emu_tools *t, emu_build *b) {
+  for (int i = 0; i < b->ninputs; i++) {
+    char *s = stem(b->inputs[i].path);
+    if (b->inputs[i].hip) compile_hip_input(t, b, i, s);
+    else compile_host_input(t, b, i, s);
     free(s);
   }
+}
 
-  if (!compile_only) {
-    strvec l = {0};
-    push(&l, clangxx);
-    /* Host ASan and the emulated device share one shadow. An LDS-only program
-     * has none, unless the emulator itself is the ASan build (LDSAN_EMU_SANITIZED). */
-    if (!lds_only || file_exists(fmt("%s/sanitized", root))) push(&l, "-fsanitize=address");
-    if (shared) push(&l, "-shared");
-    for (int i = 0; i < cflags.n; i++)  /* compile flags that also change what is linked (-fopenmp: libomp) */
-      if (strncmp(cflags.v[i], "-fsanitize", 10) == 0 || strncmp(cflags.v[i], "-fno-sanitize", 13) == 0 ||
-          strcmp(cflags.v[i], "-static") == 0 || strcmp(cflags.v[i], "-no-pie") == 0 ||
-          strcmp(cflags.v[i], "-pie") == 0 || strcmp(cflags.v[i], "-v") == 0 ||
-          strcmp(cflags.v[i], "-fopenmp") == 0 || strncmp(cflags.v[i], "-fopenmp=", 9) == 0 ||
-          strcmp(cflags.v[i], "-fno-openmp") == 0)
-        push(&l, cflags.v[i]);
-    push_all(&l, &objects);
-    /* The objects and static libraries linked (those named by -l: the first
-     * lib<name>.a in the -L directories): where HIP registration stubs and
-     * -fgpu-rdc device code come from. */
-    strvec linked_files = {0};
-    for (int i = 0; i < lflags.n; i++) {
-      const char *a = lflags.v[i];
-      if (strncmp(a, "-l", 2) != 0 || !a[2]) continue;
-      for (int k = 0; k < lflags.n; k++) {
-        const char *dir = strcmp(lflags.v[k], "-L") == 0 && k + 1 < lflags.n ? lflags.v[k + 1]
-                          : strncmp(lflags.v[k], "-L", 2) == 0 && lflags.v[k][2] ? lflags.v[k] + 2 : NULL;
-        if (!dir) continue;
-        char *lib = fmt("%s/lib%s.a", dir, a + 2);
-        int found = file_exists(lib);
-        if (found) push(&linked_files, lib);
-        free(lib);
-        if (found) break;
-      }
+/* The objects and static libraries linked (those named by -l: the first
+ * lib<name>.a in the -L directories): where HIP registration stubs and
+ * -fgpu-rdc device code come from. */
+static void linked_files(const emu_build *b, strvec *files) {
+  const strvec *lf = &b->lflags;
+  for (int i = 0; i < lf->n; i++) {
+    const char *a = lf->v[i];
+    if (strncmp(a, "-l", 2) != 0 || !a[2]) continue;
+    for (int k = 0; k < lf->n; k++) {
+      const char *dir = strcmp(lf->v[k], "-L") == 0 && k + 1 < lf->n ? lf->v[k + 1]
+                        : strncmp(lf->v[k], "-L", 2) == 0 && lf->v[k][2] ? lf->v[k] + 2 : NULL;
+      if (!dir) continue;
+      char *lib = fmt("%s/lib%s.a", dir, a + 2);
+      int found = file_exists(lib);
+      if (found) push(files, lib);
+      free(lib);
+      if (found) break;
     }
-    for (int i = 0; i < objects.n; i++)
-      if (ldsan_cc_ends_with(objects.v[i], ".o") || ldsan_cc_ends_with(objects.v[i], ".a")) push(&linked_files, objects.v[i]);
-    /* -fgpu-rdc: every object's and archive member's device bitcode, linked
-     * into one device module: one image, as the GPU's device link makes one
-     * code object. */
-    int counter = 0;
-    char *prefix = fmt("%s/rdc-", ldsan_emu_tmpdir), err[4400];
-    strvec stubs = {0};
-    for (int i = 0; i < linked_files.n; i++) {
-      collect_link_stubs(nm, linked_files.v[i], &stubs);
-      if (ldsan_emu_rdc_extract(linked_files.v[i], prefix, &counter, add_found_bitcode, &rdc_bitcode, err, sizeof err))
-        die("reading the -fgpu-rdc device code: %s", err);
-    }
-    if (rdc_bitcode.n > 0) {
-      char *linked = fmt("%s/rdc-linked.bc", ldsan_emu_tmpdir), *dev = fmt("%s/rdc-linked.dev.o", ldsan_emu_tmpdir);
-      char *lowered = fmt("%s/rdc-instrumented.bc", ldsan_emu_tmpdir);
-      strvec k = {0};
-      push(&k, llvm_link);
-      push_all(&k, &rdc_bitcode);
-      push(&k, "-o");
-      push(&k, linked);
-      run("linking the -fgpu-rdc device code of all translation units", &k, NULL);
-      strvec in = {0};
-      push(&in, opt);
-      push(&in, fmt("-load-pass-plugin=%s", need(root, "lib/ldsan-instrument.so", "the ldsan plugin")));
-      push(&in, "-passes=ldsan-instrument");
-      push(&in, linked);
-      push(&in, "-o");
-      push(&in, lowered);
-      run("instrumenting the LDS of the -fgpu-rdc device code", &in, NULL);
-      linked = lowered;
-      ldsan_emu_hint = "with -fgpu-rdc, each __device__ function and variable a kernel uses must be defined in "
-                       "one of the objects or static libraries linked (as for the GPU's device link)";
-      retarget_device(retarget, &cflags, linked, dev, "the -fgpu-rdc link",
-                      fmt("the -fgpu-rdc device code of %s", output ? output : "a.out"));
-      push(&l, dev);
-    }
-    if (stubs.n > 0) push(&l, write_link_stubs(clang, &stubs));
-    push_all(&l, &lflags);
-    /* A shared library leaves the emulator (and ASan's runtime) to the executable
-     * it is loaded into: one emulator per process. */
-    if (!shared) {
-      push(&l, need(root, "lib/libldsan-emu-hip.a", "the emulated HIP runtime"));
-      push(&l, need(root, "lib/libldsan-emu-core.a", "the emulator core"));
-      push(&l, need(root, "lib/libldsan-host.a", "the ldsan host library"));
-    }
-    push(&l, "-lstdc++");
-    push(&l, "-lpthread");
-    push(&l, "-lm");
-    push(&l, "-o");
-    push(&l, output ? output : "a.out");
-    run("linking", &l, NULL);
   }
+  for (int i = 0; i < b->objects.n; i++)
+    if (ldsan_cc_ends_with(b->objects.v[i], ".o") || ldsan_cc_ends_with(b->objects.v[i], ".a"))
+      push(files, b->objects.v[i]);
+}
+
+/* -fgpu-rdc: every object's and archive member's device bitcode, linked into
+ * one device module, instrumented and retargeted: one image, as the GPU's
+ * device link makes one code object. Returns its object. */
+static char *link_rdc_device_code(const emu_tools *t, emu_build *b) {
+  char *linked = fmt("%s/rdc-linked.bc", ldsan_emu_tmpdir), *dev = fmt("%s/rdc-linked.dev.o", ldsan_emu_tmpdir);
+  char *lowered = fmt("%s/rdc-instrumented.bc", ldsan_emu_tmpdir);
+  strvec k = {0};
+  push(&k, t->llvm_link);
+  push_all(&k, &b->rdc_bitcode);
+  push(&k, "-o");
+  push(&k, linked);
+  run("linking the -fgpu-rdc device code of all translation units", &k, NULL);
+  strvec in = {0};
+  push(&in, t->opt);
+  push(&in, fmt("-load-pass-plugin=%s", need(t->root, "lib/ldsan-instrument.so", "the ldsan plugin")));
+  push(&in, "-passes=ldsan-instrument");
+  push(&in, linked);
+  push(&in, "-o");
+  push(&in, lowered);
+  run("instrumenting the LDS of the -fgpu-rdc device code", &in, NULL);
+  ldsan_emu_hint = "with -fgpu-rdc, each __device__ function and variable a kernel uses must be defined in "
+                   "one of the objects or static libraries linked (as for the GPU's device link)";
+  retarget_device(t->retarget, &b->cflags, lowered, dev, "the -fgpu-rdc link",
+                  fmt("the -fgpu-rdc device code of %s", b->output ? b->output : "a.out"));
+  return dev;
+}
+
+/* Compile flags that also change what is linked (-fopenmp: libomp). */
+static int also_a_link_flag(const char *a) {
+  return strncmp(a, "-fsanitize", 10) == 0 || strncmp(a, "-fno-sanitize", 13) == 0 || strcmp(a, "-static") == 0 ||
+         strcmp(a, "-no-pie") == 0 || strcmp(a, "-pie") == 0 || strcmp(a, "-v") == 0 || strcmp(a, "-fopenmp") == 0 ||
+         strncmp(a, "-fopenmp=", 9) == 0 || strcmp(a, "-fno-openmp") == 0;
+}
+
+/* The executable (or shared library): the objects, the -fgpu-rdc device
+ * code, the HIP registration stubs, the user's link flags, and the
+ * emulator's libraries. */
+static void link_program(const emu_tools *t, emu_build *b) {
+  strvec l = {0};
+  push(&l, t->clangxx);
+  /* Host ASan and the emulated device share one shadow. An LDS-only program
+   * has none, unless the emulator itself is the ASan build (LDSAN_EMU_SANITIZED). */
+  if (!b->lds_only || file_exists(fmt("%s/sanitized", t->root))) push(&l, "-fsanitize=address");
+  if (b->shared) push(&l, "-shared");
+  for (int i = 0; i < b->cflags.n; i++)
+    if (also_a_link_flag(b->cflags.v[i])) push(&l, b->cflags.v[i]);
+  push_all(&l, &b->objects);
+  strvec files = {0}, stubs = {0};
+  linked_files(b, &files);
+  int counter = 0;
+  char *prefix = fmt("%s/rdc-", ldsan_emu_tmpdir), err[4400];
+  for (int i = 0; i < files.n; i++) {
+    collect_link_stubs(t->nm, files.v[i], &stubs);
+    if (ldsan_emu_rdc_extract(files.v[i], prefix, &counter, add_found_bitcode, &b->rdc_bitcode, err, sizeof err))
+      die("reading the -fgpu-rdc device code: %s", err);
+  }
+  if (b->rdc_bitcode.n > 0) push(&l, link_rdc_device_code(t, b));
+  if (stubs.n > 0) push(&l, write_link_stubs(t->clang, &stubs));
+  push_all(&l, &b->lflags);
+  /* A shared library leaves the emulator (and ASan's runtime) to the executable
+   * it is loaded into: one emulator per process. */
+  if (!b->shared) {
+    push(&l, need(t->root, "lib/libldsan-emu-hip.a", "the emulated HIP runtime"));
+    push(&l, need(t->root, "lib/libldsan-emu-core.a", "the emulator core"));
+    push(&l, need(t->root, "lib/libldsan-host.a", "the ldsan host library"));
+  }
+  push(&l, "-lstdc++");
+  push(&l, "-lpthread");
+  push(&l, "-lm");
+  push(&l, "-o");
+  push(&l, b->output ? b->output : "a.out");
+  run("linking", &l, NULL);
+}
+
+int main(int argc, char **argv) {
+  ldsan_emu_verbose = getenv("LDSAN_EMU_VERBOSE") && strcmp(getenv("LDSAN_EMU_VERBOSE"), "0") != 0;
+  ldsan_emu_time = getenv("LDSAN_EMU_TIME") && *getenv("LDSAN_EMU_TIME") && strcmp(getenv("LDSAN_EMU_TIME"), "0") != 0;
+  emu_tools t = {0};
+  find_tools(&t);
+  exec_passthrough(&t, argc, argv);
+  emu_build b = {0};
+  parse_command_line(argc, argv, &t, &b);
+  t.retarget = need(t.root, "bin/ldsan-emu-retarget", "the emulator's retarget tool");
+  if (strchr(t.cc, '/') && !file_exists(t.cc)) die("ldsan-cc ('%s') is missing; run 'make' in the ldsan tree", t.cc);
+  make_tmpdir();
+  compile_inputs(&t, &b);
+  if (!b.compile_only) link_program(&t, &b);
   cleanup();
   if (ldsan_emu_time) fprintf(stderr, PROG ": time: %-60s %8.3f s\n", "all steps", ldsan_emu_time_total);
   return 0;

@@ -91,10 +91,10 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 extern "C" {
-#include "../../include/ldsan/entry_points.def"
-#include "../core/core_wave_ops.h"
-#include "../core/emu_tls.h"
-#include "../emu.h"
+#include "ldsan/entry_points.def"
+#include "ldsan/emu/wave_ops.h"
+#include "ldsan/emu/emu_tls.h"
+#include "ldsan/emu/emu.h"
 #include "retarget.h"
 }
 

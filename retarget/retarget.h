@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../../include/ldsan/abi.h"
+#include "ldsan/abi.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>

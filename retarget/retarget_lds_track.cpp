@@ -41,8 +41,8 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 extern "C" {
-#include "../core/emu_tls.h"
-#include "../core/lds_track.h"
+#include "ldsan/emu/emu_tls.h"
+#include "ldsan/emu/lds_track.h"
 #include "retarget.h"
 }
 #include "retarget_loops.h"

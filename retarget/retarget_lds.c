@@ -13,7 +13,7 @@
 
 #include <llvm-c/Target.h>
 
-#include "../core/emu_tls.h"
+#include "ldsan/emu/emu_tls.h"
 #include "retarget.h"
 
 /* Memory intrinsics with a constant size up to this many bytes stay

@@ -26,7 +26,7 @@ extern "C" {
 #define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
 /* The parked record of a lockstep work-item (group_park_offset below; the
  * core's emu_parked asserts the same layout): byte offsets of its fields. */
-#define LDSAN_EMU_PARK_OP 0      /* u32: the operation (core_wave_ops.h) */
+#define LDSAN_EMU_PARK_OP 0      /* u32: the operation (wave_ops.h) */
 #define LDSAN_EMU_PARK_ARG 4     /* u32 */
 #define LDSAN_EMU_PARK_VAL 8     /* u64 */
 #define LDSAN_EMU_PARK_RES 16    /* u64: the result, written by the core */

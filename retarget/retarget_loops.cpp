@@ -7,7 +7,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 extern "C" {
-#include "../core/emu_tls.h"
+#include "ldsan/emu/emu_tls.h"
 }
 
 using namespace llvm;

@@ -75,9 +75,9 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 extern "C" {
-#include "../../include/ldsan/abi.h"
-#include "../../include/ldsan/entry_points.def"
-#include "../core/emu_tls.h"
+#include "ldsan/abi.h"
+#include "ldsan/entry_points.def"
+#include "ldsan/emu/emu_tls.h"
 #include "retarget.h"
 }
 #include "retarget_loops.h"

@@ -14,8 +14,8 @@
 #include <llvm-c/Comdat.h>
 #include <llvm-c/Target.h>
 
-#include "../core/emu_tls.h"
-#include "../emu.h"
+#include "ldsan/emu/emu_tls.h"
+#include "ldsan/emu/emu.h"
 #include "retarget.h"
 
 #define RT_ASAN_SECTION "ldsan_emu_asan_globals"

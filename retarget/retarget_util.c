@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/emu_tls.h"
+#include "ldsan/emu/emu_tls.h"
 #include "retarget.h"
 
 /* The C++ runtime's demangler (the tool links it: its passes are C++). */

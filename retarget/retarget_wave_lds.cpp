@@ -67,7 +67,7 @@
 #include "retarget_wave_lds.h"
 
 extern "C" {
-#include "../../instrument/AsanShadow.h"
+#include "instrument/AsanShadow.h"
 #include "retarget.h"
 }
 

@@ -26,7 +26,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "retarget.h"
-#include "retarget_exit.h"
+#include "ldsan/emu/retarget_exit.h"
 #include "retarget_time.h"
 
 #define RT_TRIPLE "x86_64-pc-linux-gnu"

@@ -55,8 +55,8 @@
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 extern "C" {
-#include "../core/emu_tls.h"
-#include "../core/lds_track.h"
+#include "ldsan/emu/emu_tls.h"
+#include "ldsan/emu/lds_track.h"
 #include "retarget.h"
 }
 #include "retarget_loops.h"

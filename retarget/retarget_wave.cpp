@@ -54,11 +54,11 @@
 #include "llvm/IR/Operator.h"
 
 extern "C" {
-#include "../../include/ldsan/entry_points.def"
-#include "../../instrument/AsanShadow.h"
-#include "../../instrument/MemOps.h"
-#include "../core/core_wave_ops.h"
-#include "../core/lds_track.h"
+#include "ldsan/entry_points.def"
+#include "instrument/AsanShadow.h"
+#include "instrument/MemOps.h"
+#include "ldsan/emu/wave_ops.h"
+#include "ldsan/emu/lds_track.h"
 #include "retarget.h"
 }
 #include "retarget_wave_lds.h"

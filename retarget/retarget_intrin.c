@@ -17,8 +17,8 @@
 
 #include <ldsan/entry_points.def>
 
-#include "../core/core_wave_ops.h"
-#include "../core/emu_tls.h"
+#include "ldsan/emu/wave_ops.h"
+#include "ldsan/emu/emu_tls.h"
 #include "retarget.h"
 
 enum rt_how {

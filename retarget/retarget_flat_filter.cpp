@@ -29,8 +29,8 @@
 #include <cstddef>
 
 extern "C" {
-#include "../../include/ldsan/abi.h"
-#include "../../include/ldsan/entry_points.def"
+#include "ldsan/abi.h"
+#include "ldsan/entry_points.def"
 #include "retarget.h"
 }
 
