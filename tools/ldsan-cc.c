@@ -360,94 +360,95 @@ static const char *cxx_driver(const char *clang) {
   return find_program(cxx) ? cxx : clang;
 }
 
-int main(int argc, char **argv) {
-  struct options o = {0};
-  o.clang = getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG") ? cxx_driver(getenv("LDSAN_CLANG")) : DEFAULT_CLANG;
-  o.rocm_path = DEFAULT_ROCM_PATH;
-  o.input_is_hip = malloc((size_t)argc);
-  if (!o.input_is_hip) die("out of memory%s%s", "", "");
-  memset(o.input_is_hip, -1, (size_t)argc);
-
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
-  }
-  scan_args(&o, argc, argv);
-  ldsan_cc_mode mode = ldsan_cc_sanitize_mode(argc, argv, o.emulate);
-  o.lds_only = mode.lds_only;
-  if (mode.note && !o.emulate && !o.info_query) fprintf(stderr, "ldsan-cc: note: %s\n", mode.note); /* --emulate says it */
+/* What this command line and the build root decide before clang runs: the
+ * sanitizer mode, the environment the plugin reads, the OpenMP check; then
+ * the emulator takes --emulate, and the GPU target is checked. */
+static void prepare(struct options *o, int argc, char **argv) {
+  scan_args(o, argc, argv);
+  ldsan_cc_mode mode = ldsan_cc_sanitize_mode(argc, argv, o->emulate);
+  o->lds_only = mode.lds_only;
+  if (mode.note && !o->emulate && !o->info_query) fprintf(stderr, "ldsan-cc: note: %s\n", mode.note); /* --emulate says it */
   check_output_is_not_input(argc, argv);
-  locate_build_root(&o);
+  locate_build_root(o);
   /* The plugin reads the LDS checks from the environment (instrument/LdsChecks.h),
    * in every compile and device link this command runs. */
-  if (o.lds_checks) setenv("LDSAN_LDS_CHECKS", o.lds_checks, 1);
+  if (o->lds_checks) setenv("LDSAN_LDS_CHECKS", o->lds_checks, 1);
   /* So does the LDS-only mode (instrument/LdsOnly.h). */
-  if (o.lds_only) setenv("LDSAN_LDS_ONLY", "1", 1);
+  if (o->lds_only) setenv("LDSAN_LDS_ONLY", "1", 1);
   else unsetenv("LDSAN_LDS_ONLY");
   /* -fopenmp needs LLVM's OpenMP runtime (tools/openmp_check.h): said here for
    * GPU and --emulate builds alike, when clang is the one ldsan was built with. */
-  if (ldsan_cc_wants_openmp(argc, argv) && !o.info_query && !(getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG")))
-    ldsan_cc_check_openmp(argc, argv, o.has_hip_input || o.has_source_input, !o.no_link && o.has_input);
-  if (o.emulate) exec_emulate(&o, argc, argv);
+  if (ldsan_cc_wants_openmp(argc, argv) && !o->info_query && !(getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG")))
+    ldsan_cc_check_openmp(argc, argv, o->has_hip_input || o->has_source_input, !o->no_link && o->has_input);
+  if (o->emulate) exec_emulate(o, argc, argv);
   /* Device ASan needs xnack+; the LDS-only mode needs no page faults. */
-  if (o.non_xnack_arch && !o.lds_only) check_arch(o.non_xnack_arch);
-
-  if (!o.has_input && !o.verbose && !o.info_query)
+  if (o->non_xnack_arch && !o->lds_only) check_arch(o->non_xnack_arch);
+  if (!o->has_input && !o->verbose && !o->info_query)
     die("no input files; usage: ldsan-cc app.hip -o app (see ldsan-cc --help)%s%s", "", "");
-  /* A C/C++ source without HIP is compiled as clang++ (hipcc) would: `ldsan-cc -c
-   * main.cpp` is the host half of a program whose kernels are in another file. */
+}
 
-  if (!find_program(o.clang))
+/* The files of the build root a compile needs (each checked: a missing one
+ * says to run make). */
+struct root_files {
+  char plugin[PATH_MAX + 64], runtime[PATH_MAX + 64], bitcode_dir[PATH_MAX + 64], config[PATH_MAX + 64];
+};
+
+static void find_root_files(const struct options *o, struct root_files *f) {
+  char hip_header[PATH_MAX + 64];
+  if (!find_program(o->clang))
     die("'%s' not found; run 'make deps' in the ldsan tree (or apt-get install clang-22), or set LDSAN_CLANG%s",
-        o.clang, "");
-  char plugin[PATH_MAX + 64], runtime[PATH_MAX + 64], bitcode_dir[PATH_MAX + 64], hip_header[PATH_MAX + 64];
-  snprintf(plugin, sizeof plugin, "%s/lib/ldsan-instrument.so", o.build_root);
-  snprintf(runtime, sizeof runtime, o.lds_only ? "%s/lib/ldsan-rt-lds.bc" : "%s/lib/ldsan-rt.bc", o.build_root);
-  snprintf(bitcode_dir, sizeof bitcode_dir, "%s/lib/amdgcn-bitcode", o.build_root);
-  snprintf(hip_header, sizeof hip_header, "%s" HIP_HEADER, o.rocm_path);
-  if (!exists(plugin)) die("the ldsan plugin '%s' is missing; run 'make' in the ldsan tree%s", plugin, "");
-  if (!exists(runtime)) die("the ldsan device runtime '%s' is missing; run 'make' in the ldsan tree%s", runtime, "");
-  char config[PATH_MAX + 64];
-  snprintf(config, sizeof config, "%s/lib/ldsan.cfg", o.build_root);
-  if (!exists(config)) die("the ldsan clang configuration '%s' is missing; run 'make' in the ldsan tree%s", config, "");
-  if (!o.nogpulib && !exists(bitcode_dir))
+        o->clang, "");
+  snprintf(f->plugin, sizeof f->plugin, "%s/lib/ldsan-instrument.so", o->build_root);
+  snprintf(f->runtime, sizeof f->runtime, o->lds_only ? "%s/lib/ldsan-rt-lds.bc" : "%s/lib/ldsan-rt.bc",
+           o->build_root);
+  snprintf(f->bitcode_dir, sizeof f->bitcode_dir, "%s/lib/amdgcn-bitcode", o->build_root);
+  snprintf(hip_header, sizeof hip_header, "%s" HIP_HEADER, o->rocm_path);
+  if (!exists(f->plugin)) die("the ldsan plugin '%s' is missing; run 'make' in the ldsan tree%s", f->plugin, "");
+  if (!exists(f->runtime))
+    die("the ldsan device runtime '%s' is missing; run 'make' in the ldsan tree%s", f->runtime, "");
+  snprintf(f->config, sizeof f->config, "%s/lib/ldsan.cfg", o->build_root);
+  if (!exists(f->config))
+    die("the ldsan clang configuration '%s' is missing; run 'make' in the ldsan tree%s", f->config, "");
+  if (!o->nogpulib && !exists(f->bitcode_dir))
     die("the device library directory '%s' is missing; run 'make' in the ldsan tree (it needs rocm-device-libs)%s",
-        bitcode_dir, "");
-  if (o.has_hip_input && !o.nogpuinc && !exists(hip_header))
+        f->bitcode_dir, "");
+  if (o->has_hip_input && !o->nogpuinc && !exists(hip_header))
     die("HIP headers not found ('%s'); run 'make deps' in the ldsan tree (or apt-get install libamdhip64-dev), "
         "or pass -nogpuinc%s", hip_header, "");
+}
 
-  struct argv_builder b = {0};
-  push(&b, o.clang);
+/* ldsan's flags, before the user's. */
+static void push_ldsan_flags(struct argv_builder *b, const struct options *o, const struct root_files *f) {
   /* -mcode-object-version=5, the ROCm paths, the plugin: tools/ldsan.cfg. */
-  pushf(&b, "--config=%s", config);
+  pushf(b, "--config=%s", f->config);
   /* Device (and host) AddressSanitizer, except in the LDS-only mode (where a
    * user's own -fsanitize=address still applies: to the host, and to the device
    * of xnack+ targets, which then get the full checks). */
-  if (!o.lds_only && !o.info_query) push(&b, "-fsanitize=address");
+  if (!o->lds_only && !o->info_query) push(b, "-fsanitize=address");
   /* clang reads no configuration file when the command line has an error (an
    * unknown argument): a HIP compile gets the ROCm paths and the code object
    * version on the command line too, or clang's error about the argument
    * comes with a false "cannot find ROCm device library". Only then: clang
    * would call them unused on other commands. */
-  if (o.has_hip_input && !o.info_query) {
-    pushf(&b, "--rocm-path=%s", o.rocm_path);
-    if (!o.nogpulib) pushf(&b, "--rocm-device-lib-path=%s", bitcode_dir);
-    push(&b, "-mcode-object-version=5");
+  if (o->has_hip_input && !o->info_query) {
+    pushf(b, "--rocm-path=%s", o->rocm_path);
+    if (!o->nogpulib) pushf(b, "--rocm-device-lib-path=%s", f->bitcode_dir);
+    push(b, "-mcode-object-version=5");
   }
   /* ROCm 5.2's headers read the wave size from a macro (ldsan-hip-compat.h). */
-  if (o.wave64) push(&b, "-D__LDSAN_WAVEFRONT_SIZE=64");
+  if (o->wave64) push(b, "-D__LDSAN_WAVEFRONT_SIZE=64");
   /* An -fgpu-rdc link of objects links device code too: for the same default target. */
-  if (!o.has_arch && (o.has_hip_input || (o.rdc && o.has_object_input && !o.no_link)))
-    push(&b, o.lds_only ? "--offload-arch=" DEFAULT_LDS_ONLY_ARCH : "--offload-arch=" DEFAULT_ARCH);
-  push_default_debug(&b, &o);
+  if (!o->has_arch && (o->has_hip_input || (o->rdc && o->has_object_input && !o->no_link)))
+    push(b, o->lds_only ? "--offload-arch=" DEFAULT_LDS_ONLY_ARCH : "--offload-arch=" DEFAULT_ARCH);
+  push_default_debug(b, o);
   /* -fgpu-rdc: each TU's device code is left uninstrumented, and the device link
    * (lld's LTO, with the plugin loaded) instruments the linked module, where
    * every kernel's LDS is known (instrument/Plugin.cpp). */
-  if (o.rdc) {
+  if (o->rdc) {
     setenv("LDSAN_GPU_RDC", "1", 1);
-    if (!o.no_link) {
-      push(&b, "-Xoffload-linker");
-      pushf(&b, "--load-pass-plugin=%s", plugin);
+    if (!o->no_link) {
+      push(b, "-Xoffload-linker");
+      pushf(b, "--load-pass-plugin=%s", f->plugin);
     }
   } else {
     unsetenv("LDSAN_GPU_RDC");
@@ -456,34 +457,38 @@ int main(int argc, char **argv) {
    * a tool of the HIP runtime's HSA (host/hsa/hsa_tool.c), so LDS reports print
    * on a GPU with no environment variable. */
   /* Before the inputs: no -x is in effect yet. */
-  if (!o.no_link && o.has_input && !o.info_query) {
+  if (!o->no_link && o->has_input && !o->info_query) {
     char tool[PATH_MAX + 64];
     /* Objects and libraries need the HIP runtime at the link, as hipcc's --hip-link gives it. */
-    if (o.has_object_input) push(&b, "--hip-link");
-    snprintf(tool, sizeof tool, "%s/lib/libldsan-host.so", o.build_root);
+    if (o->has_object_input) push(b, "--hip-link");
+    snprintf(tool, sizeof tool, "%s/lib/libldsan-host.so", o->build_root);
     if (!exists(tool)) die("the ldsan HSA tools library '%s' is missing; run 'make' in the ldsan tree%s", tool, "");
-    pushf(&b, "-Wl,-rpath,%s/lib", o.build_root);
-    push(&b, "-Wl,--push-state,--no-as-needed");
-    push(&b, tool);
-    push(&b, "-Wl,--pop-state");
+    pushf(b, "-Wl,-rpath,%s/lib", o->build_root);
+    push(b, "-Wl,--push-state,--no-as-needed");
+    push(b, tool);
+    push(b, "-Wl,--pop-state");
   }
-  /* Each .hip/.cu input is compiled as HIP and each .c as C (clang++ would take it
-   * for C++); other inputs keep clang's usual rules (`-x none` after, but only if
-   * another input follows: clang warns otherwise). A user's `-x <lang>` is kept. */
+}
+
+/* The user's arguments. Each .hip/.cu input is compiled as HIP and each .c as
+ * C (clang++ would take it for C++); other inputs keep clang's usual rules
+ * (`-x none` after, but only if another input follows: clang warns
+ * otherwise). A user's `-x <lang>` is kept. */
+static void push_user_args(struct argv_builder *b, struct options *o, int argc, char **argv) {
   int last_input = 0;
   for (int i = 1; i < argc; i++)
     if (is_input(argv, i)) last_input = i;
   /* A compile of C/C++ files only uses no GPU target: hipcc takes the same flags
    * for every file of a Makefile without a warning, so the targets are left out
    * (clang would say "argument unused"). */
-  int drop_targets = o.no_link && !o.has_hip_input;
+  int drop_targets = o->no_link && !o->has_hip_input;
   const char *lang = "none";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (ldsan_cc_lds_checks_option(a)) continue; /* not clang's: the environment says it */
     char rest[PATH_MAX];
     if (ldsan_cc_sanitize_lds_option(a, rest, sizeof rest)) { /* lds is ldsan's; the rest is clang's */
-      if (rest[0]) push(&b, rest);
+      if (rest[0]) push(b, rest);
       continue;
     }
     if (drop_targets && (!strncmp(a, "--offload-arch", 14) || !strncmp(a, "--cuda-gpu-arch", 15) ||
@@ -495,14 +500,35 @@ int main(int argc, char **argv) {
     else if (strncmp(a, "-x", 2) == 0 && a[2] && !(i > 1 && takes_value(argv[i - 1]))) lang = a + 2;
     const char *as = NULL;
     if (is_input(argv, i) && strcmp(lang, "none") == 0)
-      as = input_is_hip(&o, argv, i) ? "hip" : ldsan_cc_ends_with(a, ".c") ? "c" : NULL;
+      as = input_is_hip(o, argv, i) ? "hip" : ldsan_cc_ends_with(a, ".c") ? "c" : NULL;
     if (as) {
-      push(&b, "-x"); push(&b, as); push(&b, a);
-      if (i < last_input) { push(&b, "-x"); push(&b, "none"); }
+      push(b, "-x"); push(b, as); push(b, a);
+      if (i < last_input) { push(b, "-x"); push(b, "none"); }
     } else {
-      push(&b, a);
+      push(b, a);
     }
   }
+}
+
+int main(int argc, char **argv) {
+  struct options o = {0};
+  o.clang = getenv("LDSAN_CLANG") && *getenv("LDSAN_CLANG") ? cxx_driver(getenv("LDSAN_CLANG")) : DEFAULT_CLANG;
+  o.rocm_path = DEFAULT_ROCM_PATH;
+  o.input_is_hip = malloc((size_t)argc);
+  if (!o.input_is_hip) die("out of memory%s%s", "", "");
+  memset(o.input_is_hip, -1, (size_t)argc);
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
+  }
+  prepare(&o, argc, argv);
+  /* A C/C++ source without HIP is compiled as clang++ (hipcc) would: `ldsan-cc -c
+   * main.cpp` is the host half of a program whose kernels are in another file. */
+  struct root_files f;
+  find_root_files(&o, &f);
+  struct argv_builder b = {0};
+  push(&b, o.clang);
+  push_ldsan_flags(&b, &o, &f);
+  push_user_args(&b, &o, argc, argv);
   if (o.verbose) {
     announce_rocm_root(&o);
     fprintf(stderr, "ldsan-cc: running");
