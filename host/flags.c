@@ -1,5 +1,6 @@
 /* ldsan host library: options, layered as compiler-rt layers common and tool
- * flags: defaults, then ASAN_OPTIONS (only the options ASan shares with ldsan,
+ * flags: defaults, then the emulator's environment variables of old
+ * (LDSAN_EMU_FIBERS, _THREADS, _STACK_KB), then ASAN_OPTIONS (only the options ASan shares with ldsan,
  * flags.inc table 2; every other key there is ASan's business and skipped
  * silently), then LDSAN_OPTIONS over them. Defaults, parser and help=1 are all
  * expanded from flags.inc. A malformed option is an error: ldsan_host_init
@@ -269,12 +270,37 @@ int ldsan_flags_parse(const char *options, FILE *out) {
   return ldsan_flags_parse_from(options, LDSAN_FROM_LDSAN_OPTIONS, out, NULL);
 }
 
+/* The emulator's environment variables of old (LDSAN_EMU_FIBERS, _THREADS,
+ * _STACK_KB): each sets its option's value before ASAN_OPTIONS and
+ * LDSAN_OPTIONS are read, which win (the options are the one place a value
+ * is decided, as ASan's). A value the option would refuse is an error. */
+#define LEGACY_ENV(type, var, option)                                                                    \
+  do {                                                                                                   \
+    const char *e_ = getenv(var);                                                                        \
+    ldsan_flag_##type v_ = flags.option;                                                                 \
+    const char *expected_ = e_ && *e_ ? parse_##type(&v_, e_) : NULL;                                    \
+    if (expected_) {                                                                                     \
+      fprintf(out, "ldsan: error: invalid value '%s' for environment variable %s; expected %s (or "      \
+              "LDSAN_OPTIONS=%s=...)\n", e_, var, expected_, #option);                                   \
+      ++*errors;                                                                                         \
+    } else if (e_ && *e_) {                                                                              \
+      flags.option = v_;                                                                                 \
+    }                                                                                                    \
+  } while (0)
+static void legacy_environment(FILE *out, int *errors) {
+  LEGACY_ENV(bool, "LDSAN_EMU_FIBERS", emu_fibers);
+  LEGACY_ENV(threads, "LDSAN_EMU_THREADS", emu_threads);
+  LEGACY_ENV(stack_kb, "LDSAN_EMU_STACK_KB", emu_stack_kb);
+}
+#undef LEGACY_ENV
+
 int ldsan_flags_load(const char *asan_options, const char *ldsan_options, FILE *out) {
-  int asan_errors = 0, ldsan_errors = 0;
+  int asan_errors = 0, ldsan_errors = 0, env_errors = 0;
   ldsan_flags_set_defaults();
+  legacy_environment(out, &env_errors);
   ldsan_flags_parse_from(asan_options, LDSAN_FROM_ASAN_OPTIONS, out, &asan_errors);
   ldsan_flags_parse_from(ldsan_options, LDSAN_FROM_LDSAN_OPTIONS, out, &ldsan_errors);
-  return asan_errors + ldsan_errors;
+  return env_errors + asan_errors + ldsan_errors;
 }
 
 void ldsan_host_print_help(FILE *out) {
@@ -305,30 +331,11 @@ static void init(void) {
 }
 void ldsan_host_init(void) { pthread_once(&init_once, init); }
 
-/* An environment override of an option (value parsed as the option's), or the
- * option's value. A value the option would refuse ends the program as an
- * invalid option does. */
-#define ENV_OVERRIDE(type, var, option, out)                                                             \
-  do {                                                                                                   \
-    const char *e_ = getenv(var);                                                                        \
-    ldsan_flag_##type v_ = ldsan_flags_get()->option;                                                    \
-    const char *expected_ = e_ && *e_ ? parse_##type(&v_, e_) : NULL;                                    \
-    if (expected_) {                                                                                     \
-      fprintf(stderr, "ldsan: error: invalid value '%s' for environment variable %s; expected %s (or "   \
-              "LDSAN_OPTIONS=%s=...)\n", e_, var, expected_, #option);                                    \
-      fflush(stderr);                                                                                    \
-      _exit(1);                                                                                          \
-    }                                                                                                    \
-    (out) = v_;                                                                                          \
-  } while (0)
-
 void ldsan_flags_emu_options(ldsan_emu_options *out) {
   const ldsan_flags *f = ldsan_flags_get();
-  ldsan_flag_bool fibers;
-  ENV_OVERRIDE(bool, "LDSAN_EMU_FIBERS", emu_fibers, fibers);
-  out->fibers = fibers != 0;
-  ENV_OVERRIDE(threads, "LDSAN_EMU_THREADS", emu_threads, out->threads);
-  ENV_OVERRIDE(stack_kb, "LDSAN_EMU_STACK_KB", emu_stack_kb, out->stack_kb);
+  out->fibers = f->emu_fibers != 0;
+  out->threads = f->emu_threads;
+  out->stack_kb = f->emu_stack_kb;
   out->report_wave_sync = f->report_wave_sync;
   out->detect_races = f->detect_races;
   out->detect_uninit = f->detect_uninit;

@@ -127,7 +127,8 @@ int ldsan_host_exitcode(void);
 
 /* The CPU emulator's knobs, from LDSAN_OPTIONS (emu_fibers, emu_threads,
  * emu_stack_kb, ...); the environment variables LDSAN_EMU_FIBERS, LDSAN_EMU_THREADS
- * and LDSAN_EMU_STACK_KB, where set, win. 0 means the default for each. */
+ * and LDSAN_EMU_STACK_KB set those options' values under ASAN_OPTIONS and
+ * LDSAN_OPTIONS, which win. 0 means the default for each. */
 typedef struct ldsan_emu_options {
   int fibers;
   int threads;

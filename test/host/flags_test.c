@@ -210,7 +210,8 @@ static void test_ranges(void) {
   ldsan_flags_set_defaults();
 }
 
-/* The emulator's knobs: options, with the LDSAN_EMU_* environment variables winning. */
+/* The emulator's knobs: options; the LDSAN_EMU_* environment variables set
+ * them before ASAN_OPTIONS and LDSAN_OPTIONS, which win. */
 static void test_emu_options(void) {
   unsetenv("LDSAN_EMU_FIBERS");
   unsetenv("LDSAN_EMU_THREADS");
@@ -226,12 +227,29 @@ static void test_emu_options(void) {
   CHECK_EQ(o.fibers, 1);
   CHECK_EQ(o.threads, 3);
   CHECK_EQ(o.stack_kb, 64);
-  setenv("LDSAN_EMU_FIBERS", "0", 1);
+  setenv("LDSAN_EMU_FIBERS", "1", 1);
   setenv("LDSAN_EMU_THREADS", "5", 1);
+  out = load(NULL, "emu_stack_kb=32", &w); /* the environment's values where the options say nothing */
+  CHECK_EQ(w, 0);
+  CHECK_STREQ(out, "");
+  free(out);
+  ldsan_flags_emu_options(&o);
+  CHECK_EQ(o.fibers, 1);
+  CHECK_EQ(o.threads, 5);
+  CHECK_EQ(o.stack_kb, 32);
+  out = load("", "emu_fibers=0:emu_threads=2", &w); /* the options win */
+  CHECK_EQ(w, 0);
+  free(out);
   ldsan_flags_emu_options(&o);
   CHECK_EQ(o.fibers, 0);
-  CHECK_EQ(o.threads, 5);
-  CHECK_EQ(o.stack_kb, 64);
+  CHECK_EQ(o.threads, 2);
+  CHECK_EQ(o.stack_kb, 0);
+  setenv("LDSAN_EMU_STACK_KB", "8", 1); /* below 16: refused as the option would be */
+  out = load(NULL, NULL, &w);
+  CHECK_EQ(w, 1);
+  CHECK(strstr(out, "ldsan: error: invalid value '8' for environment variable LDSAN_EMU_STACK_KB; expected ") != NULL);
+  free(out);
+  unsetenv("LDSAN_EMU_STACK_KB");
   unsetenv("LDSAN_EMU_FIBERS");
   unsetenv("LDSAN_EMU_THREADS");
   ldsan_flags_set_defaults();
