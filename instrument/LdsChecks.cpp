@@ -63,35 +63,17 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    SmallVector<std::pair<Instruction *, Value *>, 32> Accesses;
-    SmallVector<CallInst *, 8> Barriers;
-    SmallVector<CallInst *, 8> WaveBarriers;
-    SmallVector<uint32_t, 32> Kinds;
-    SmallVector<CallInst *, 8> MemOps;
-    for (Instruction &I : instructions(F)) {
-      uint32_t Kind = 0;
-      if (isMemOp(I)) {
-        MemOps.push_back(cast<CallInst>(&I));
-      } else if (Value *P = ldsAccess(I, DL, Kind)) {
-        Accesses.push_back({&I, P});
-        Kinds.push_back(Kind | Mask);
-      } else if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier) {
-        Barriers.push_back(II);
-      } else if (II && II->getIntrinsicID() == Intrinsic::amdgcn_wave_barrier) {
-        WaveBarriers.push_back(II);
-      }
-    }
-    for (unsigned K = 0; K < Accesses.size(); ++K) {
-      auto [I, P] = Accesses[K];
-      IRBuilder<> B(I);
-      bool Flat = P->getType()->getPointerAddressSpace() == FlatAS;
-      Value *Where = B.CreatePtrToInt(P, Flat ? B.getInt64Ty() : I32);
-      B.CreateCall(Flat ? CheckFlat : Check, {Where, ConstantInt::get(I32, Kinds[K])})
-          ->setDebugLoc(I->getDebugLoc());
+    MemScan Scan = scanMemory(F, DL, [](const MemAccess &A) { return inOrMaybeLds(A.P); });
+    for (const MemAccess &A : Scan.Accesses) {
+      IRBuilder<> B(A.I);
+      bool Flat = A.P->getType()->getPointerAddressSpace() == FlatAS;
+      Value *Where = B.CreatePtrToInt(A.P, Flat ? B.getInt64Ty() : I32);
+      B.CreateCall(Flat ? CheckFlat : Check, {Where, ConstantInt::get(I32, ldsCheckKind(A) | Mask)})
+          ->setDebugLoc(A.I->getDebugLoc());
     }
     // memcpy, memmove and memset (a struct copy at -O0): a read of the source
     // and a write of the destination, of the length (clamped to the field).
-    for (CallInst *MI : MemOps) {
+    for (CallBase *MI : Scan.MemOps) {
       IRBuilder<> B(MI);
       Value *Len = memOpSizeField(B, MI);
       auto checkOne = [&](Value *P, uint32_t Flags) {
@@ -108,7 +90,7 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
     }
     // The barrier's pc (s_getpc beside it, at its line): barrier divergence
     // is two waves past one barrier with different pcs.
-    for (CallInst *CI : Barriers) {
+    for (IntrinsicInst *CI : Scan.Barriers) {
       IRBuilder<> B(CI->getNextNode());
       B.SetCurrentDebugLocation(CI->getDebugLoc());
       Value *Pc = B.CreateIntrinsic(B.getInt64Ty(), Intrinsic::amdgcn_s_getpc, ArrayRef<Value *>{});
@@ -117,7 +99,7 @@ void ldsan::addLdsAccessChecks(Module &M, unsigned Mask) {
     // A wave barrier orders its wave's LDS accesses before and after it
     // (the race checks count the wave's wave barriers per barrier epoch).
     if (Mask & LDSAN_LDS_CHECK_RACES)
-      for (CallInst *CI : WaveBarriers)
+      for (IntrinsicInst *CI : Scan.WaveBarriers)
         CallInst::Create(WaveBarrier, {}, "", std::next(CI->getIterator()))->setDebugLoc(CI->getDebugLoc());
   }
 }

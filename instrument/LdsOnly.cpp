@@ -72,23 +72,15 @@ void ldsan::addFlatLdsBoundsChecks(Module &M) {
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    SmallVector<std::pair<Instruction *, Value *>, 16> Accesses;
-    SmallVector<uint32_t, 16> Kinds;
-    SmallVector<CallInst *, 4> MemOps;
-    for (Instruction &I : instructions(F)) {
-      uint32_t Kind = 0;
-      if (isMemOp(I))
-        MemOps.push_back(cast<CallInst>(&I));
-      else if (Value *P = ldsAccess(I, DL, Kind); P && P->getType()->getPointerAddressSpace() == FlatAS)
-        Accesses.push_back({&I, P}), Kinds.push_back(Kind);
+    MemScan Scan = scanMemory(F, DL, [](const MemAccess &A) {
+      return A.P->getType()->getPointerAddressSpace() == FlatAS && mayBeLds(A.P);
+    });
+    for (const MemAccess &A : Scan.Accesses) {
+      IRBuilder<> B(A.I);
+      B.CreateCall(Check, {B.CreatePtrToInt(A.P, I64), ConstantInt::get(I32, ldsCheckKind(A))})
+          ->setDebugLoc(A.I->getDebugLoc());
     }
-    for (unsigned K = 0; K < Accesses.size(); ++K) {
-      auto [I, P] = Accesses[K];
-      IRBuilder<> B(I);
-      B.CreateCall(Check, {B.CreatePtrToInt(P, I64), ConstantInt::get(I32, Kinds[K])})
-          ->setDebugLoc(I->getDebugLoc());
-    }
-    for (CallInst *MI : MemOps) {
+    for (CallBase *MI : Scan.MemOps) {
       IRBuilder<> B(MI);
       Value *Len = memOpSizeField(B, MI);
       auto checkOne = [&](Value *P, uint32_t Flags) {

@@ -53,10 +53,11 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
+#include "instrument/AsanShadow.h"
+#include "instrument/LdsAccess.h"
+#include "instrument/MemOps.h"
 extern "C" {
 #include "ldsan/entry_points.def"
-#include "instrument/AsanShadow.h"
-#include "instrument/MemOps.h"
 #include "ldsan/emu/wave_ops.h"
 #include "ldsan/emu/lds_track.h"
 #include "retarget.h"
@@ -561,9 +562,6 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
     }
     Function *KernelCopy = Checked[unwrap<Function>(C->kernels[K].fn)];
     for (Function *Copy : Made) {
-      SmallVector<std::pair<Instruction *, Value *>, 64> Accesses;
-      SmallVector<CallBase *, 8> MemOps;
-      SmallVector<IntrinsicInst *, 8> Barriers;
       // Whether memory at P may be in a workgroup's LDS block. Not what a
       // global or flat kernel argument points to: the host's (the LDS
       // lowering takes blocks from its pool); an LDS pointer argument may be.
@@ -578,30 +576,28 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         bool HostArg = Arg && Copy == KernelCopy && Arg->getType()->getPointerAddressSpace() != RT_AS_LDS;
         return !HostArg && !isa<GlobalVariable>(Base);
       };
-      for (Instruction &I : instructions(*Copy)) {
-        if (auto *CB = dyn_cast<CallBase>(&I)) {
+      for (Instruction &I : instructions(*Copy))
+        if (auto *CB = dyn_cast<CallBase>(&I))
           if (Function *Callee = CB->getCalledFunction(); Callee && Checked.count(Callee))
             CB->setCalledFunction(Checked[Callee]);
-          if (ldsan::isMemOp(*CB))
-            MemOps.push_back(CB);
-        }
-        if (Value *P = accessedPointer(I); P && !isa<MemIntrinsic>(I) && mayBeInBlock(P))
-          Accesses.push_back({&I, P});
-        if (auto *II = dyn_cast<IntrinsicInst>(&I);
-            II && II->getIntrinsicID() == Intrinsic::amdgcn_s_barrier && !II->getMetadata(LDSAN_EXIT_BARRIER_MD))
-          Barriers.push_back(II);
-      }
+      // The accesses of the kernel's own code (accessedPointer: not ldsan's
+      // runtime, not ASan's shadow) that may be in the block; the scanner is
+      // the GPU checks' (instrument/LdsAccess.h).
+      ldsan::MemScan Scan = ldsan::scanMemory(*Copy, DL, [&](const ldsan::MemAccess &A) {
+        return accessedPointer(*A.I) && mayBeInBlock(A.P);
+      });
       // Each barrier notes its pc for the barrier-divergence check first
       // (work-item loops keep no barrier call to take it from: they give
       // each barrier, once inlined, a slot to note it in once,
-      // retarget_wiloop.cpp; fibers pass none).
-      for (IntrinsicInst *II : Barriers)
-        CallInst::Create(Note, {ConstantPointerNull::get(PointerType::get(Ctx, 0))}, "", II->getIterator())
-            ->setDebugLoc(II->getDebugLoc());
+      // retarget_wiloop.cpp; fibers pass none). Not the kernel-exit barrier.
+      for (IntrinsicInst *II : Scan.Barriers)
+        if (!II->getMetadata(LDSAN_EXIT_BARRIER_MD))
+          CallInst::Create(Note, {ConstantPointerNull::get(PointerType::get(Ctx, 0))}, "", II->getIterator())
+              ->setDebugLoc(II->getDebugLoc());
       // memcpy, memmove, memset (struct copies at -O0; ASan makes them
       // __asan_* calls, runtime code the tracking does not see): the source
       // read and the destination written, of the length.
-      for (CallBase *CB : MemOps) {
+      for (CallBase *CB : Scan.MemOps) {
         IRBuilder<> B(CB);
         Value *Len = B.CreateZExtOrTrunc(CB->getArgOperand(2), B.getInt64Ty());
         Len = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.getInt64(0x3fffffffu)), I32);
@@ -614,20 +610,12 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
           track(CB->getArgOperand(1), 0);
         track(CB->getArgOperand(0), 1u << 31);
       }
-      for (auto [I, P] : Accesses) {
-        Type *Ty = isa<LoadInst>(I) ? I->getType()
-                   : isa<StoreInst>(I) ? cast<StoreInst>(I)->getValueOperand()->getType()
-                   : isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I)->getValOperand()->getType()
-                                           : cast<AtomicCmpXchgInst>(I)->getNewValOperand()->getType();
-        uint64_t Size = DL.getTypeStoreSize(Ty).getFixedValue() & 0x3fffffffu;
-        bool Atomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
-                      (isa<LoadInst>(I) && cast<LoadInst>(I)->isAtomic()) ||
-                      (isa<StoreInst>(I) && cast<StoreInst>(I)->isAtomic());
-        bool Store = !isa<LoadInst>(I);
-        IRBuilder<> B(I);
-        Value *Fp = P->getType()->getPointerAddressSpace() == kAsFlat ? P : B.CreateAddrSpaceCast(P, Flat);
-        uint32_t Arg = (uint32_t)Size | (Store ? LDSAN_EMU_TRACK_STORE : 0) | (Atomic ? LDSAN_EMU_TRACK_ATOMIC : 0);
-        B.CreateCall(Track, {Fp, ConstantInt::get(I32, Arg)})->setDebugLoc(I->getDebugLoc());
+      for (const ldsan::MemAccess &A : Scan.Accesses) {
+        IRBuilder<> B(A.I);
+        Value *Fp = A.P->getType()->getPointerAddressSpace() == kAsFlat ? A.P : B.CreateAddrSpaceCast(A.P, Flat);
+        uint32_t Arg = (uint32_t)(A.Size & 0x3fffffffu) | (A.Store ? LDSAN_EMU_TRACK_STORE : 0) |
+                       (A.Atomic ? LDSAN_EMU_TRACK_ATOMIC : 0);
+        B.CreateCall(Track, {Fp, ConstantInt::get(I32, Arg)})->setDebugLoc(A.I->getDebugLoc());
       }
     }
     C->kernels[K].checked_fn = wrap(Checked[unwrap<Function>(C->kernels[K].fn)]);
