@@ -2,14 +2,13 @@
  * Takes the records one finished dispatch published out of the channel's ring
  * (protocol in abi.h; other dispatches' records stay), folds lanes that hit the
  * same bug at the same source location (the pc without one; option dedup),
- * prints up to report_limit full reports, counts lost and dropped ones, and
- * gives the slots back.
+ * prints up to report_limit full reports, counts lost and dropped ones, asks
+ * stop.c whether it all stops the program, and gives the slots back.
  * Threading: one process-wide mutex serializes every print, so reports from
  * several host threads (queues) never interleave. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -21,15 +20,15 @@ static pthread_mutex_t report_mutex = PTHREAD_MUTEX_INITIALIZER;
 void ldsan_report_lock(void) { pthread_mutex_lock(&report_mutex); }
 void ldsan_report_unlock(void) { pthread_mutex_unlock(&report_mutex); }
 
-static void aborting(FILE *out) { fprintf(out, "==%ld==ABORTING\n", (long)getpid()); }
-
 void ldsan_host_print_record(const ldsan_report_record *record, const ldsan_device_memory *mem,
                              const ldsan_dispatch_info *dispatch, FILE *out) {
   ldsan_host_init();
   ldsan_report_lock();
   if (!out) out = ldsan_log_stream();
   ldsan_report_print(record, mem, dispatch, out, NULL);
-  if (ldsan_report_aborts(record)) aborting(out);
+  ldsan_stop_facts facts = {0};
+  ldsan_stop_note(&facts, record);
+  if (ldsan_stop_decide(&facts)) ldsan_stop_announce(out);
   fflush(out);
   ldsan_report_unlock();
 }
@@ -128,7 +127,7 @@ static int dispatch_wrote(uint64_t ptr, const ldsan_dispatch_info *d) {
  * report, and one its writer never finished (final: no dispatch runs any
  * more). */
 static int take_record(ldsan_report_record *r, const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch,
-                       int final, ldsan_drain_stats *st) {
+                       int final, ldsan_drain_stats *st, ldsan_stop_facts *stop) {
   /* Acquire pairs with the device's release store of READY: every field is final. */
   uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
   if (state == LDSAN_RECORD_READY && dispatch_wrote(r->dispatch, dispatch)) {
@@ -136,7 +135,7 @@ static int take_record(ldsan_report_record *r, const ldsan_device_memory *mem, c
     /* Folded into its access's bounds report: counted as such, not printed. */
     if (ldsan_report_is_error(r)) st->errors++;
     else st->warnings++;
-    if (ldsan_report_aborts(r)) st->must_abort = 1;
+    ldsan_stop_note(stop, r);
     st->deduplicated += 1 + r->repeats + r->repeats_elsewhere;
     __atomic_store_n(&r->state, LDSAN_RECORD_EMPTY, __ATOMIC_RELEASE);
   } else if (state == LDSAN_RECORD_WRITING && final) {
@@ -154,6 +153,7 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
                                    const ldsan_dispatch_info *dispatch, ldsan_drain_stats *stats) {
   ldsan_drain_stats st;
   memset(&st, 0, sizeof st);
+  ldsan_stop_facts stop = {0};
   if (stats) *stats = st;
   if (!ch) return 0;
   ldsan_host_init();
@@ -173,14 +173,14 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
             "with one ldsan\n", ch->abi_version, LDSAN_ABI_VERSION);
     capacity = 0;
     st.errors++;
-    st.must_abort = 1;
+    stop.bad_channel = 1;
   } else if (capacity == 0 || capacity > LDSAN_CHANNEL_CAPACITY) {
     fprintf(out, "ldsan: error: report channel has capacity %u, but a channel holds 1 to %u records: its "
             "header is corrupt (a stray device write, or never set up); %s\n", capacity, LDSAN_CHANNEL_CAPACITY,
             capacity ? "reading the records it has room for" : "the device could record no report");
     capacity = capacity ? LDSAN_CHANNEL_CAPACITY : 0;
     st.errors++;
-    st.must_abort = 1;
+    stop.bad_channel = 1;
   }
   /* This dispatch's records, oldest ticket first: the slot `next` names is the
    * one written longest ago (abi.h protocol); then its first-report reserve
@@ -191,14 +191,14 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   uint32_t oldest = capacity ? next % capacity : 0;  /* not (next + k) % capacity: next + k wraps */
   for (uint32_t k = 0; k < capacity; k++) {
     ldsan_report_record *r = &ch->records[(oldest + k) % capacity];
-    if (take_record(r, mem, dispatch, final, &st)) rec[n++] = r;
+    if (take_record(r, mem, dispatch, final, &st, &stop)) rec[n++] = r;
   }
   uint32_t own[LDSAN_CHANNEL_FIRST], owned = 0;
   for (uint32_t k = 0; capacity && k < LDSAN_CHANNEL_FIRST; k++) {
     uint64_t owner = __atomic_load_n(&ch->first_owner[k], __ATOMIC_ACQUIRE);
     if (!owner || !dispatch_wrote(owner, dispatch)) continue;
     own[owned++] = k;
-    if (take_record(&ch->first[k], mem, dispatch, final, &st)) rec[n++] = &ch->first[k];
+    if (take_record(&ch->first[k], mem, dispatch, final, &st, &stop)) rec[n++] = &ch->first[k];
   }
 
   /* Group the records: group[i] is the index of the first record of i's group. */
@@ -210,7 +210,7 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
     lanes[i] = wgs[i] = 0;
     if (ldsan_report_is_error(rec[i])) st.errors++;
     else st.warnings++;
-    if (ldsan_report_aborts(rec[i])) st.must_abort = 1;
+    ldsan_stop_note(&stop, rec[i]);
     keys[i] = key_of(rec[i], mem, dispatch, f->dedup);
     group[i] = (int)i;
     if (f->dedup)
@@ -262,9 +262,11 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   if (dropped_warnings)
     fprintf(out, "ldsan: warning: %u more warning(s) dropped: the report channel holds %u\n", dropped_warnings,
             ch->capacity);
-  if (f->halt_on_error && !st.errors && (st.lost || st.dropped)) st.must_abort = 1;
+  stop.lost = st.lost;
+  stop.dropped = st.dropped;
+  st.must_abort = ldsan_stop_decide(&stop);
   /* Claimed under the report mutex: no other thread prints after ABORTING. */
-  if (st.must_abort) { ldsan_die_claim(); aborting(out); }
+  if (st.must_abort) { ldsan_die_claim(); ldsan_stop_announce(out); }
   fflush(out);
 
   /* Give the printed slots back; release: the device's CAS that takes a slot

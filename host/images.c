@@ -6,7 +6,8 @@
  * emulator); backends only say how memory is reached (ldsan_backend).
  * Threading: the registry is a list under images_mu, the LDS stores a list
  * under stores_mu (taken inside images_mu, never around it); draining takes the report
- * mutex (drain.c) and may end the process (die.c). */
+ * mutex (drain.c) and may end the process (die.c) when the drain's answer
+ * (stop.c, ldsan_drain_stats.must_abort) says so. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdlib.h>
@@ -220,7 +221,7 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
   use_lds_store(b, name, &st, img);
   const ldsan_flags *f = ldsan_flags_get();
   st.flags &= ~(uint32_t)(LDSAN_STATE_HALT_ON_ERROR | LDSAN_STATE_SAME_WAVE_ERRORS | LDSAN_STATE_LDS_CHECKS_OFF);
-  if (f->halt_on_error) st.flags |= LDSAN_STATE_HALT_ON_ERROR;
+  st.flags |= ldsan_stop_device_flags();  /* stop.c's rule, the device's share */
   if (f->detect_races >= 2) st.flags |= LDSAN_STATE_SAME_WAVE_ERRORS;
   /* The emulator's own run-time checks replace compiled-in ones (no report twice). */
   if (b->checks_lds_itself && (f->detect_races || f->detect_uninit)) st.flags |= LDSAN_STATE_LDS_CHECKS_OFF;

@@ -175,8 +175,6 @@ typedef struct ldsan_report_extra {
  * shadow value alone does not decide (partial granule, 0). */
 const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
                                   const ldsan_dispatch_info *dispatch);
-/* Whether a record stops execution under the current options. */
-int ldsan_report_aborts(const ldsan_report_record *r);
 /* Whether record r says again what another report of the same access says:
  * an lds-uninitialized-read whose bytes all lie outside every LDS variable
  * of the kernel (redzones, padding, the compiler's slot) was out of bounds,
@@ -197,6 +195,24 @@ int ldsan_report_is_error(const ldsan_report_record *r);
 const char *ldsan_hazard_name(uint32_t hazard);
 /* The record's second access as a record of its own (pc, work-item, lane, size, flags). */
 void ldsan_report_other_record(const ldsan_report_record *r, ldsan_report_record *other);
+
+/* ---- stop.c: whether what was reported stops the program ------------------- */
+/* What a drain (or one printed record) found that bears on stopping. */
+typedef struct ldsan_stop_facts {
+  uint32_t errors;           /* error records (not LDSAN_REPORT_WARNING) */
+  uint32_t fatal;            /* of those, not recoverable (not LDSAN_ACCESS_NOABORT) */
+  uint32_t lost, dropped;    /* records never finished, reports the channel could not take */
+  int bad_channel;           /* the channel's header cannot be trusted */
+} ldsan_stop_facts;
+/* Adds record r to f. */
+void ldsan_stop_note(ldsan_stop_facts *f, const ldsan_report_record *r);
+/* Whether f stops the program under the current options (the rule: stop.c). */
+int ldsan_stop_decide(const ldsan_stop_facts *f);
+/* "==PID==ABORTING", the line before the end (ldsan_host_die). */
+void ldsan_stop_announce(FILE *out);
+/* The device's share of the rule, for ldsan_device_state.flags
+ * (LDSAN_STATE_HALT_ON_ERROR: trap on a fatal error). */
+uint32_t ldsan_stop_device_flags(void);
 
 /* ---- symbolize.c: the external symbolizer (ldsan_symbolize_module) ---------- */
 /* Tests: stops the symbolizer, empties the cache (frames returned before become

@@ -57,10 +57,6 @@ const char *ldsan_host_bug_name(const ldsan_report_record *record) {
   return bug_name(record, NULL, 0, NULL);
 }
 
-int ldsan_report_aborts(const ldsan_report_record *r) {
-  return ldsan_flags_get()->halt_on_error && !(r->flags & (LDSAN_ACCESS_NOABORT | LDSAN_REPORT_WARNING));
-}
-
 /* The kernel's demangled name from its descriptor, else from `fallback` (a
  * symbol name), else "<unknown kernel>"; returns whether it is known. */
 static int kernel_name(const ldsan_desc *desc, const char *fallback, char *out, size_t n) {
