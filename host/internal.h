@@ -158,7 +158,7 @@ typedef struct ldsan_block_view {
 void ldsan_shadow_dump(FILE *out, ldsan_decorator d, const ldsan_device_memory *mem, uint64_t shadow_offset,
                        uint64_t addr, uint8_t recorded, const ldsan_block_view *view);
 
-/* ---- report.c ------------------------------------------------------------- */
+/* ---- report.c (report_ctx.h: the report path's own prototypes) ------------- */
 /* Extra facts drain.c adds to a report (dedup). */
 typedef struct ldsan_report_extra {
   uint32_t same_lanes;       /* other work-items with the same kernel+source site (or pc)+bug, not printed */
@@ -186,7 +186,8 @@ int ldsan_report_is_redundant(const ldsan_report_record *r, const ldsan_device_m
 void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
                         const ldsan_dispatch_info *dispatch, FILE *out,
                         const ldsan_report_extra *extra);
-/* ---- report_hazard.c: the LDS hazard kinds -------------------------------- */
+
+/* ---- report_kind.c: what a record is (its bug name: report_ctx.h) -------- */
 /* Whether a report kind is one of the hazards (a second access in other_*). */
 int ldsan_report_is_hazard(uint32_t kind);
 /* Whether a record is an error (else a warning: LDSAN_REPORT_WARNING). */

@@ -1,7 +1,7 @@
 /* ldsan host library: the text report of an LDS allocator failure
  * (lds-pool-exhausted, lds-block-too-large, bad-free of an LDS block, a
  * block header overwritten; an unknown kind): what happened, to whom, the
- * frames, and what to do. Split from report.c, whose pieces it uses.
+ * frames, and what to do, from report_parts.c's pieces.
  * Threading: callers hold the report mutex (drain.c). */
 #include <unistd.h>
 
@@ -46,7 +46,7 @@ void ldsan_report_print_allocator(FILE *out, ldsan_decorator d, const report_ctx
   fprintf(out, "  by ");
   ldsan_report_ids(out, r);
   fputc('\n', out);
-  ldsan_report_frames(out, c);
+  ldsan_report_frames(out, &c->site, r->pc, c->kernel);
   switch (r->kind) {
   case LDSAN_REPORT_POOL_EXHAUSTED:
     fprintf(out, "HINT: every workgroup in flight holds one block; the LDS backing store holds %llu bytes. Launch "

@@ -5,34 +5,11 @@
  * read what another lane of its wave wrote, with no barrier or wave barrier
  * between: works only in lockstep) and barrier-divergence (a barrier not every
  * live work-item reached). The record's access comes first, then the second
- * one (other_*), both symbolized; the rest is a bounds report's pieces. */
-#include <string.h>
+ * one (other_*, c->other_rec), both symbolized; the rest is the bounds
+ * report's pieces (report_parts.c). Threading: callers hold the report mutex. */
 #include <unistd.h>
 
 #include "report_ctx.h"
-
-int ldsan_report_is_hazard(uint32_t kind) { return kind >= LDSAN_REPORT_LDS_DATA_RACE && kind <= LDSAN_REPORT_BARRIER_DIVERGENCE; }
-
-int ldsan_report_is_error(const ldsan_report_record *r) { return !(r->flags & LDSAN_REPORT_WARNING); }
-
-const char *ldsan_hazard_name(uint32_t hazard) {
-  switch (hazard) {
-  case LDSAN_HAZARD_RAW: return "read-after-write";
-  case LDSAN_HAZARD_WAR: return "write-after-read";
-  case LDSAN_HAZARD_WAW: return "write-after-write";
-  case LDSAN_HAZARD_BARRIER_SKIPPED: return "skipped-barrier";
-  default: return NULL;
-  }
-}
-
-void ldsan_report_other_record(const ldsan_report_record *r, ldsan_report_record *other) {
-  *other = *r;
-  other->pc = r->other_pc;
-  memcpy(other->workitem_id, r->other_workitem_id, sizeof other->workitem_id);
-  other->lane = r->other_lane;
-  other->size = r->other_size;
-  other->flags = r->other_flags | (r->flags & LDSAN_REPORT_OTHER_UNKNOWN);
-}
 
 static void print_ids(FILE *out, const uint32_t id[3]) { fprintf(out, "(%u,%u,%u)", id[0], id[1], id[2]); }
 
@@ -80,8 +57,9 @@ static void print_what(FILE *out, const ldsan_report_record *r) {
   }
 }
 
-static void print_hazard_access(FILE *out, ldsan_decorator d, const report_ctx *c, const char *previous) {
-  const ldsan_report_record *r = c->r;
+/* One of the two accesses: r (the record or c->other_rec), symbolized as s. */
+static void print_hazard_access(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_record *r,
+                                const report_site *s, const char *previous) {
   if (r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE && !r->pc) {  /* the work-item that returned */
     fprintf(out, "%s%s", ldsan_deco_access(d), previous);
     ldsan_report_ids(out, r);
@@ -102,7 +80,7 @@ static void print_hazard_access(FILE *out, ldsan_decorator d, const report_ctx *
   }
   ldsan_report_ids(out, r);
   fprintf(out, "%s:\n", ldsan_deco_end(d));
-  ldsan_report_frames(out, c);
+  ldsan_report_frames(out, s, r->pc, c->kernel);
 }
 
 /* The advice that ends each kind of report. */
@@ -134,20 +112,15 @@ static const char *hazard_hint(const ldsan_report_record *r) {
 
 void ldsan_report_print_hazard(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra) {
   const ldsan_report_record *r = c->r;
-  int error = ldsan_report_is_error(r), has_other = r->kind != LDSAN_REPORT_LDS_UNINIT_READ;
-  ldsan_report_record other_rec;
-  report_ctx oc;
-  if (has_other) {
-    ldsan_report_other_record(r, &other_rec);
-    ldsan_report_ctx_init(&oc, &other_rec, c->mem, c->dispatch);
-    ldsan_report_ctx_symbolize(&oc);
-  }
+  int error = ldsan_report_is_error(r), has_other = c->has_other;
   fprintf(out, "%s==%ld==%s: %s: %s in kernel %s: ", ldsan_deco_warning(d), (long)getpid(),
           error ? "ERROR" : "WARNING", error ? "AddressSanitizer" : "ldsan", c->bug, c->kernel);
   print_what(out, r);
   fprintf(out, "%s\n", ldsan_deco_end(d));
-  print_hazard_access(out, d, c, "");
-  if (has_other) print_hazard_access(out, d, &oc, r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE ? (r->other_pc ? "other " : "") : "previous ");
+  print_hazard_access(out, d, c, r, &c->site, "");
+  if (has_other)
+    print_hazard_access(out, d, c, &c->other_rec, &c->other,
+                        r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE ? (r->other_pc ? "other " : "") : "previous ");
   if (extra && extra->same_lanes) ldsan_report_print_folded(out, c, extra);
   if (r->flags & LDSAN_REPORT_DEFERRED)
     fprintf(out, "    (found by the CPU emulator's LDS checks, which do not stop the dispatch)\n");
@@ -161,15 +134,14 @@ void ldsan_report_print_hazard(FILE *out, ldsan_decorator d, const report_ctx *c
   }
   fprintf(out, "%s\n", hazard_hint(r));
   if (ldsan_flags_get()->print_summary) {
-    /* The program's lines (c->source: a barrier's frame 0 is __work_group_barrier
+    /* The program's lines (c->site.source: a barrier's frame 0 is __work_group_barrier
      * in amd_device_functions.h). */
     fprintf(out, "SUMMARY: %s: %s ", error ? "AddressSanitizer" : "ldsan", c->bug);
-    if (c->source[0]) fprintf(out, "%s ", c->source);
-    fprintf(out, "in %s", c->function ? c->function : c->kernel);
+    if (c->site.source[0]) fprintf(out, "%s ", c->site.source);
+    fprintf(out, "in %s", c->site.function ? c->site.function : c->kernel);
     if (has_other && r->other_pc)
       fprintf(out, " (%s at %s)", r->kind == LDSAN_REPORT_BARRIER_DIVERGENCE ? "other barrier" : "previous access",
-              oc.source[0] ? oc.source : "an unknown line");
+              c->other.source[0] ? c->other.source : "an unknown line");
     fputc('\n', out);
   }
-  if (has_other) ldsan_report_ctx_free(&oc);
 }

@@ -6,7 +6,6 @@
  * that are not UTF-8 become U+FFFD, so the line is valid JSON whatever the
  * device memory held. Threading: callers hold the report mutex (drain.c). */
 #define _POSIX_C_SOURCE 200809L
-#include <string.h>
 #include <unistd.h>
 
 #include "report_ctx.h"
@@ -71,32 +70,27 @@ static const char *json_access(const ldsan_report_record *r) {
   return (r->flags & LDSAN_ACCESS_WRITE) ? "write" : "read";
 }
 
-/* A hazard's second access: {"thread","lane","pc","function","location","access","size","atomic"}. */
+/* A hazard's second access (c->other_rec): {"thread","lane","pc","function","location","access","size","atomic"}. */
 static void json_other(FILE *out, const report_ctx *c) {
-  ldsan_report_record o;
-  ldsan_report_other_record(c->r, &o);
-  report_ctx oc;
-  ldsan_report_ctx_init(&oc, &o, c->mem, c->dispatch);
-  ldsan_report_ctx_symbolize(&oc);
+  const ldsan_report_record *o = &c->other_rec;
   fputs("{\"thread\":", out);
-  if (o.flags & LDSAN_REPORT_OTHER_UNKNOWN) fputs("null,\"lane\":null", out);  /* not recorded (lds_checks.c) */
+  if (o->flags & LDSAN_REPORT_OTHER_UNKNOWN) fputs("null,\"lane\":null", out);  /* not recorded (lds_checks.c) */
   else {
-    json_ids(out, o.workitem_id);
-    fprintf(out, ",\"lane\":%u", o.lane);
+    json_ids(out, o->workitem_id);
+    fprintf(out, ",\"lane\":%u", o->lane);
   }
   fputs(",\"pc\":", out);
-  if (o.pc) json_hex(out, o.pc);
+  if (o->pc) json_hex(out, o->pc);
   else fputs("null", out);
   fputs(",\"function\":", out);
-  json_str(out, oc.function);
+  json_str(out, c->other.function);
   fputs(",\"location\":", out);
-  json_str(out, oc.source[0] ? oc.source : NULL);
+  json_str(out, c->other.source[0] ? c->other.source : NULL);
   fputs(",\"access\":", out);
-  json_str(out, json_access(&o));
-  if (o.size) fprintf(out, ",\"size\":%llu", (unsigned long long)o.size);
+  json_str(out, json_access(o));
+  if (o->size) fprintf(out, ",\"size\":%llu", (unsigned long long)o->size);
   else fputs(",\"size\":null", out);  /* the device keeps no size */
-  fprintf(out, ",\"atomic\":%s}", (o.flags & LDSAN_ACCESS_ATOMIC) ? "true" : "false");
-  ldsan_report_ctx_free(&oc);
+  fprintf(out, ",\"atomic\":%s}", (o->flags & LDSAN_ACCESS_ATOMIC) ? "true" : "false");
 }
 
 /* One host stack of a heap region: {"thread":n|null,"frames":[{"pc","function","location"}, ...]}. */
@@ -183,9 +177,9 @@ void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_
   if (r->pc) json_hex(out, r->pc);
   else fputs("null", out);
   fputs(",\"function\":", out);
-  json_str(out, c->function);
+  json_str(out, c->site.function);
   fputs(",\"location\":", out);
-  json_str(out, c->source[0] ? c->source : NULL);
+  json_str(out, c->site.source[0] ? c->site.source : NULL);
   fputs(",\"device\":", out);
   json_str(out, c->dispatch ? c->dispatch->device_name : NULL);
   fprintf(out, ",\"device_index\":%d,\"recoverable\":%s,\"severity\":\"%s\",\"hazard\":",
@@ -193,7 +187,7 @@ void ldsan_report_print_json(FILE *out, const report_ctx *c, const ldsan_report_
           ldsan_report_is_error(r) ? "error" : "warning");
   json_str(out, ldsan_hazard_name(r->hazard));
   fprintf(out, ",\"same_wave\":%s,\"other\":", (r->flags & LDSAN_ACCESS_SAME_WAVE) ? "true" : "false");
-  if (ldsan_report_is_hazard(r->kind) && r->kind != LDSAN_REPORT_LDS_UNINIT_READ) json_other(out, c);
+  if (c->has_other) json_other(out, c);
   else fputs("null", out);
   fputs(",\"region\":", out);
   json_region(out, c);
