@@ -1,16 +1,18 @@
 /* ldsan host library: draining a report channel after a dispatch.
  * Takes the records one finished dispatch published out of the channel's ring
- * (protocol in abi.h; other dispatches' records stay), folds lanes that hit the
- * same bug at the same source location (the pc without one; option dedup),
- * prints up to report_limit full reports, counts lost and dropped ones, asks
- * stop.c whether it all stops the program, and gives the slots back.
+ * (protocol in abi.h; other dispatches' records stay), builds each one's report
+ * context once (report_ctx.c) and hands it to the redundancy test and the dedup
+ * key (dedup.c: lanes that hit the same bug at the same source location fold)
+ * and, for up to report_limit groups, to the printer (report.c); counts lost
+ * and dropped ones, asks stop.c whether it all stops the program, and gives
+ * the slots back.
  * Threading: one process-wide mutex serializes every print, so reports from
  * several host threads (queues) never interleave. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <string.h>
 
-#include "internal.h"
+#include "report_ctx.h"
 
 /* Records a drain can hold: the ring's and the first-report reserve's. */
 #define MAX_RECORDS (LDSAN_CHANNEL_CAPACITY + LDSAN_CHANNEL_FIRST)
@@ -20,101 +22,6 @@ static pthread_mutex_t report_mutex = PTHREAD_MUTEX_INITIALIZER;
 void ldsan_report_lock(void) { pthread_mutex_lock(&report_mutex); }
 void ldsan_report_unlock(void) { pthread_mutex_unlock(&report_mutex); }
 
-void ldsan_host_print_record(const ldsan_report_record *record, const ldsan_device_memory *mem,
-                             const ldsan_dispatch_info *dispatch, FILE *out) {
-  ldsan_host_init();
-  ldsan_report_lock();
-  if (!out) out = ldsan_log_stream();
-  ldsan_report_print(record, mem, dispatch, out, NULL);
-  ldsan_stop_facts facts = {0};
-  ldsan_stop_note(&facts, record);
-  if (ldsan_stop_decide(&facts)) ldsan_stop_announce(out);
-  fflush(out);
-  ldsan_report_unlock();
-}
-
-/* Records of one dispatch that dedup treats as one report. */
-typedef struct dedup_key {
-  uint32_t kind, write, hazard, same_wave;
-  uint64_t kernel_desc, pc, where;  /* where: LDS offset when the pc is unknown */
-  uint64_t other_pc;                /* hazards: the pc pair */
-  uint64_t site, other_site;        /* the pcs' source locations (source_site), 0 unknown */
-  const char *bug;                  /* static string from the bug-name tables */
-} dedup_key;
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  for (size_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
-  return h;
-}
-
-/* Where pc's code is in the source, for dedup: a hash of its symbolized frames
- * (function, file, line and column of each inlined frame), so the copies an
- * unrolled or duplicated loop makes of one access fold into one report; 0 when
- * the pc is unknown or has no source line and column (symbolize=0 too, or
- * -gno-column-info: two accesses of one line stay apart): then the pc itself
- * is the key. */
-static uint64_t source_site(uint64_t pc, const ldsan_dispatch_info *d) {
-  if (!d || !d->symbolize || !ldsan_flags_get()->symbolize) return 0;
-  ldsan_frame frames[LDSAN_MAX_FRAMES];
-  int n = d->symbolize(d->symbolize_ctx, pc, frames, LDSAN_MAX_FRAMES);
-  if (n <= 0 || !frames[0].file || !frames[0].line || !frames[0].column) return 0;
-  if (n > LDSAN_MAX_FRAMES) n = LDSAN_MAX_FRAMES;
-  uint64_t h = 14695981039346656037ull;
-  for (int i = 0; i < n; i++) {
-    const char *fn = frames[i].function ? frames[i].function : "", *file = frames[i].file ? frames[i].file : "";
-    h = fnv(h, fn, strlen(fn) + 1);
-    h = fnv(h, file, strlen(file) + 1);
-    h = fnv(h, &frames[i].line, sizeof frames[i].line);
-    h = fnv(h, &frames[i].column, sizeof frames[i].column);
-  }
-  return h ? h : 1;
-}
-
-/* The pcs of one drain already looked up (most records share a few pcs),
- * under report_mutex. */
-typedef struct pc_site { uint64_t pc, site; } pc_site;
-static pc_site site_cache[2 * MAX_RECORDS];
-static uint32_t site_cached;
-
-static uint64_t cached_site(uint64_t pc, const ldsan_dispatch_info *d) {
-  if (!pc) return 0;
-  for (uint32_t i = 0; i < site_cached; i++)
-    if (site_cache[i].pc == pc) return site_cache[i].site;
-  uint64_t site = source_site(pc, d);
-  if (site_cached < sizeof site_cache / sizeof site_cache[0]) site_cache[site_cached++] = (pc_site){pc, site};
-  return site;
-}
-
-static dedup_key key_of(const ldsan_report_record *r, const ldsan_device_memory *mem,
-                        const ldsan_dispatch_info *dispatch, int dedup) {
-  dedup_key k;
-  memset(&k, 0, sizeof k);
-  k.kind = r->kind;
-  k.write = r->flags & LDSAN_ACCESS_WRITE;
-  k.kernel_desc = r->kernel_desc;
-  k.pc = r->pc;
-  k.hazard = r->hazard;
-  k.same_wave = r->flags & LDSAN_ACCESS_SAME_WAVE;
-  k.other_pc = r->other_pc;
-  k.site = dedup ? cached_site(r->pc, dispatch) : 0;
-  k.other_site = dedup ? cached_site(r->other_pc, dispatch) : 0;
-  k.where = r->pc ? 0 : r->address - r->block;
-  k.bug = ldsan_report_bug_name(r, mem, dispatch);
-  return k;
-}
-
-/* The same code: the same source location when both have one, else the same pc. */
-static int same_code(uint64_t pc_a, uint64_t site_a, uint64_t pc_b, uint64_t site_b) {
-  return site_a && site_b ? site_a == site_b : pc_a == pc_b;
-}
-
-static int same_key(const dedup_key *a, const dedup_key *b) {
-  return a->kind == b->kind && a->write == b->write && a->hazard == b->hazard && a->same_wave == b->same_wave &&
-         a->kernel_desc == b->kernel_desc && same_code(a->pc, a->site, b->pc, b->site) &&
-         same_code(a->other_pc, a->other_site, b->other_pc, b->other_site) && a->where == b->where &&
-         strcmp(a->bug, b->bug) == 0;
-}
-
 /* Whether the dispatch whose implicit-argument pointer is `ptr` is d (any
  * when d is unknown). */
 static int dispatch_wrote(uint64_t ptr, const ldsan_dispatch_info *d) {
@@ -123,15 +30,17 @@ static int dispatch_wrote(uint64_t ptr, const ldsan_dispatch_info *d) {
 }
 
 /* Looks at slot r for the drain of `dispatch`: returns 1 for a record of the
- * dispatch to print; counts and empties one folded into its access's bounds
- * report, and one its writer never finished (final: no dispatch runs any
- * more). */
-static int take_record(ldsan_report_record *r, const ldsan_device_memory *mem, const ldsan_dispatch_info *dispatch,
-                       int final, ldsan_drain_stats *st, ldsan_stop_facts *stop) {
+ * dispatch to print, its report context built in *c; counts and empties one
+ * folded into its access's bounds report, and one its writer never finished
+ * (final: no dispatch runs any more). */
+static int take_record(ldsan_report_record *r, report_ctx *c, const ldsan_device_memory *mem,
+                       const ldsan_dispatch_info *dispatch, int final, ldsan_drain_stats *st, ldsan_stop_facts *stop) {
   /* Acquire pairs with the device's release store of READY: every field is final. */
   uint32_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
   if (state == LDSAN_RECORD_READY && dispatch_wrote(r->dispatch, dispatch)) {
-    if (!ldsan_report_is_redundant(r, mem, dispatch)) return 1;
+    ldsan_report_ctx_init(c, r, mem, dispatch);
+    if (!ldsan_dedup_is_redundant(c)) return 1;
+    ldsan_report_ctx_free(c);
     /* Folded into its access's bounds report: counted as such, not printed. */
     if (ldsan_report_is_error(r)) st->errors++;
     else st->warnings++;
@@ -184,38 +93,41 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
   }
   /* This dispatch's records, oldest ticket first: the slot `next` names is the
    * one written longest ago (abi.h protocol); then its first-report reserve
-   * slots (the records that found the ring full come after it). */
+   * slots (the records that found the ring full come after it). Each record's
+   * report context (ctx[i] of rec[i]) is built here, once. */
+  static report_ctx ctx[MAX_RECORDS];  /* under report_mutex */
   ldsan_report_record *rec[MAX_RECORDS];
   uint32_t n = 0;
   int final = dispatch && dispatch->final;
   uint32_t oldest = capacity ? next % capacity : 0;  /* not (next + k) % capacity: next + k wraps */
   for (uint32_t k = 0; k < capacity; k++) {
     ldsan_report_record *r = &ch->records[(oldest + k) % capacity];
-    if (take_record(r, mem, dispatch, final, &st, &stop)) rec[n++] = r;
+    if (take_record(r, &ctx[n], mem, dispatch, final, &st, &stop)) rec[n++] = r;
   }
   uint32_t own[LDSAN_CHANNEL_FIRST], owned = 0;
   for (uint32_t k = 0; capacity && k < LDSAN_CHANNEL_FIRST; k++) {
     uint64_t owner = __atomic_load_n(&ch->first_owner[k], __ATOMIC_ACQUIRE);
     if (!owner || !dispatch_wrote(owner, dispatch)) continue;
     own[owned++] = k;
-    if (take_record(&ch->first[k], mem, dispatch, final, &st, &stop)) rec[n++] = &ch->first[k];
+    if (take_record(&ch->first[k], &ctx[n], mem, dispatch, final, &st, &stop)) rec[n++] = &ch->first[k];
   }
 
   /* Group the records: group[i] is the index of the first record of i's group. */
-  static dedup_key keys[MAX_RECORDS];  /* under report_mutex */
+  static ldsan_dedup_key keys[MAX_RECORDS];  /* under report_mutex */
   int group[MAX_RECORDS];
   uint32_t lanes[MAX_RECORDS], wgs[MAX_RECORDS];
-  site_cached = 0;  /* another dispatch's pcs may be another code object's */
+  ldsan_dedup_forget_sites();  /* another dispatch's pcs may be another code object's */
   for (uint32_t i = 0; i < n; i++) {
     lanes[i] = wgs[i] = 0;
     if (ldsan_report_is_error(rec[i])) st.errors++;
     else st.warnings++;
     ldsan_stop_note(&stop, rec[i]);
-    keys[i] = key_of(rec[i], mem, dispatch, f->dedup);
+    keys[i] = ldsan_dedup_key_of(&ctx[i], f->dedup);
     group[i] = (int)i;
     if (f->dedup)
       for (uint32_t j = 0; j < i; j++)
-        if (group[j] == (int)j && same_key(&keys[j], &keys[i])) { group[i] = (int)j; break; }
+        if (group[j] == (int)j && ldsan_dedup_same(&keys[j], &keys[i])) { group[i] = (int)j; break; }
+    if (group[i] != (int)i) ldsan_report_ctx_free(&ctx[i]);  /* folded: only its group's first is printed */
     uint32_t g = (uint32_t)group[i];
     lanes[g] += 1 + rec[i]->repeats + rec[i]->repeats_elsewhere;  /* the writer's own folding */
     int new_wg = 1;
@@ -240,9 +152,12 @@ int ldsan_host_drain_channel_stats(ldsan_report_channel *ch, const ldsan_device_
         folded[extra.folded_count++] = rec[j];
         extra.folded_repeats += rec[j]->repeats;
       }
-    ldsan_report_print(rec[i], mem, dispatch, out, &extra);
+    ldsan_report_ctx_symbolize(&ctx[i]);  /* only the printed records' pcs */
+    ldsan_report_print(out, &ctx[i], &extra);
     st.printed++;
   }
+  for (uint32_t i = 0; i < n; i++)
+    if (group[i] == (int)i) ldsan_report_ctx_free(&ctx[i]);
   if (groups_over)
     fprintf(out, "ldsan: %u more report(s) (%u lane(s)) not printed: report_limit=%d reached; "
             "LDSAN_OPTIONS=report_limit=0 prints all\n", groups_over, st.over_limit, f->report_limit);

@@ -171,22 +171,6 @@ typedef struct ldsan_report_extra {
   int by_source;             /* folded by source location (pcs of one line and column, inlined frames alike), not by pc */
 } ldsan_report_extra;
 
-/* Bug name of a record, using the descriptor and shadow when the recorded
- * shadow value alone does not decide (partial granule, 0). */
-const char *ldsan_report_bug_name(const ldsan_report_record *r, const ldsan_device_memory *mem,
-                                  const ldsan_dispatch_info *dispatch);
-/* Whether record r says again what another report of the same access says:
- * an lds-uninitialized-read whose bytes all lie outside every LDS variable
- * of the kernel (redzones, padding, the compiler's slot) was out of bounds,
- * and its bounds report says so (the drain prints one report per bad
- * access, and counts r as folded into that one: deduplicated). */
-int ldsan_report_is_redundant(const ldsan_report_record *r, const ldsan_device_memory *mem,
-                              const ldsan_dispatch_info *dispatch);
-/* Prints one full report (no ABORTING line). */
-void ldsan_report_print(const ldsan_report_record *r, const ldsan_device_memory *mem,
-                        const ldsan_dispatch_info *dispatch, FILE *out,
-                        const ldsan_report_extra *extra);
-
 /* ---- report_kind.c: what a record is (its bug name: report_ctx.h) -------- */
 /* Whether a report kind is one of the hazards (a second access in other_*). */
 int ldsan_report_is_hazard(uint32_t kind);

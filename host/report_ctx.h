@@ -1,11 +1,12 @@
 /* ldsan host library: the report context, everything one report says about
- * one record, gathered once (report_ctx.c) and read by the dispatcher
- * (report.c) and the printers.
+ * one record, gathered once (report_ctx.c) and read by everything that looks
+ * at a record after it leaves the channel: the drain's redundancy test and
+ * dedup key (dedup.c), the dispatcher (report.c) and the printers.
  * Who calls whom (no file calls back up this list):
- *   drain.c
- *     -> report.c       the drain's questions (bug name, redundancy), and the
- *                       dispatcher: the only file that knows every printer
- *          -> report_ctx.c  builds the context (with report_kind.c's bug name)
+ *   drain.c, report.c (ldsan_host_print_record)
+ *     -> report_ctx.c   builds the context (with report_kind.c's bug name)
+ *     -> dedup.c        redundancy test, dedup key
+ *     -> report.c       dispatcher: the only file that knows every printer
  *          -> report_text.c (bounds), report_hazard.c, report_allocator.c, report_json.c
  *               -> report_parts.c (text pieces), report_kind.c (what a record is), asan_heap.c
  *     -> stop.c         whether it all stops the program
@@ -75,6 +76,11 @@ void ldsan_report_format_source(char *buf, size_t len, const ldsan_frame *f);
 const char *ldsan_report_bug_of(const ldsan_report_record *r, const ldsan_device_memory *mem, uint64_t shadow_offset,
                                 const ldsan_location *loc);
 
+/* ---- report.c: the dispatcher --------------------------------------------- */
+/* Prints one full report of a symbolized context (no ABORTING line): JSON
+ * (report_format=json), else the text report of its kind. */
+void ldsan_report_print(FILE *out, const report_ctx *c, const ldsan_report_extra *extra);
+
 /* ---- the printers, called by report.c only -------------------------------- */
 /* report_text.c: the text report of a bad access (LDSAN_REPORT_BAD_ACCESS). */
 void ldsan_report_print_access(FILE *out, ldsan_decorator d, const report_ctx *c, const ldsan_report_extra *extra);
@@ -105,5 +111,27 @@ void ldsan_report_print_folded(FILE *out, const report_ctx *c, const ldsan_repor
  * host stack that allocated it ("allocated by thread T0 here:"; a freed
  * chunk: "freed by", then "previously allocated by"). Needs c->heap_ok. */
 void ldsan_report_describe_heap(FILE *out, ldsan_decorator d, const report_ctx *c);
+
+/* ---- dedup.c: which records make one report ------------------------------- */
+/* Records of one dispatch that dedup treats as one report. */
+typedef struct ldsan_dedup_key {
+  uint32_t kind, write, hazard, same_wave;
+  uint64_t kernel_desc, pc, where;  /* where: LDS offset when the pc is unknown */
+  uint64_t other_pc;                /* hazards: the pc pair */
+  uint64_t site, other_site;        /* the pcs' source locations (source_site), 0 unknown */
+  const char *bug;                  /* static string from the bug-name tables */
+} ldsan_dedup_key;
+/* Whether c's record says again what another report of the same access says:
+ * an lds-uninitialized-read whose bytes all lie outside every LDS variable
+ * of the kernel (redzones, padding, the compiler's slot) was out of bounds,
+ * and its bounds report says so (the drain prints one report per bad
+ * access, and counts the record as folded into that one: deduplicated). */
+int ldsan_dedup_is_redundant(const report_ctx *c);
+/* Forgets the source sites looked up so far (each drain: another dispatch's
+ * pcs may be another code object's). */
+void ldsan_dedup_forget_sites(void);
+/* c's key; dedup: option dedup (0: no source sites are looked up). */
+ldsan_dedup_key ldsan_dedup_key_of(const report_ctx *c, int dedup);
+int ldsan_dedup_same(const ldsan_dedup_key *a, const ldsan_dedup_key *b);
 
 #endif /* LDSAN_HOST_REPORT_CTX_H */

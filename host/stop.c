@@ -1,6 +1,6 @@
 /* ldsan host library: whether what a drain (or one printed record) found
- * stops the program. The one place that decides it: drain.c (a drain, and
- * ldsan_host_print_record's one record) asks ldsan_stop_decide and prints
+ * stops the program. The one place that decides it: the drain (drain.c) and
+ * ldsan_host_print_record (report.c) ask ldsan_stop_decide and print
  * ldsan_stop_announce's ABORTING line; images.c acts on the drain's answer
  * (ldsan_host_die) and writes the device's share of the rule into each code
  * object's state (ldsan_stop_device_flags).

@@ -2,6 +2,7 @@
  * blobs must never crash the host and must still give a full report that says
  * "unknown LDS variable" and why; good blobs locate every offset. */
 #include "host_test.h"
+#include "report_ctx.h"
 
 static fake_memory mem_map;
 
@@ -167,7 +168,11 @@ static void test_fuzz(void) {
     ldsan_report_record r = mini_record((rand() % 600) - 64, 4, rand() & 1, LDSAN_SHADOW_LDS_REDZONE);
     capture c;
     capture_begin(&c);
-    ldsan_report_print(&r, &mem, &mini_dispatch, c.f, NULL);
+    report_ctx rc;
+    ldsan_report_ctx_init(&rc, &r, &mem, &mini_dispatch);
+    ldsan_report_ctx_symbolize(&rc);
+    ldsan_report_print(c.f, &rc, NULL);
+    ldsan_report_ctx_free(&rc);
     const char *out = capture_end(&c);
     reports += strstr(out, "SUMMARY: AddressSanitizer: ") != NULL;
     free(c.buf);
