@@ -1030,27 +1030,59 @@ private:
     return false;
   }
 
+  // One region's loop while it is built (buildRegionLoop).
+  struct RegionLoop {
+    std::string tag;                       // block names: r<k>[.all][.1d]
+    BasicBlock *head = nullptr, *body = nullptr, *latch = nullptr;
+    PHINode *idx = nullptr;                // the work-item's index
+    Value *idx64 = nullptr, *sp = nullptr; // ... widened; its state slot
+    Value *item = nullptr;                 // its ids (ldsan_emu_item_ids)
+    ValueToValueMapTy vm;                  // the kernel's values -> the loop's
+    SmallVector<std::pair<Value *, Value *>, 64> pinned; // those the clones must not remap to their copies
+    DenseMap<BasicBlock *, unsigned> stubRegion;         // stop stubs -> the region they stop at
+    void pin(Value *from, Value *to) {
+      vm[from] = to;
+      pinned.push_back({from, to});
+    }
+  };
+
   // The loop running region k for the work-items waiting at it (all of
   // them without looking when `everyone`); returns its first block.
   BasicBlock *buildRegionLoop(Function *g, unsigned k, bool everyone, bool oneD, BasicBlock *from, BasicBlock *done,
                               AllocaInst *mask, Value *par, Value *nextParity, Constant *tlsItem,
                               ValueToValueMapTy &base) {
-    LLVMContext &ctx = m_.getContext();
-    Type *i8 = Type::getInt8Ty(ctx), *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
-    Argument *ids = g->getArg(1), *n = g->getArg(2), *frames = g->getArg(3), *states = g->getArg(4);
-    std::string tag = "r" + std::to_string(k) + (everyone ? ".all" : "") + (oneD ? ".1d" : "");
-    BasicBlock *head = BasicBlock::Create(ctx, tag + ".head", g);
-    BasicBlock *check = BasicBlock::Create(ctx, tag + ".check", g);
-    BasicBlock *body = BasicBlock::Create(ctx, tag + ".item", g);
-    BasicBlock *latch = BasicBlock::Create(ctx, tag + ".next", g);
+    RegionLoop L;
+    L.tag = "r" + std::to_string(k) + (everyone ? ".all" : "") + (oneD ? ".1d" : "");
+    makeLoop(g, k, everyone, from, done, par, L);
+    pinOutsideValues(g, oneD, base, L);
+    cloneRegion(g, k, mask, nextParity, tlsItem, L);
+    if (oneD)
+      if (BasicBlock *pre = narrowToActiveRange(g, cast<BasicBlock>(L.vm[entries_[k]]), L.idx, L.head, L.stubRegion,
+                                                mask, nextParity, L.tag))
+        return pre;
+    return L.head;
+  }
 
-    IRBuilder<> hb(head);
-    PHINode *idx = hb.CreatePHI(i32, 2, "wi");
-    idx->addIncoming(ConstantInt::get(i32, 0), from);
-    hb.CreateCondBr(hb.CreateICmpULT(idx, n), check, done);
-    IRBuilder<> lb(latch); // (complete before the region's code is simplified: no index is taken for 0)
-    idx->addIncoming(lb.CreateAdd(idx, ConstantInt::get(i32, 1), "wi.next"), latch);
-    BranchInst *back = lb.CreateBr(head);
+  // The loop's skeleton: head (the index, the exit to `done`), the test of
+  // the work-item's state (none when `everyone`), the body's first block and
+  // the latch.
+  void makeLoop(Function *g, unsigned k, bool everyone, BasicBlock *from, BasicBlock *done, Value *par,
+                RegionLoop &L) {
+    LLVMContext &ctx = m_.getContext();
+    Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+    Argument *n = g->getArg(2), *states = g->getArg(4);
+    L.head = BasicBlock::Create(ctx, L.tag + ".head", g);
+    BasicBlock *check = BasicBlock::Create(ctx, L.tag + ".check", g);
+    L.body = BasicBlock::Create(ctx, L.tag + ".item", g);
+    L.latch = BasicBlock::Create(ctx, L.tag + ".next", g);
+
+    IRBuilder<> hb(L.head);
+    L.idx = hb.CreatePHI(i32, 2, "wi");
+    L.idx->addIncoming(ConstantInt::get(i32, 0), from);
+    hb.CreateCondBr(hb.CreateICmpULT(L.idx, n), check, done);
+    IRBuilder<> lb(L.latch); // (complete before the region's code is simplified: no index is taken for 0)
+    L.idx->addIncoming(lb.CreateAdd(L.idx, ConstantInt::get(i32, 1), "wi.next"), L.latch);
+    BranchInst *back = lb.CreateBr(L.head);
     // The whole barrier interval of every work-item: its accesses are all
     // the interval's (retarget_lds_disjoint.cpp). Not so in lockstep, where
     // a cross-lane stop also ends a region.
@@ -1062,67 +1094,74 @@ private:
     }
 
     IRBuilder<> cb(check);
-    Value *idx64 = cb.CreateZExt(idx, i64);
-    Value *sp = cb.CreateInBoundsGEP(i32, states, idx64, "state.slot");
+    L.idx64 = cb.CreateZExt(L.idx, i64);
+    L.sp = cb.CreateInBoundsGEP(i32, states, L.idx64, "state.slot");
     if (everyone) {
-      cb.CreateBr(body);
+      cb.CreateBr(L.body);
     } else {
       Value *want = cb.CreateOr(ConstantInt::get(i32, k << 1), par);
-      cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, sp, "state"), want), body, latch);
+      cb.CreateCondBr(cb.CreateICmpEQ(cb.CreateLoad(i32, L.sp, "state"), want), L.body, L.latch);
     }
+  }
 
-    IRBuilder<> bb(body);
-    Value *frame = bb.CreateInBoundsGEP(i8, frames, bb.CreateMul(idx64, ConstantInt::get(i64, frameSize_)), "frame");
-    // Values the region's code takes from outside it: the group function's
-    // (arguments, shared allocas, uniform values), the work-item's frame
-    // slots, and values recomputed here for each work-item.
-    ValueToValueMapTy vm;
-    SmallVector<std::pair<Value *, Value *>, 64> pinned;
-    auto pin = [&](Value *from, Value *to) {
-      vm[from] = to;
-      pinned.push_back({from, to});
-    };
-    for (auto kv : base) pin(const_cast<Value *>(kv.first), kv.second);
+  // Values the region's code takes from outside it: the group function's
+  // (arguments, shared allocas, uniform values), the work-item's frame
+  // slots, and values recomputed in the body for each work-item.
+  void pinOutsideValues(Function *g, bool oneD, ValueToValueMapTy &base, RegionLoop &L) {
+    LLVMContext &ctx = m_.getContext();
+    Type *i8 = Type::getInt8Ty(ctx), *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+    Argument *ids = g->getArg(1), *frames = g->getArg(3);
+    IRBuilder<> bb(L.body);
+    Value *frame = bb.CreateInBoundsGEP(i8, frames, bb.CreateMul(L.idx64, ConstantInt::get(i64, frameSize_)), "frame");
+    for (auto kv : base) L.pin(const_cast<Value *>(kv.first), kv.second);
     for (auto &[a, off] : frameOffset_) { // same type as the alloca: private pointers stay in addrspace 5
       Value *slot = bb.CreateInBoundsGEP(i8, frame, ConstantInt::get(i64, off), a->getName());
-      pin(a, bb.CreatePointerBitCastOrAddrSpaceCast(slot, a->getType()));
+      L.pin(a, bb.CreatePointerBitCastOrAddrSpaceCast(slot, a->getType()));
     }
-    Value *item = bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids))));
+    L.item = bb.CreateInBoundsGEP(i8, ids, bb.CreateMul(L.idx64, ConstantInt::get(i64, sizeof(ldsan_emu_item_ids))));
     for (Instruction *p : perItem_) {
       if (isa<LoadInst>(p) && itemPtrSet_.count(p)) { // a load of the TLS work-item pointer
-        pin(p, item);
+        L.pin(p, L.item);
         continue;
       }
       if (int field = oneD ? idField(p) : -1; field >= 0) { // ids of a one-dimensional workgroup: {i, 0, 0}
-        pin(p, field == 0 ? (Value *)idx : ConstantInt::get(i32, 0));
+        L.pin(p, field == 0 ? (Value *)L.idx : ConstantInt::get(i32, 0));
         continue;
       }
       Instruction *c = p->clone();
       c->setName(p->getName());
       bb.Insert(c);
-      RemapInstruction(c, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      RemapInstruction(c, L.vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
       if (oneD) // y and z are 0 here: x + bx * (y + by * z) folds to the index
         if (Value *v = simplifyInstruction(c, SimplifyQuery(dl_))) {
           c->eraseFromParent();
-          pin(p, v);
+          L.pin(p, v);
           continue;
         }
-      pin(p, c);
+      L.pin(p, c);
     }
+  }
 
+  // The region's blocks cloned into the body: a return or a branch to a
+  // barrier becomes a stop (the work-item's state, the result mask, the
+  // latch), and the body ends in a branch to the region's entry.
+  void cloneRegion(Function *g, unsigned k, AllocaInst *mask, Value *nextParity, Constant *tlsItem, RegionLoop &L) {
+    LLVMContext &ctx = m_.getContext();
+    Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+    const std::string &tag = L.tag;
+    ValueToValueMapTy &vm = L.vm;
     // Where a work-item stops: barrier j, or the end of the kernel (kDoneStop:
     // the stub of the blocks that only return; others store the state inline).
     DenseMap<unsigned, BasicBlock *> stubs;
-    DenseMap<BasicBlock *, unsigned> stubRegion;
     auto stopAt = [&](unsigned j) {
       BasicBlock *&s = stubs[j];
       if (s) return s;
       s = BasicBlock::Create(ctx, tag + (j == kDoneStop ? std::string(".to.done") : ".to.r" + std::to_string(j)), g);
       IRBuilder<> sb(s);
-      sb.CreateStore(stopState(sb, j, nextParity), sp);
+      sb.CreateStore(stopState(sb, j, nextParity), L.sp);
       sb.CreateStore(sb.CreateOr(sb.CreateLoad(i64, mask), ConstantInt::get(i64, stopBit(j))), mask);
-      sb.CreateBr(latch);
-      stubRegion[s] = j;
+      sb.CreateBr(L.latch);
+      L.stubRegion[s] = j;
       return s;
     };
 
@@ -1157,9 +1196,9 @@ private:
         }
         if (isa<ReturnInst>(t)) {
           IRBuilder<> rb(t);
-          rb.CreateStore(ConstantInt::get(i32, kStateDone), sp);
+          rb.CreateStore(ConstantInt::get(i32, kStateDone), L.sp);
           rb.CreateStore(rb.CreateOr(rb.CreateLoad(i64, mask), ConstantInt::get(i64, LDSAN_EMU_GROUP_DONE)), mask);
-          rb.CreateBr(latch);
+          rb.CreateBr(L.latch);
           t->eraseFromParent();
           continue;
         }
@@ -1170,7 +1209,7 @@ private:
     }
     // Cloning mapped the region's copies of pinned values to their clones:
     // every use in the region takes the pinned value instead.
-    for (auto &[from, to] : pinned) vm[from] = to;
+    for (auto &[from, to] : L.pinned) vm[from] = to;
     for (BasicBlock *nb : clones)
       for (Instruction &ni : *nb) RemapInstruction(&ni, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     // Code of the region reads its ids from `item` directly; only functions
@@ -1179,15 +1218,10 @@ private:
     for (BasicBlock *nb : clones)
       for (Instruction &ni : *nb)
         if (auto *call = dyn_cast<CallBase>(&ni); call && !isa<IntrinsicInst>(call))
-          new StoreInst(item, tlsItem, call->getIterator());
-    bb.CreateBr(cast<BasicBlock>(vm[entries_[k]]));
-
-    if (oneD)
-      if (BasicBlock *pre = narrowToActiveRange(g, cast<BasicBlock>(vm[entries_[k]]), idx, head, stubRegion, mask,
-                                                nextParity, tag))
-        return pre;
-    return head;
+          new StoreInst(L.item, tlsItem, call->getIterator());
+    BranchInst::Create(cast<BasicBlock>(vm[entries_[k]]), L.body);
   }
+
 
   // Block b only notes a barrier's pc (noteOnce: load its slot, call
   // __ldsan_emu_lds_barrier_note when empty, the TLS work-item stored before
