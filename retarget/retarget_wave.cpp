@@ -123,10 +123,14 @@ bool isSharedPointer(const Value *P) {
   return true;
 }
 
+// Whether I, accessing memory at P, is the kernel's own code (not ldsan's
+// runtime) touching memory other lanes can see (not ASan's shadow).
+bool isOwnSharedAccess(Instruction &I, Value *P) {
+  return !isRuntimeCode(I) && !isShadowPointer(P) && isSharedPointer(P);
+}
+
 // The pointer operand of a memory access of the kernel's own code, or null.
 Value *accessedPointer(Instruction &I) {
-  if (isRuntimeCode(I))
-    return nullptr;
   Value *P = nullptr;
   if (auto *L = dyn_cast<LoadInst>(&I))
     P = L->getPointerOperand();
@@ -138,9 +142,7 @@ Value *accessedPointer(Instruction &I) {
     P = X->getPointerOperand();
   else if (auto *M = dyn_cast<MemIntrinsic>(&I))
     P = M->getDest();
-  if (!P || isShadowPointer(P) || !isSharedPointer(P))
-    return nullptr;
-  return P;
+  return P && isOwnSharedAccess(I, P) ? P : nullptr;
 }
 
 // A cross-lane intrinsic the core makes the wave's lanes meet at (ASan's
@@ -580,11 +582,11 @@ extern "C" void rt_lds_checks(rt_ctx *C) {
         if (auto *CB = dyn_cast<CallBase>(&I))
           if (Function *Callee = CB->getCalledFunction(); Callee && Checked.count(Callee))
             CB->setCalledFunction(Checked[Callee]);
-      // The accesses of the kernel's own code (accessedPointer: not ldsan's
-      // runtime, not ASan's shadow) that may be in the block; the scanner is
-      // the GPU checks' (instrument/LdsAccess.h).
+      // The accesses of the kernel's own code (not ldsan's runtime, not
+      // ASan's shadow) that may be in the block; the scanner is the GPU
+      // checks' (instrument/LdsAccess.h).
       ldsan::MemScan Scan = ldsan::scanMemory(*Copy, DL, [&](const ldsan::MemAccess &A) {
-        return accessedPointer(*A.I) && mayBeInBlock(A.P);
+        return isOwnSharedAccess(*A.I, A.P) && mayBeInBlock(A.P);
       });
       // Each barrier notes its pc for the barrier-divergence check first
       // (work-item loops keep no barrier call to take it from: they give

@@ -766,7 +766,7 @@ private:
         if (auto *ld = dyn_cast<LoadInst>(i); ld && ld->getPointerOperand() == base) continue;
         if (auto *st = dyn_cast<StoreInst>(i);
             st && st->getPointerOperand() == base && st->getValueOperand() != base &&
-            inRegion(st->getParent(), 0) && blockRegions_.lookup(st->getParent()).count() == 1)
+            onlyInRegion0(st->getParent()))
           continue;
         blockPointerStable_ = 0; // written after region 0, or its address taken
       }
@@ -829,10 +829,16 @@ private:
     }
   }
 
-  bool inRegion(BasicBlock *b, unsigned k) const {
+  // The regions block b is in (null: none).
+  const BitVector *regionsOf(BasicBlock *b) const {
     auto it = blockRegions_.find(b);
-    return it != blockRegions_.end() && k < it->second.size() && it->second.test(k);
+    return it == blockRegions_.end() ? nullptr : &it->second;
   }
+  bool inRegion(BasicBlock *b, unsigned k) const {
+    const BitVector *r = regionsOf(b);
+    return r && k < r->size() && r->test(k);
+  }
+  bool onlyInRegion0(BasicBlock *b) const { return inRegion(b, 0) && regionsOf(b)->count() == 1; }
 
   struct AllocaUse {
     BitVector regions;
@@ -842,7 +848,7 @@ private:
   void collectUses(Value *p, AllocaUse &u) {
     for (User *user : p->users()) {
       auto *i = cast<Instruction>(user);
-      u.regions |= blockRegions_.lookup(i->getParent());
+      if (const BitVector *r = regionsOf(i->getParent())) u.regions |= *r;
       if (isa<LoadInst>(i)) continue;
       if (auto *s = dyn_cast<StoreInst>(i)) {
         if (s->getValueOperand() == p) u.escapes = true;
@@ -1222,7 +1228,6 @@ private:
     BranchInst::Create(cast<BasicBlock>(vm[entries_[k]]), L.body);
   }
 
-
   // Block b only notes a barrier's pc (noteOnce: load its slot, call
   // __ldsan_emu_lds_barrier_note when empty, the TLS work-item stored before
   // the call): returns the block after it and the note call, else null.
@@ -1264,7 +1269,7 @@ private:
 
   // The group function's result bit of a work-item that stopped at j.
   static uint64_t stopBit(unsigned j) {
-    return j == kDoneStop ? LDSAN_EMU_GROUP_DONE : j < kMaskRegions ? uint64_t(1) << j : LDSAN_EMU_GROUP_HIGH;
+    return j == kDoneStop ? LDSAN_EMU_GROUP_DONE : ldsan_emu_region_bit(j);
   }
 
   // The loop of a one-dimensional workgroup whose region starts with

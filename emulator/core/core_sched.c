@@ -433,11 +433,6 @@ static uint32_t emu_group_shape(const emu_dispatch *d) {
   return d->block[1] == 1 && d->block[2] == 1 ? LDSAN_EMU_GROUP_ONE_D : 0;
 }
 
-/* Region r's bit in the group functions' region masks (emu.h). */
-static inline uint64_t emu_region_bit(uint32_t r) {
-  return r < LDSAN_EMU_GROUP_LOW_REGIONS ? 1ull << r : LDSAN_EMU_GROUP_HIGH;
-}
-
 static int emu_by_region(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return x < y ? -1 : x > y;
@@ -545,7 +540,7 @@ static uint32_t emu_release_regions(uint32_t *states, uint32_t n, uint64_t regio
     uint32_t st = states[i];
     if (st == LDSAN_EMU_GROUP_STATE_DONE) continue;
     uint32_t r = (st & ~EMU_STATE_HELD) >> 1;
-    if (regions & emu_region_bit(r)) {
+    if (regions & ldsan_emu_region_bit(r)) {
       states[i] = r << 1 | parity;
       k++;
     }
@@ -584,7 +579,7 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
         continue;
       }
       uint32_t r = (st & ~EMU_STATE_HELD) >> 1;
-      uint64_t bit = emu_region_bit(r);
+      uint64_t bit = ldsan_emu_region_bit(r);
       if (wave_regions & bit) {
         w->synced[i >> shift] |= 1ull << (i & ((1u << shift) - 1));
         waves = 1;
@@ -604,7 +599,7 @@ static void emu_run_group_lockstep_loops(emu_worker *w, emu_dispatch *d) {
           uint32_t i = (v << shift) + (uint32_t)__builtin_ctzll(m), r = (states[i] & ~EMU_STATE_HELD) >> 1;
           if (exec >> (i & ((1u << shift) - 1)) & 1) {
             states[i] = r << 1 | parity;
-            run |= emu_region_bit(r);
+            run |= ldsan_emu_region_bit(r);
             runnable++;
           } else {
             states[i] |= EMU_STATE_HELD;

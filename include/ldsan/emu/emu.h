@@ -21,6 +21,10 @@ extern "C" {
  * stop are always below LDSAN_EMU_GROUP_LOW_REGIONS. */
 #define LDSAN_EMU_GROUP_LOW_REGIONS 62u
 #define LDSAN_EMU_GROUP_HIGH (1ull << 62)
+/* Region r's bit in those masks. */
+static inline uint64_t ldsan_emu_region_bit(uint32_t r) {
+  return r < LDSAN_EMU_GROUP_LOW_REGIONS ? 1ull << r : LDSAN_EMU_GROUP_HIGH;
+}
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
 #define LDSAN_EMU_GROUP_ONE_D 4u        /* parity flag: the workgroup is one-dimensional */
 #define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
