@@ -271,9 +271,10 @@ int ldsan_flags_parse(const char *options, FILE *out) {
 }
 
 /* The emulator's environment variables of old (LDSAN_EMU_FIBERS, _THREADS,
- * _STACK_KB): each sets its option's value before ASAN_OPTIONS and
- * LDSAN_OPTIONS are read, which win (the options are the one place a value
- * is decided, as ASan's). A value the option would refuse is an error. */
+ * _STACK_KB), deprecated: each sets its option's value before ASAN_OPTIONS
+ * and LDSAN_OPTIONS are read, which win (the options are the one place a
+ * value is decided, as ASan's), and says once per process which option to
+ * use instead. A value the option would refuse is an error. */
 #define LEGACY_ENV(type, var, option)                                                                    \
   do {                                                                                                   \
     const char *e_ = getenv(var);                                                                        \
@@ -285,6 +286,8 @@ int ldsan_flags_parse(const char *options, FILE *out) {
       ++*errors;                                                                                         \
     } else if (e_ && *e_) {                                                                              \
       flags.option = v_;                                                                                 \
+      fprintf(out, "ldsan: note: environment variable %s is deprecated; use LDSAN_OPTIONS=%s=%s "        \
+              "instead (LDSAN_OPTIONS wins where both are set)\n", var, #option, e_);                    \
     }                                                                                                    \
   } while (0)
 static void legacy_environment(FILE *out, int *errors) {

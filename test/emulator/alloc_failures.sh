@@ -10,7 +10,7 @@
 # ends at the first n the program does not reach; it must have failed the
 # allocations of HIP registration, the device image, the worker pool and the
 # workers. In work-item loops and as fibers, with the LDS checks on, and
-# built LDS-only, with one worker (LDSAN_EMU_THREADS=1: the n-th allocation
+# built LDS-only, with one worker (emu_threads=1: the n-th allocation
 # is the same one in every run); and once with two (the pool starts; which
 # allocation is n-th then depends on how the workers interleave, so only the
 # pool's own allocations are asked for).
@@ -28,14 +28,14 @@ build() {  # build <output name> <ldsan-cc flags...>
   fi
 }
 
-# sweep <label> <program> <what it must fail, as a regex>... -- [VAR=value...]
+# sweep <label> <program> <what it must fail, as a regex>... -- [LDSAN_OPTIONS after emu_threads=1]
 sweep() {
   local label=$1 exe=$2 n rc what desc seen="" want=()
   shift 2
   while [[ $1 != -- ]]; do want+=("$1"); shift; done
   shift
   for ((n = 1; n <= 500; n++)); do
-    env LDSAN_EMU_THREADS=1 "$@" LDSAN_EMU_FAIL_ALLOC=$n timeout -k 5 60 "$exe" </dev/null >"$tmp/out" 2>"$tmp/err"
+    env LDSAN_OPTIONS="emu_threads=1${1:+:$1}" LDSAN_EMU_FAIL_ALLOC=$n timeout -k 5 60 "$exe" </dev/null >"$tmp/out" 2>"$tmp/err"
     rc=$?
     what=$(sed -n "s/^ldsan-emu: test: LDSAN_EMU_FAIL_ALLOC=$n fails this allocation (\(.*\))\$/\1/p" "$tmp/err")
     if [[ -z "$what" ]]; then  # the program makes fewer than n allocations: nothing failed
@@ -77,9 +77,9 @@ start=("HIP module handle" "HIP layer's table of kernels" "HIP layer's table of 
        "table of device images" "shared memory" "launching thread" "kernel dispatch" "LDS window")
 if build full; then
   sweep "loops" "$tmp/full" "${start[@]}" "work-item ids" "work-item frames" --
-  sweep "two workers" "$tmp/full" "worker pool's table" "pool thread's worker" -- LDSAN_EMU_THREADS=2
-  sweep "fibers" "$tmp/full" "${start[@]}" "fiber stacks" "fibers\$" -- LDSAN_OPTIONS=emu_fibers=1
-  sweep "LDS checks" "$tmp/full" "${start[@]}" "LDS checks' records" -- LDSAN_OPTIONS=detect_races=1:detect_uninit=1
+  sweep "two workers" "$tmp/full" "worker pool's table" "pool thread's worker" -- emu_threads=2
+  sweep "fibers" "$tmp/full" "${start[@]}" "fiber stacks" "fibers\$" -- emu_fibers=1
+  sweep "LDS checks" "$tmp/full" "${start[@]}" "LDS checks' records" -- detect_races=1:detect_uninit=1
 fi
 if build lds-only -fsanitize=lds; then
   sweep "lds-only" "$tmp/lds-only" "${start[@]}" "work-item frames" --

@@ -92,9 +92,9 @@ shfl=$(value shuffle_ms "$tmp/wave.out")
 echo "Lockstep waves (bench_wave.hip: the 1M-element reduction, 4096 x 256, best of 5):"
 printf '  LDS tree with barriers (work-item loops):                 %10.3f ms\n' "$tree"
 printf '  shuffles within each wave (work-item loops, in lockstep): %10.3f ms\n' "$shfl"
-fib=$(LDSAN_EMU_FIBERS=1 "$tmp/wave" 3 | value shuffle_ms)
+fib=$(LDSAN_OPTIONS=emu_fibers=1 "$tmp/wave" 3 | value shuffle_ms)
 [[ -n "$fib" ]] || { echo "bench: bench_wave on fibers printed no time"; exit 1; }
-printf '  the same shuffles as fibers (LDSAN_EMU_FIBERS=1, best of 3): %7.3f ms\n' "$fib"
+printf '  the same shuffles as fibers (emu_fibers=1, best of 3): %7.3f ms\n' "$fib"
 awk -v t="$tree" -v s="$shfl" 'BEGIN { printf "  lockstep cost: %.0f ns per work-item, %.1fx the tree\n", (s - t) * 1e6 / (4096 * 256), s / t }'
 # An LDS bandwidth loop whose lanes only swap their own slots: work-item
 # loops, no lockstep (bench_lds_swap.hip; lockstep made it several-fold

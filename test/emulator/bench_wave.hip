@@ -3,7 +3,7 @@
 // two ways: an LDS tree with a barrier per step (work-item loops), and
 // shuffles within each wave then one LDS slot per wave (lanes in lockstep:
 // every shuffle and shared access is a meeting point of the wave's lanes,
-// in work-item loops; as fibers with LDSAN_EMU_FIBERS=1).
+// in work-item loops; as fibers with LDSAN_OPTIONS=emu_fibers=1).
 // Prints "tree_ms" and "shuffle_ms" (best of runs) after checking both sums.
 #include "common.h"
 #include <time.h>

@@ -5,13 +5,13 @@
 // again. The child's launches must not wait for the parent's workers (before
 // the worker pool started afresh in a forked child, the child's first launch
 // waited for them forever: its alarm ends it, and the parent says so).
-// RUN: env LDSAN_EMU_THREADS=2 %run %{exe} | FileCheck %s
-// RUN: env LDSAN_EMU_THREADS=2 LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_threads=2 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_threads=2:emu_fibers=1 %run %{exe} | FileCheck %s
 // RUN: %run %{exe} | FileCheck %s
-// RUN: env LDSAN_EMU_THREADS=2 %run %{exe:lds-only} | FileCheck %s
-// RUN: env LDSAN_EMU_THREADS=2 LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
-// RUN: env LDSAN_EMU_THREADS=2 %run %{exe:sanitized} | FileCheck %s
-// RUN: env LDSAN_EMU_THREADS=2 LDSAN_OPTIONS=report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
+// RUN: env LDSAN_OPTIONS=emu_threads=2 %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_threads=2:emu_fibers=1 %run %{exe:lds-only} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_threads=2 %run %{exe:sanitized} | FileCheck %s
+// RUN: env LDSAN_OPTIONS=emu_threads=2:report_format=json %run %{exe} | FileCheck %s --check-prefix=JSON
 // CHECK-NOT: ERROR: AddressSanitizer
 // CHECK: ERROR: AddressSanitizer: lds-buffer-overflow on
 // CHECK: {{^}}WRITE of size 4 at{{.*}} thread (work-item) (63,0,0){{.*}} of workgroup (5,0,0){{.*}} in kernel overrun

@@ -5,6 +5,10 @@
 // RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
 // RUN: %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
 // RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe:lds-only+wave32} | FileCheck %s --implicit-check-not='ERROR: AddressSanitizer' --implicit-check-not='ldsan-emu: error:'
+// The emulator's environment variables of old still work, with a note naming the option.
+// RUN: env LDSAN_EMU_FIBERS=1 LDSAN_EMU_THREADS=2 %run %{exe} | FileCheck %s --check-prefixes=LEGACY,CHECK --implicit-check-not='ERROR: AddressSanitizer'
+// LEGACY: ldsan: note: environment variable LDSAN_EMU_FIBERS is deprecated; use LDSAN_OPTIONS=emu_fibers=1 instead (LDSAN_OPTIONS wins where both are set)
+// LEGACY-NEXT: ldsan: note: environment variable LDSAN_EMU_THREADS is deprecated; use LDSAN_OPTIONS=emu_threads=2 instead
 // CHECK: ldsan-test: stdout:
 // CHECK: clean_grid3d: PASSED
 // CHECK: ldsan-test: exit 0

@@ -62,7 +62,7 @@ LDSAN_EMU_SANITIZED=1 LDSAN_ROOT="$tmp/none" "$BUILD/bin/ldsan-cc" --emulate "$p
 # 4. The LDS bug is reported, and nothing else by host ASan or UBSan.
 if [[ -x "$tmp/san" ]]; then
   for fibers in 0 1; do
-    LDSAN_OPTIONS=color=never LDSAN_EMU_FIBERS=$fibers timeout -k 5 120 "$tmp/san" >"$tmp/out" 2>"$tmp/err"
+    LDSAN_OPTIONS=color=never:emu_fibers=$fibers timeout -k 5 120 "$tmp/san" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     what="fibers=$fibers"
     [[ $rc -eq 1 ]] && grep -qE '^==[0-9]+==ERROR: AddressSanitizer: lds-buffer-underflow ' "$tmp/err" &&

@@ -13,7 +13,7 @@ bad() { echo "FAIL $1"; fail=1; }
 runs_clean() {
   local name=$1 exe run; shift
   for exe in "$@"; do
-    for run in "" "LDSAN_EMU_FIBERS=1" "LDSAN_OPTIONS=detect_races=1:detect_uninit=1"; do
+    for run in "" "LDSAN_OPTIONS=emu_fibers=1" "LDSAN_OPTIONS=detect_races=1:detect_uninit=1"; do
       if env $run "$tmp/$exe" >"$tmp/out" 2>"$tmp/err" && grep -q "$name: PASSED" "$tmp/out" &&
          ! grep -qE 'ERROR|WARNING|SUMMARY' "$tmp/err"; then
         ok "$exe: right results, no report ($run)"

@@ -11,15 +11,15 @@
 // waves), race (an LDS race before the wait), coop (a cooperative launch
 // whose workgroup 0 returns before the grid.sync() the others wait at). LDSAN_RUN_TIMEOUT keeps a
 // hang (no detector) from holding the suite for long.
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=2 %run %{exe} spin | FileCheck %s --check-prefixes=CHECK,SPIN,LOOPS
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1:emu_fibers=1 %run %{exe} spin | FileCheck %s --check-prefixes=CHECK,SPIN1,FIBER
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1 %run %{exe} sleep | FileCheck %s --check-prefixes=CHECK,SLEEP
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1 %run %{exe:sanitized} sleep | FileCheck %s --check-prefixes=CHECK,SLEEP
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1 %run %{exe} volatile | FileCheck %s --check-prefixes=CHECK,VOLATILE,LOOPS
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1:emu_fibers=1 %run %{exe} volatile | FileCheck %s --check-prefixes=CHECK,VOLATILE,LANES
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1:exitcode=7 %run %{exe:lds-only} spin | FileCheck %s --check-prefix=EXITCODE
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1:detect_races=1 %run %{exe} race | FileCheck %s --check-prefix=RACE
-// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1:detect_races=1:emu_fibers=1 %run %{exe} race | FileCheck %s --check-prefix=RACE
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=2 %run %{exe} spin | FileCheck %s --check-prefixes=CHECK,SPIN,LOOPS
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1:emu_fibers=1 %run %{exe} spin | FileCheck %s --check-prefixes=CHECK,SPIN1,FIBER
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1 %run %{exe} sleep | FileCheck %s --check-prefixes=CHECK,SLEEP
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1 %run %{exe:sanitized} sleep | FileCheck %s --check-prefixes=CHECK,SLEEP
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1 %run %{exe} volatile | FileCheck %s --check-prefixes=CHECK,VOLATILE,LOOPS
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1:emu_fibers=1 %run %{exe} volatile | FileCheck %s --check-prefixes=CHECK,VOLATILE,LANES
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1:exitcode=7 %run %{exe:lds-only} spin | FileCheck %s --check-prefix=EXITCODE
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1:detect_races=1 %run %{exe} race | FileCheck %s --check-prefix=RACE
+// RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1:detect_races=1:emu_fibers=1 %run %{exe} race | FileCheck %s --check-prefix=RACE
 // RUN: env LDSAN_RUN_TIMEOUT=30 LDSAN_OPTIONS=emu_stall_timeout=1 %run %{exe} coop | FileCheck %s --check-prefix=COOP
 // CHECK-NOT: ldsan-emu:
 // SPIN: {{^}}ldsan-emu: error: kernel 'wait_for_next(int*, int*)' <<<(2,1,1), (64,1,1)>>> made no progress for 2 s (no barrier passed, no workgroup finished); of its 2 workgroups 0 finished, 1 running, 1 not started (1 worker thread){{$}}

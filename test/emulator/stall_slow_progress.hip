@@ -4,8 +4,8 @@
 // barrier) finish, with the right results. Each launch is sized on this
 // machine (a short one timed, then scaled) to take about 3 s; a kernel with
 // no progress for 2 s would have been stopped.
-// RUN: env LDSAN_RUN_TIMEOUT=60 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1 %run %{exe} | FileCheck %s
-// RUN: env LDSAN_RUN_TIMEOUT=60 LDSAN_EMU_THREADS=1 LDSAN_OPTIONS=emu_stall_timeout=1:emu_fibers=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_RUN_TIMEOUT=60 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1 %run %{exe} | FileCheck %s
+// RUN: env LDSAN_RUN_TIMEOUT=60 LDSAN_OPTIONS=emu_threads=1:emu_stall_timeout=1:emu_fibers=1 %run %{exe} | FileCheck %s
 // CHECK-NOT: ldsan-emu:
 // CHECK: ldsan-test: stdout:
 // CHECK-NEXT: stall_slow_progress: barrier_loop ran long enough

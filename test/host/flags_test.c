@@ -231,7 +231,10 @@ static void test_emu_options(void) {
   setenv("LDSAN_EMU_THREADS", "5", 1);
   out = load(NULL, "emu_stack_kb=32", &w); /* the environment's values where the options say nothing */
   CHECK_EQ(w, 0);
-  CHECK_STREQ(out, "");
+  CHECK_STREQ(out, "ldsan: note: environment variable LDSAN_EMU_FIBERS is deprecated; use LDSAN_OPTIONS=emu_fibers=1 "
+                   "instead (LDSAN_OPTIONS wins where both are set)\n"
+                   "ldsan: note: environment variable LDSAN_EMU_THREADS is deprecated; use LDSAN_OPTIONS=emu_threads=5 "
+                   "instead (LDSAN_OPTIONS wins where both are set)\n");
   free(out);
   ldsan_flags_emu_options(&o);
   CHECK_EQ(o.fibers, 1);
