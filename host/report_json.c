@@ -1,6 +1,6 @@
 /* ldsan host library: a report as one JSON object on one line (option
- * report_format=json), for log scanners and CI. The schema is in README.md
- * ("JSON reports"); field order is fixed. 64-bit values (addresses, pc) are
+ * report_format=json), for log scanners and CI. The schema is in
+ * docs/reports.md ("JSON reports"); field order is fixed. 64-bit values (addresses, pc) are
  * hex strings: many JSON readers hold numbers as doubles, exact only to 2^53.
  * Strings are escaped (quotes, backslashes, control characters) and bytes
  * that are not UTF-8 become U+FFFD, so the line is valid JSON whatever the

@@ -27,7 +27,7 @@
 # runtime, and ldsan's host library, only an ldsan-cc link puts in.
 # A C++ compiler given as ldsan-cc (-DCMAKE_CXX_COMPILER=<build>/bin/ldsan-cc,
 # as hipcc users give hipcc) is used as given: C++ files with kernels compile
-# as HIP, see the README.
+# as HIP, see docs/using-ldsan-cc.md.
 # LDSAN_EMULATE=ON: every HIP compile and link (and the C++ ones, when the C++
 # compiler is ldsan-cc) gets --emulate: the programs' kernels run on ldsan's
 # CPU emulator. LDSAN_LDS_ONLY=ON gives them -fsanitize=lds the same way.

@@ -17,7 +17,7 @@
 // Not at -O0: there the addresses go through HIP's unoptimized accessors, the
 // analysis sees no threadIdx.x in them, and a write is put in lockstep only
 // when its address shows the meeting, so shift_up and fill_twice run lanes in
-// order (README, "Known limit").
+// order (docs/emulator.md, "Known limit").
 // RUN: %run %{exe} | FileCheck %s
 // RUN: env LDSAN_OPTIONS=emu_fibers=1 %run %{exe} | FileCheck %s
 // RUN: %run %{exe:lds-only+wave32} | FileCheck %s

@@ -3,7 +3,7 @@
 # twins (its RUN lines run this on the builds make made of it): every planted
 # bug is reported with its kind and the right severity (between waves an error,
 # exit status 1; within one wave a warning, exit 0), and no fixed kernel gets
-# any report. Prints the table the README shows.
+# any report. Prints the table docs/races.md shows.
 #   runtime: the emulator's run-time checks (LDSAN_OPTIONS=detect_races=1:
 #            detect_uninit=1, core_lds_check.c) on a build without compiled-in checks;
 #   device:  the checks compiled in (-fsanitize-lds=races,uninit: device/lds_checks.c,

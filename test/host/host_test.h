@@ -401,7 +401,7 @@ static inline const char *json_raw(const json_object *o, const char *name) {
   return buf;
 }
 
-/* The documented schema of a JSON report (README "JSON reports"): every field,
+/* The documented schema of a JSON report (docs/reports.md, "JSON reports"): every field,
  * in order, with the types it may have. */
 static const struct { const char *name, *types; } json_schema[] = {
     {"ldsan_report", "n"}, {"pid", "n"},       {"type", "s"},         {"kernel", "sz"},

@@ -433,7 +433,7 @@ static void test_color(void) {
   free(out);
 }
 
-/* report_format=json: one line per report, the schema of README "JSON reports". */
+/* report_format=json: one line per report, the schema of docs/reports.md, "JSON reports". */
 static void test_json(void) {
   ldsan_flags_parse("report_format=json", stderr);
   ldsan_dispatch_info di = mini_dispatch;

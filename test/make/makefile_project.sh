@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's Makefile use: test/make/Makefile builds the histogram program with
+# The Makefile use of docs/using-ldsan-cc.md: test/make/Makefile builds the histogram program with
 # HIPCC=ldsan-cc and the same HIPFLAGS for every file (host-only main.cpp too);
 #   gpu <arch>  the build prints nothing but the commands, and the executable
 #               depends on libldsan-host.so and carries an <arch> code object;
@@ -24,10 +24,10 @@ case "$mode" in
   gpu)
     llvm-readelf-$v -d "$tmp/histogram_app" | has 'NEEDED.*\[libldsan-host.so\]' || fail "no libldsan-host.so dependency"
     extract_code_object "$tmp/histogram_app" "$arch" "$tmp/co"
-    echo "ok [make gpu $arch $extra]: the README's Makefile builds with ldsan-cc, no diagnostics" ;;
+    echo "ok [make gpu $arch $extra]: docs/using-ldsan-cc.md's Makefile builds with ldsan-cc, no diagnostics" ;;
   emulate)
     "$tmp/histogram_app" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the program failed"; }
     has 'histogram: PASSED' "$tmp/out" || { cat "$tmp/out"; fail "wrong results"; }
-    echo "ok [make emulate $extra]: the README's Makefile with HIPCC='ldsan-cc --emulate' runs: histogram: PASSED" ;;
+    echo "ok [make emulate $extra]: docs/using-ldsan-cc.md's Makefile with HIPCC='ldsan-cc --emulate' runs: histogram: PASSED" ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
