@@ -85,3 +85,15 @@ $(BUILD)/libexec/ldsan-cc-emulate: $(EMU_DRIVER_SRCS) tools/rdc_bitcode.h tools/
     include/ldsan/emu/retarget_exit.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(HOST_CFLAGS) $(EMU_DRIVER_DEFS) -o $@ $(filter %.c,$^)
+
+# docs/options.md, the options reference, is generated from host/flags.inc by
+# tools/options_doc.c: `make docs` rewrites it; the test host/options-doc
+# (test/host/options_doc.sh) fails when the committed page is out of date.
+OPTIONS_DOC := $(BUILD)/tools/options_doc
+$(OPTIONS_DOC): tools/options_doc.c host/flags.inc host/internal.h include/ldsan/host.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(HOST_CFLAGS) -Ihost -Iinclude -o $@ tools/options_doc.c
+TEST_TARGETS += $(OPTIONS_DOC)
+.PHONY: docs
+docs: $(OPTIONS_DOC)
+	$(OPTIONS_DOC) > docs/options.md.tmp && mv docs/options.md.tmp docs/options.md
