@@ -2,7 +2,7 @@
 # host unit tests. Included by the top Makefile (CLANG, LLVM_LINK, BUILD,
 # HOST_CFLAGS, SAN_FLAGS, WARN come from there).
 #   make runtime      builds the bitcode (one .bc per .c, llvm-link'ed)
-#   make unit-tests   builds $(BUILD)/test/unit/test_* (listed in test/unit.list)
+#   make unit-tests   builds $(BUILD)/test/device/test_* (listed in test/device.list)
 
 .PHONY: runtime unit-tests
 
@@ -46,34 +46,34 @@ $(BUILD)/lib/ldsan-rt-lds.bc: $(DEVICE_LDS_BCS)
 
 # ---- host unit tests ---------------------------------------------------------
 UNIT_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) $(WARN) -Werror -Iinclude -Idevice -pthread
-UNIT_RT_OBJS := $(patsubst device/%.c,$(BUILD)/test/unit/rt/%.o,$(DEVICE_SRCS) device/target_host.c)
-UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/unit/test_*.c))
+UNIT_RT_OBJS := $(patsubst device/%.c,$(BUILD)/test/device/rt/%.o,$(DEVICE_SRCS) device/target_host.c)
+UNIT_TESTS := $(patsubst test/device/%.c,$(BUILD)/test/device/%,$(wildcard test/device/test_*.c))
 
 TEST_TARGETS += unit-tests
 unit-tests: $(UNIT_TESTS)
 .SECONDARY: $(UNIT_RT_OBJS) # shared by every test: keep them between builds
 
-$(BUILD)/test/unit/rt/%.o: device/%.c $(DEVICE_HDRS)
+$(BUILD)/test/device/rt/%.o: device/%.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(UNIT_CFLAGS) -c $< -o $@
 
-$(BUILD)/test/unit/test_%: test/unit/test_%.c test/unit/unit.h $(UNIT_RT_OBJS)
+$(BUILD)/test/device/test_%: test/device/test_%.c test/device/unit.h $(UNIT_RT_OBJS)
 	@mkdir -p $(@D)
 	$(CLANG) $(UNIT_CFLAGS) $< $(UNIT_RT_OBJS) -o $@
 
 # The concurrent tests again under ThreadSanitizer (instead of ASan/UBSan): the
 # pool and the block cache, hammered by threads acting as workgroups.
 UNIT_TSAN_CFLAGS := $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -pthread -fsanitize=thread
-UNIT_TSAN_RT_OBJS := $(patsubst device/%.c,$(BUILD)/test/unit/tsan-rt/%.o,$(DEVICE_SRCS) device/target_host.c)
-UNIT_TSAN_TESTS := $(BUILD)/test/unit/tsan/test_block_cache $(BUILD)/test/unit/tsan/test_pool_concurrency
+UNIT_TSAN_RT_OBJS := $(patsubst device/%.c,$(BUILD)/test/device/tsan-rt/%.o,$(DEVICE_SRCS) device/target_host.c)
+UNIT_TSAN_TESTS := $(BUILD)/test/device/tsan/test_block_cache $(BUILD)/test/device/tsan/test_pool_concurrency
 unit-tests: $(UNIT_TSAN_TESTS)
 .SECONDARY: $(UNIT_TSAN_RT_OBJS)
 
-$(BUILD)/test/unit/tsan-rt/%.o: device/%.c $(DEVICE_HDRS)
+$(BUILD)/test/device/tsan-rt/%.o: device/%.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(UNIT_TSAN_CFLAGS) -c $< -o $@
 
-$(BUILD)/test/unit/tsan/test_%: test/unit/test_%.c test/unit/unit.h $(UNIT_TSAN_RT_OBJS)
+$(BUILD)/test/device/tsan/test_%: test/device/test_%.c test/device/unit.h $(UNIT_TSAN_RT_OBJS)
 	@mkdir -p $(@D)
 	$(CLANG) $(UNIT_TSAN_CFLAGS) $< $(UNIT_TSAN_RT_OBJS) -o $@
 
@@ -138,11 +138,11 @@ $(BUILD)/lib/ldsan-rt-lines.bc: $(DEVICE_LINES_BCS)
 	$(call link_runtime,$(DEVICE_LINES_BCS),$@)
 # host_runtime_program <extra flags>: $@ from its first prerequisite (a C main)
 # and the host build of the runtime, compiled together.
-host_runtime_program = $(CLANG) $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -Itest/unit $(1) $< \
+host_runtime_program = $(CLANG) $(HOST_CFLAGS) $(WARN) -Werror -Iinclude -Idevice -Itest/device $(1) $< \
                        $(DEVICE_SRCS) device/target_host.c -o $@
 # The host build of the runtime with clang's source coverage, driven through
 # one workgroup's block (test/bench/trace_block_path.c).
-$(BUILD)/bench/trace_block_path: test/bench/trace_block_path.c test/unit/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
+$(BUILD)/bench/trace_block_path: test/bench/trace_block_path.c test/device/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
 	$(call host_runtime_program,-fprofile-instr-generate -fcoverage-mapping)
 .PHONY: trace-tools
@@ -150,7 +150,7 @@ trace-tools: $(BUILD)/lib/ldsan-rt-lines.bc $(BUILD)/bench/trace_block_path
 TEST_TARGETS += trace-tools
 
 # make bench: the store's throughput on this CPU, many threads as workgroups.
-$(BUILD)/bench/store_throughput: test/bench/store_throughput.c test/unit/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
+$(BUILD)/bench/store_throughput: test/bench/store_throughput.c test/device/unit.h $(DEVICE_SRCS) device/target_host.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
 	$(call host_runtime_program,-pthread)
 .PHONY: store-bench traced-cost-bench

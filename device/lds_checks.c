@@ -72,7 +72,7 @@
  * Concurrency: lanes of all waves update an entry with a 64-bit CAS; the pcs
  * are plain stores beside it, so when three or more work-items race on one
  * byte at once the pc reported for the earlier access may be another racer's.
- * Portable C: the host unit tests run it (test/unit/test_lds_checks.c). */
+ * Portable C: the host unit tests run it (test/device/test_lds_checks.c). */
 #include "entry_points.h"
 #include "runtime.h"
 

@@ -17,7 +17,7 @@
 # warn that it ignores __asan_handle_no_return). Work-item loops run on the
 # worker threads' own stacks.
 #   make emulator-asan         the build root
-#   make emulator-asan-tests   + $(BUILD)/emucore/asan/<test>: test/emucore's programs on it
+#   make emulator-asan-tests   + $(BUILD)/emucore/asan/<test>: test/emulator/core's programs on it
 .PHONY: emulator-asan emulator-asan-tests
 
 EMU_ASAN         := $(BUILD)/asan
@@ -35,7 +35,7 @@ EMU_ASAN_LINKS   := bin/ldsan-emu-retarget:../../bin/ldsan-emu-retarget \
                     lib/libldsan-host.a:../../lib/libldsan-host-asan.a \
                     lib/libldsan-host.so:../../lib/asan/libldsan-host.so
 
-# The core's own tests (test/emucore), linked with the sanitized core and host library.
+# The core's own tests (test/emulator/core), linked with the sanitized core and host library.
 EMU_ASAN_TESTS   := $(EMU_TESTS:%=$(EMU_T)/asan/%)
 
 emulator-asan: $(EMU_ASAN)/bin/ldsan-cc $(EMU_ASAN)/libexec/ldsan-cc-emulate $(EMU_ASAN_CORE) $(EMU_ASAN_HIP) \
@@ -62,7 +62,7 @@ $(EMU_ASAN_HIP): $(EMU_ASAN_HIP_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(EMU_T)/asan/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_ASAN_CORE) $(HOST_ASAN_LIB)
+$(EMU_T)/asan/%: test/emulator/core/%.c test/emulator/core/harness.h $(EMU_T)/%.dev.o $(EMU_ASAN_CORE) $(HOST_ASAN_LIB)
 	@mkdir -p $(@D)
 	$(CLANG) $(EMU_CFLAGS) $(SAN_FLAGS) $< $(EMU_T)/$*.dev.o $(EMU_ASAN_CORE) $(HOST_ASAN_LIB) -lpthread -lm -o $@
 

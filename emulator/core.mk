@@ -2,7 +2,7 @@
 # that makes the device objects it runs: retarget/retarget.mk).
 # Included by the top Makefile, after retarget/retarget.mk.
 #   $(BUILD)/lib/libldsan-emu-core.a   scheduler, fibers, intrinsics, report drain
-#   emucore-tests / bench-core         test programs (test/emucore.list) / speed check
+#   emucore-tests / bench-core         test programs (test/emulator/core.list) / speed check
 BUILD       ?= build
 CLANG       ?= clang-22
 CLANGXX     ?= clang++-22
@@ -47,11 +47,11 @@ EMU_TESTS := barrier ids3d dynlds atomics overflow trap
 EMU_TEST_BINS := $(EMU_TESTS:%=$(EMU_T)/%) $(EMU_T)/barrier-hostasan $(EMU_T)/bench $(EMU_T)/wave_ops \
   $(EMU_T)/shadow_clean $(EMU_T)/lds_disjoint
 
-$(EMU_T)/stub_rt.bc: test/emucore/target_stub_rt.c include/ldsan/abi.h
+$(EMU_T)/stub_rt.bc: test/emulator/core/target_stub_rt.c include/ldsan/abi.h
 	@mkdir -p $(dir $@)
 	$(CLANG) -target amdgcn-amd-amdhsa -mcpu=gfx90a:xnack+ -mcode-object-version=5 -nogpulib -ffreestanding -O2 -Iinclude -emit-llvm -c $< -o $@
 
-$(EMU_T)/%.dev.bc: test/emucore/%.hip
+$(EMU_T)/%.dev.bc: test/emulator/core/%.hip
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_DEV_FLAGS) $< -o $@
 
@@ -66,28 +66,28 @@ $(EMU_T)/%.dev.o: $(EMU_T)/%.low.bc $(EMU_RETARGET)
 # The core's own unit tests reach its internals (core_internal.h): -Iemulator/core.
 EMU_UNIT_CFLAGS := $(EMU_CFLAGS) -Iemulator/core -fsanitize=address,undefined -fno-sanitize-recover=undefined
 
-$(EMU_T)/%: test/emucore/%.c test/emucore/harness.h $(EMU_T)/%.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
+$(EMU_T)/%: test/emulator/core/%.c test/emulator/core/harness.h $(EMU_T)/%.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
 	$(CLANG) $(EMU_CFLAGS) $< $(EMU_T)/$*.dev.o $(EMU_CORE_LINK) -o $@
 
-$(EMU_T)/barrier-hostasan: test/emucore/barrier.c test/emucore/harness.h $(EMU_T)/barrier.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
+$(EMU_T)/barrier-hostasan: test/emulator/core/barrier.c test/emulator/core/harness.h $(EMU_T)/barrier.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
 	$(CLANG) $(EMU_CFLAGS) -fsanitize=address $< $(EMU_T)/barrier.dev.o $(EMU_CORE_LINK) -o $@
 
-$(EMU_T)/bench: test/emucore/bench.c test/emucore/harness.h $(EMU_T)/bench.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
+$(EMU_T)/bench: test/emulator/core/bench.c test/emulator/core/harness.h $(EMU_T)/bench.dev.o $(EMU_CORE_LIB) $(EMU_HOST_LIB)
 	$(CLANG) $(EMU_CFLAGS) -O2 $< $(EMU_T)/bench.dev.o $(EMU_CORE_LINK) -o $@
 
 # Unit test of the cross-lane operations (pure functions: no device code, no core library).
-$(EMU_T)/wave_ops: test/emucore/wave_ops.c emulator/core/core_wave_ops.c emulator/core/core_wave_ops.h \
+$(EMU_T)/wave_ops: test/emulator/core/wave_ops.c emulator/core/core_wave_ops.c emulator/core/core_wave_ops.h \
     include/ldsan/emu/wave_ops.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_UNIT_CFLAGS) $< emulator/core/core_wave_ops.c -o $@
 
 # Unit test of the work-item loops' once-per-loop shadow check, against ASan's poisoning.
-$(EMU_T)/shadow_clean: test/emucore/shadow_clean.c emulator/core/core_shadow_range.c emulator/core/core_internal.h
+$(EMU_T)/shadow_clean: test/emulator/core/shadow_clean.c emulator/core/core_shadow_range.c emulator/core/core_internal.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_UNIT_CFLAGS) $< emulator/core/core_shadow_range.c -o $@
 
 # Unit test of the LDS checks' once-per-loop decision (no device code; the test owns the TLS and worker).
-$(EMU_T)/lds_disjoint: test/emucore/lds_disjoint.c emulator/core/core_lds_disjoint.c emulator/core/core_internal.h \
+$(EMU_T)/lds_disjoint: test/emulator/core/lds_disjoint.c emulator/core/core_lds_disjoint.c emulator/core/core_internal.h \
     $(EMU_CONTRACTS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(EMU_UNIT_CFLAGS) $< emulator/core/core_lds_disjoint.c -o $@

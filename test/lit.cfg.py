@@ -31,9 +31,9 @@ if tier not in ("quick", "full"):
 # in it when its name matches one of these; everything else runs in the full tier
 # (scripts/test.sh, CI).
 QUICK = [
-    r"^unit/",                          # the device runtime's portable C, on the host
+    r"^device/",                        # the device runtime's portable C, on the host
     r"^host/",                          # the host report library
-    r"^emucore/",                       # the emulator core
+    r"^emulator/core/",                 # the emulator core
     r"^instrument/",                    # the pass plugin, IR in and out
     r"^fuzz/",                          # the fuzz targets, fewer inputs (fuzz/run.sh)
     r"^emulator/[^/]*\.(hip|test)$",     # the emulator's test programs (make built them: runs only)

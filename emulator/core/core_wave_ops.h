@@ -2,7 +2,7 @@
  * or 32 on RDNA targets) compute, given the operands of the lanes that execute them together (the
  * exec mask). Pure functions, no scheduler state: the scheduler
  * (core_sched.c) gathers a wave's operands and scatters the results; the
- * unit test (test/emucore/wave_ops.c) checks them against the CDNA ISA
+ * unit test (test/emulator/core/wave_ops.c) checks them against the CDNA ISA
  * definitions. The operations and their operands: include/ldsan/emu/wave_ops.h. */
 #ifndef LDSAN_EMU_CORE_WAVE_OPS_H
 #define LDSAN_EMU_CORE_WAVE_OPS_H

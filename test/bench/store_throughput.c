@@ -5,7 +5,7 @@
  * kernel's prologue and epilogue do (one lane: the host has no wave to share
  * the fills). Prints blocks per second and nanoseconds per block for a few
  * thread counts and block sizes. The correctness of the same paths under
- * many threads is test/unit/test_block_cache.c's (also under ThreadSanitizer).
+ * many threads is test/device/test_block_cache.c's (also under ThreadSanitizer).
  * Usage: store_throughput [seconds per case, default 0.3] */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>

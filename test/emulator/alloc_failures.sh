@@ -15,7 +15,7 @@
 # allocation is n-th then depends on how the workers interleave, so only the
 # pool's own allocations are asked for).
 # Usage: test/emulator/alloc_failures.sh (from the repo root; BUILD= selects the build dir)
-. "$(dirname "$0")/shell_checks.sh"
+. "$(dirname "$0")/../lib/shell_checks.sh"
 prog=test/emulator/alloc_failures.hip
 
 build() {  # build <output name> <ldsan-cc flags...>

@@ -49,7 +49,7 @@ attributes #0 = { sanitize_address "amdgpu-no-dispatch-ptr" "amdgpu-no-heap-ptr"
 ; IR-NOT: @__ldsan_kdesc._Z6knoldsPi
 ; IR: @llvm.compiler.used = appending addrspace(1) global [1 x ptr] [ptr addrspacecast (ptr addrspace(1) @__ldsan_kdesc._Z5kstatPii to ptr)]
 ; The device state is always linked and stays visible to the host; weak_odr,
-; so an -fgpu-rdc device link keeps one copy (test/driver/rdc.sh).
+; so an -fgpu-rdc device link keeps one copy (test/tools/rdc.sh).
 ; IR: @__ldsan_device_state = weak_odr protected addrspace(1) global
 ; IR: @__ldsan_builtin_channel = weak_odr protected addrspace(1) global
 ; IR: @__ldsan_builtin_pool = weak_odr protected addrspace(1) global
