@@ -130,8 +130,8 @@ unsigned rt_form_groups(rt_ctx *c, int verbose);
  * What the work-item loops copy per region grows with the kernel, and so do
  * the optimizer's and the code generator's time on it (three loops per region
  * became 70% of a Needleman-Wunsch build); a large kernel's regions get no
- * one-dimensional twin (retarget_wiloop.cpp: the loop narrowed to the active
- * range of threadIdx.x), and a large checked copy no work-item loops (its
+ * one-dimensional twin (retarget_wiloop_narrow.cpp: the loop narrowed to the
+ * active range of threadIdx.x), and a large checked copy no work-item loops (its
  * LDS checks run as fibers: the same reports, slower). */
 #define RT_LARGE_KERNEL 4000u
 /* The checked copy's own limit, lower: its group function is about three
@@ -159,8 +159,9 @@ unsigned rt_hoist_shadow_checks(LLVMModuleRef m, int verbose);
 #define RT_LOOP_WHOLE_INTERVAL "ldsan.loop.whole_interval"
 
 /* The name (a prefix: the module numbers them) of the globals in which a
- * checked group function's loops note a barrier's pc, once (retarget_wiloop.cpp
- * makes them, retarget_lds_disjoint.cpp reads them before a loop's copy). */
+ * checked group function's loops note a barrier's pc, once
+ * (retarget_wiloop_regions.cpp makes them, retarget_lds_disjoint.cpp reads
+ * them before a loop's copy). */
 #define LDSAN_EMU_BARRIER_PC_SLOT "__ldsan_emu_barrier_pc"
 
 /* The name suffix of rt_lds_checks' checked copies of a kernel's functions. */

@@ -26,6 +26,8 @@ $(BUILD)/obj/retarget/%.o: retarget/%.cpp retarget/retarget.h retarget/retarget_
     instrument/MemOps.h instrument/AsanShadow.h
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(EMU_RT_CXXFLAGS) -c $< -o $@
+# The work-item loop pass's files share its private header.
+$(filter $(BUILD)/obj/retarget/retarget_wiloop%,$(EMU_RT_CXX_OBJ)): retarget/retarget_wiloop.h
 
 $(EMU_RETARGET): $(EMU_RT_SRC) $(EMU_RT_CXX_OBJ) retarget/retarget.h retarget/retarget_time.h $(EMU_CONTRACTS) \
                  include/ldsan/entry_points.def

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a kernel's work-item loops keep per work-item (retarget_wiloop.cpp
+# What a kernel's work-item loops keep per work-item (retarget_wiloop_uniform.cpp
 # recomputes what it can at the start of each region): frame_recompute.hip's
 # tree reduction keeps 0 bytes per work-item in its group function and in its
 # LDS checks' copy (ldsan-emu-retarget's LDSAN_EMU_VERBOSE lines), and gives
