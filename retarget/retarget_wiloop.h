@@ -172,6 +172,24 @@ private:
 
   // ---- retarget_wiloop_narrow.cpp: the one-dimensional loop's active range --
   llvm::BasicBlock *noteHop(llvm::BasicBlock *b, llvm::CallInst *&note);
+  // A region's opening compare of the loop index, one side of which only stops.
+  struct ActiveRange {
+    llvm::Value *bound = nullptr;                             // what the index is compared with
+    llvm::ICmpInst::Predicate pred = llvm::ICmpInst::ICMP_EQ; // unsigned: true for the active indices
+    bool isSigned = false;                                    // (the compare was signed)
+    unsigned j = 0;                                           // the stop of the others (kDoneStop: return)
+    llvm::CallInst *note = nullptr;                           // their barrier pc note, or null
+    llvm::Value *lo32 = nullptr, *hi32 = nullptr;             // the active indices [lo32, hi32)
+    llvm::Value *others = nullptr;                            // some work-item is outside them
+  };
+  int stopAfter(llvm::BasicBlock *b, const llvm::DenseMap<llvm::BasicBlock *, unsigned> &stubRegion,
+                llvm::CallInst *&note);
+  bool matchActiveRange(llvm::Function *g, llvm::BasicBlock *start, llvm::PHINode *idx,
+                        const llvm::DenseMap<llvm::BasicBlock *, unsigned> &stubRegion, ActiveRange &r);
+  llvm::BasicBlock *enterActiveRange(llvm::Function *g, llvm::PHINode *idx, llvm::BasicBlock *head,
+                                     llvm::AllocaInst *mask, const std::string &tag, ActiveRange &r);
+  void fillOthers(llvm::Function *g, llvm::BasicBlock *head, llvm::AllocaInst *mask, llvm::Value *nextParity,
+                  const std::string &tag, const ActiveRange &r);
   llvm::BasicBlock *narrowToActiveRange(llvm::Function *g, llvm::BasicBlock *start, llvm::PHINode *idx,
                                         llvm::BasicBlock *head,
                                         const llvm::DenseMap<llvm::BasicBlock *, unsigned> &stubRegion,
