@@ -103,6 +103,167 @@ Value *sideKey(IRBuilder<> &B, const TrackContext &T, Value *Me1, uint32_t Size)
   return B.CreateOr(Key, B.getInt64((uint64_t)Size << 48));
 }
 
+// One access's inline path while it is built (emitInline): its blocks, in
+// the order of the banner, and the values the steps hand on.
+struct InlinePath {
+  const TrackContext &T;
+  LLVMContext &Ctx;
+  Function *F;
+  Value *P;                     // the accessed address
+  uint32_t Size;                // bytes: 4, 8, 12 or 16
+  bool Store, Atomic;
+  BasicBlock *Head, *Slow, *Done, *Pick, *Check, *Outside, *Update, *Lead = nullptr;
+  MDBuilder Weights;
+  Type *I8, *I16, *I32, *I64;
+  IRBuilder<> B;
+  Value *Pc = nullptr, *Addr = nullptr, *Off = nullptr; // lead's
+  Value *Me = nullptr, *Me1 = nullptr;                  // pick's: the work-item's index, + 1 as an i16
+  SmallVector<Value *, 4> Recs, ReadEpochs;             // pick's records of the words; check's read epochs
+
+  InlinePath(const TrackContext &T, LLVMContext &Ctx, Function *F, Value *P, uint32_t Size, bool Store, bool Atomic,
+             BasicBlock *Head, BasicBlock *Slow, BasicBlock *Done)
+      : T(T), Ctx(Ctx), F(F), P(P), Size(Size), Store(Store), Atomic(Atomic), Head(Head), Slow(Slow), Done(Done),
+        Pick(BasicBlock::Create(Ctx, "ldsan.track.pick", F, Slow)),
+        Check(BasicBlock::Create(Ctx, "ldsan.track.check", F, Slow)),
+        Outside(BasicBlock::Create(Ctx, "ldsan.track.outside", F, Slow)),
+        Update(BasicBlock::Create(Ctx, "ldsan.track.update", F, Slow)), Weights(Ctx), I8(Type::getInt8Ty(Ctx)),
+        I16(Type::getInt16Ty(Ctx)), I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)), B(Ctx) {}
+
+  Value *at(Value *Base, unsigned Off) { return B.CreateConstInBoundsGEP1_64(I8, Base, Off); }
+
+  // head: nothing in a bare loop
+  void emitHead() {
+    Lead = BasicBlock::Create(Ctx, "ldsan.track.lead", F, Pick);
+    B.SetInsertPoint(Head);
+    B.CreateCondBr(B.CreateICmpEQ(T.Fast, B.getInt32(LDSAN_EMU_TRACK_FAST_BARE)), Done, Lead);
+  }
+
+  // lead: inside the block, whole 4-byte aligned words?
+  void emitLead(const DebugLoc &Loc) {
+    B.SetInsertPoint(Lead);
+    Pc = sitePc(B, Loc);
+    Addr = B.CreatePtrToInt(P, I64);
+    Off = B.CreateSub(Addr, T.Block);
+    Value *Inside =
+        B.CreateAnd(B.CreateICmpULT(Off, T.Size), B.CreateICmpULE(B.CreateAdd(Off, B.getInt64(Size)), T.Size));
+    Inside = B.CreateAnd(Inside, B.CreateICmpEQ(B.CreateAnd(Off, B.getInt64(3)), B.getInt64(0)));
+    B.CreateCondBr(Inside, Pick, Outside);
+  }
+
+  // outside: nothing to keep when the block is known and the access misses it
+  void emitOutside() {
+    B.SetInsertPoint(Outside);
+    Value *Away = B.CreateOr(B.CreateICmpUGE(Addr, B.CreateAdd(T.Block, T.Size)),
+                             B.CreateICmpULE(B.CreateAdd(Addr, B.getInt64(Size)), T.Block));
+    B.CreateCondBr(B.CreateAnd(B.CreateICmpNE(T.Size, B.getInt64(0)), Away), Done, Slow,
+                   Weights.createLikelyBranchWeights());
+  }
+
+  // pick: the work-item and the records; the loop's fast path (a loop
+  // whose accesses no two work-items share: nothing to compare) or check
+  void emitPick(Value *Item) {
+    B.SetInsertPoint(Pick);
+    static_assert(LDSAN_EMU_ITEM_IDS_SIZE == 16, "the index is the offset >> 4");
+    Me = B.CreateLShr(B.CreateSub(B.CreatePtrToInt(Item, I64), T.Ids), B.getInt64(4), "", /*isExact=*/true);
+    Me1 = B.CreateTrunc(B.CreateAdd(Me, B.getInt64(1)), I16);
+    Value *Word = B.CreateLShr(Off, B.getInt64(2));
+    unsigned Words = Size / 4;
+    for (unsigned K = 0; K < Words; K++)
+      Recs.push_back(B.CreateGEP(I8, T.Recs, B.CreateMul(K ? B.CreateAdd(Word, B.getInt64(K)) : Word,
+                                                         B.getInt64(LDSAN_EMU_REC_SIZE))));
+    Value *FastOn = B.CreateICmpEQ(T.Fast, B.getInt32(LDSAN_EMU_TRACK_FAST_WRITES));
+    if (!Store) {
+      B.CreateCondBr(FastOn, Done, Check);
+      return;
+    }
+    // A write still says it was made (its epoch, item and size: later
+    // intervals look at nothing else of it) where the word is whole.
+    BasicBlock *Fast = BasicBlock::Create(Ctx, "ldsan.track.fast", F, Slow);
+    BasicBlock *Made = BasicBlock::Create(Ctx, "ldsan.track.made", F, Slow);
+    B.CreateCondBr(FastOn, Fast, Check);
+    B.SetInsertPoint(Fast);
+    Value *Whole = B.getTrue();
+    for (Value *Rec : Recs)
+      Whole = B.CreateAnd(Whole, B.CreateICmpULT(B.CreateLoad(I32, at(Rec, LDSAN_EMU_REC_SPLIT)), T.RunStart));
+    B.CreateCondBr(Whole, Made, Slow, Weights.createLikelyBranchWeights());
+    B.SetInsertPoint(Made);
+    Value *Key = sideKey(B, T, Me1, Size);
+    for (Value *Rec : Recs) B.CreateStore(Key, at(Rec, LDSAN_EMU_REC_W + LDSAN_EMU_SIDE_EPOCH));
+    B.CreateBr(Done);
+  }
+
+  // No access of another work-item in side Side of record Rec in this
+  // interval (its epoch and item: one load of the word they share).
+  Value *ordered(Value *Rec, unsigned Side, Value **EpochOut) {
+    static_assert(LDSAN_EMU_SIDE_ITEM == LDSAN_EMU_SIDE_EPOCH + 4, "epoch and item share a word");
+    Value *Key = B.CreateLoad(I64, at(Rec, Side + LDSAN_EMU_SIDE_EPOCH));
+    Value *E = B.CreateTrunc(Key, I32);
+    Value *It = B.CreateTrunc(B.CreateLShr(Key, B.getInt64(32)), I16);
+    if (EpochOut) *EpochOut = E;
+    return B.CreateOr(B.CreateICmpNE(E, T.Epoch), B.CreateICmpEQ(It, Me1));
+  }
+
+  // check
+  void emitCheck() {
+    B.SetInsertPoint(Check);
+    Value *Ok = B.getTrue();
+    for (Value *Rec : Recs) {
+      Value *Split = B.CreateLoad(I32, at(Rec, LDSAN_EMU_REC_SPLIT));
+      Ok = B.CreateAnd(Ok, B.CreateICmpULT(Split, T.RunStart));
+      if (Store && !Atomic)
+        Ok = B.CreateAnd(Ok, B.CreateICmpNE(B.CreateLoad(I32, at(Rec, LDSAN_EMU_REC_ATOMIC_EPOCH)), T.Epoch));
+      Value *WEpoch = nullptr;
+      Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_W, &WEpoch));
+      if (Store) {
+        Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R, nullptr));
+        Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R2, nullptr));
+      } else {
+        Ok = B.CreateAnd(Ok, B.CreateICmpUGE(WEpoch, T.WrittenFloor));
+        Value *REpoch = nullptr;
+        Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R, &REpoch));
+        ReadEpochs.push_back(REpoch);
+      }
+    }
+    B.CreateCondBr(Ok, Update, Slow, Weights.createLikelyBranchWeights());
+  }
+
+  // update
+  void emitUpdate() {
+    B.SetInsertPoint(Update);
+    Value *WaveEpoch = B.CreateLoad(I32, B.CreateGEP(I32, T.WaveEpochs, B.CreateLShr(Me, T.WaveShift)));
+    // The side as three 8-byte words: pc; epoch, item, size; wave epoch, atomic.
+    static_assert(LDSAN_EMU_SIDE_SIZE == LDSAN_EMU_SIDE_ITEM + 2 &&
+                      LDSAN_EMU_SIDE_WAVE_EPOCH == LDSAN_EMU_SIDE_EPOCH + 8 &&
+                      LDSAN_EMU_SIDE_ATOMIC == LDSAN_EMU_SIDE_WAVE_EPOCH + 4,
+                  "the side's words");
+    Value *Key = sideKey(B, T, Me1, Size);
+    Value *Wave = B.CreateOr(B.CreateZExt(WaveEpoch, I64), B.getInt64((uint64_t)(Atomic ? 1 : 0) << 32));
+    auto storeSide = [&](Value *Rec, unsigned Side) {
+      B.CreateStore(Pc, at(Rec, Side + LDSAN_EMU_SIDE_PC));
+      B.CreateStore(Key, at(Rec, Side + LDSAN_EMU_SIDE_EPOCH));
+      B.CreateStore(Wave, at(Rec, Side + LDSAN_EMU_SIDE_WAVE_EPOCH));
+    };
+    for (unsigned K = 0; K < Recs.size(); K++) {
+      if (Store) {
+        storeSide(Recs[K], LDSAN_EMU_REC_W);
+        continue;
+      }
+      // A read is kept as the interval's first reader unless it has one (then
+      // this work-item, by the check), or as a newer read of it after a wave
+      // barrier (core_lds_check.c, emu_step).
+      BasicBlock *First = BasicBlock::Create(Ctx, "ldsan.track.first", F, Slow);
+      BasicBlock *Next = BasicBlock::Create(Ctx, "ldsan.track.next", F, Slow);
+      Value *RWave = B.CreateLoad(I32, at(Recs[K], LDSAN_EMU_REC_R + LDSAN_EMU_SIDE_WAVE_EPOCH));
+      B.CreateCondBr(B.CreateOr(B.CreateICmpNE(ReadEpochs[K], T.Epoch), B.CreateICmpNE(RWave, WaveEpoch)), First, Next);
+      B.SetInsertPoint(First);
+      storeSide(Recs[K], LDSAN_EMU_REC_R);
+      B.CreateBr(Next);
+      B.SetInsertPoint(Next);
+    }
+    B.CreateBr(Done);
+  }
+};
+
 // The inline path before Call (__ldsan_emu_lds_track(P, SizeKind) with a
 // constant SizeKind), which becomes the slow path's call of
 // __ldsan_emu_lds_track_at; Item is the work-item's ids pointer, ItemStore
@@ -120,141 +281,19 @@ void emitInline(CallInst *Call, Value *Item, StoreInst *ItemStore, const TrackCo
   BasicBlock *Slow = SplitBlock(Head, ItemStore->getIterator(), (DominatorTree *)nullptr, nullptr, nullptr, "ldsan.track.slow");
   BasicBlock *Done = SplitBlock(Slow, Call->getNextNode()->getIterator(), (DominatorTree *)nullptr, nullptr, nullptr,
                                 "ldsan.track.done");
-  Function *F = Head->getParent();
-  BasicBlock *Pick = BasicBlock::Create(Ctx, "ldsan.track.pick", F, Slow);
-  BasicBlock *Check = BasicBlock::Create(Ctx, "ldsan.track.check", F, Slow);
-  BasicBlock *Outside = BasicBlock::Create(Ctx, "ldsan.track.outside", F, Slow);
-  BasicBlock *Update = BasicBlock::Create(Ctx, "ldsan.track.update", F, Slow);
+  InlinePath Path(T, Ctx, Head->getParent(), P, Size, Store, Atomic, Head, Slow, Done);
   Head->getTerminator()->eraseFromParent();
-  MDBuilder Weights(Ctx);
-  Type *I8 = Type::getInt8Ty(Ctx), *I16 = Type::getInt16Ty(Ctx), *I32 = Type::getInt32Ty(Ctx),
-       *I64 = Type::getInt64Ty(Ctx);
-  auto at = [&](IRBuilder<> &B, Value *Base, unsigned Off) { return B.CreateConstInBoundsGEP1_64(I8, Base, Off); };
-
-  // head: nothing in a bare loop
-  BasicBlock *Lead = BasicBlock::Create(Ctx, "ldsan.track.lead", F, Pick);
-  IRBuilder<> B(Head);
-  B.CreateCondBr(B.CreateICmpEQ(T.Fast, B.getInt32(LDSAN_EMU_TRACK_FAST_BARE)), Done, Lead);
-
-  // lead: inside the block, whole 4-byte aligned words?
-  B.SetInsertPoint(Lead);
-  Value *Pc = sitePc(B, Loc);
-  Value *Addr = B.CreatePtrToInt(P, I64);
-  Value *Off = B.CreateSub(Addr, T.Block);
-  Value *Inside =
-      B.CreateAnd(B.CreateICmpULT(Off, T.Size), B.CreateICmpULE(B.CreateAdd(Off, B.getInt64(Size)), T.Size));
-  Inside = B.CreateAnd(Inside, B.CreateICmpEQ(B.CreateAnd(Off, B.getInt64(3)), B.getInt64(0)));
-  B.CreateCondBr(Inside, Pick, Outside);
-
-  // outside: nothing to keep when the block is known and the access misses it
-  B.SetInsertPoint(Outside);
-  Value *Away = B.CreateOr(B.CreateICmpUGE(Addr, B.CreateAdd(T.Block, T.Size)),
-                           B.CreateICmpULE(B.CreateAdd(Addr, B.getInt64(Size)), T.Block));
-  B.CreateCondBr(B.CreateAnd(B.CreateICmpNE(T.Size, B.getInt64(0)), Away), Done, Slow,
-                 Weights.createLikelyBranchWeights());
-
-  // pick: the work-item and the records; the loop's fast path (a loop
-  // whose accesses no two work-items share: nothing to compare) or check
-  B.SetInsertPoint(Pick);
-  static_assert(LDSAN_EMU_ITEM_IDS_SIZE == 16, "the index is the offset >> 4");
-  Value *Me = B.CreateLShr(B.CreateSub(B.CreatePtrToInt(Item, I64), T.Ids), B.getInt64(4), "", /*isExact=*/true);
-  Value *Me1 = B.CreateTrunc(B.CreateAdd(Me, B.getInt64(1)), I16);
-  Value *Word = B.CreateLShr(Off, B.getInt64(2));
-  unsigned Words = Size / 4;
-  SmallVector<Value *, 4> Recs, ReadEpochs;
-  for (unsigned K = 0; K < Words; K++)
-    Recs.push_back(B.CreateGEP(I8, T.Recs, B.CreateMul(K ? B.CreateAdd(Word, B.getInt64(K)) : Word,
-                                                       B.getInt64(LDSAN_EMU_REC_SIZE))));
-  Value *FastOn = B.CreateICmpEQ(T.Fast, B.getInt32(LDSAN_EMU_TRACK_FAST_WRITES));
-  if (Store) {
-    // A write still says it was made (its epoch, item and size: later
-    // intervals look at nothing else of it) where the word is whole.
-    BasicBlock *Fast = BasicBlock::Create(Ctx, "ldsan.track.fast", F, Slow);
-    BasicBlock *Made = BasicBlock::Create(Ctx, "ldsan.track.made", F, Slow);
-    B.CreateCondBr(FastOn, Fast, Check);
-    B.SetInsertPoint(Fast);
-    Value *Whole = B.getTrue();
-    for (Value *Rec : Recs)
-      Whole = B.CreateAnd(Whole, B.CreateICmpULT(B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_SPLIT)), T.RunStart));
-    B.CreateCondBr(Whole, Made, Slow, Weights.createLikelyBranchWeights());
-    B.SetInsertPoint(Made);
-    Value *Key = sideKey(B, T, Me1, Size);
-    for (Value *Rec : Recs) B.CreateStore(Key, at(B, Rec, LDSAN_EMU_REC_W + LDSAN_EMU_SIDE_EPOCH));
-    B.CreateBr(Done);
-  } else {
-    B.CreateCondBr(FastOn, Done, Check);
-  }
-
-  // check
-  B.SetInsertPoint(Check);
-  Value *Ok = B.getTrue();
-  // No access of another work-item in side Side of record Rec in this
-  // interval (its epoch and item: one load of the word they share).
-  static_assert(LDSAN_EMU_SIDE_ITEM == LDSAN_EMU_SIDE_EPOCH + 4, "epoch and item share a word");
-  auto ordered = [&](Value *Rec, unsigned Side, Value **EpochOut) {
-    Value *Key = B.CreateLoad(I64, at(B, Rec, Side + LDSAN_EMU_SIDE_EPOCH));
-    Value *E = B.CreateTrunc(Key, I32);
-    Value *It = B.CreateTrunc(B.CreateLShr(Key, B.getInt64(32)), I16);
-    if (EpochOut) *EpochOut = E;
-    return B.CreateOr(B.CreateICmpNE(E, T.Epoch), B.CreateICmpEQ(It, Me1));
-  };
-  for (unsigned K = 0; K < Words; K++) {
-    Value *Rec = Recs[K];
-    Value *Split = B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_SPLIT));
-    Ok = B.CreateAnd(Ok, B.CreateICmpULT(Split, T.RunStart));
-    if (Store && !Atomic)
-      Ok = B.CreateAnd(Ok, B.CreateICmpNE(B.CreateLoad(I32, at(B, Rec, LDSAN_EMU_REC_ATOMIC_EPOCH)), T.Epoch));
-    Value *WEpoch = nullptr;
-    Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_W, &WEpoch));
-    if (Store) {
-      Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R, nullptr));
-      Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R2, nullptr));
-    } else {
-      Ok = B.CreateAnd(Ok, B.CreateICmpUGE(WEpoch, T.WrittenFloor));
-      Value *REpoch = nullptr;
-      Ok = B.CreateAnd(Ok, ordered(Rec, LDSAN_EMU_REC_R, &REpoch));
-      ReadEpochs.push_back(REpoch);
-    }
-  }
-  B.CreateCondBr(Ok, Update, Slow, Weights.createLikelyBranchWeights());
-
-  // update
-  B.SetInsertPoint(Update);
-  Value *WaveEpoch = B.CreateLoad(I32, B.CreateGEP(I32, T.WaveEpochs, B.CreateLShr(Me, T.WaveShift)));
-  // The side as three 8-byte words: pc; epoch, item, size; wave epoch, atomic.
-  static_assert(LDSAN_EMU_SIDE_SIZE == LDSAN_EMU_SIDE_ITEM + 2 && LDSAN_EMU_SIDE_WAVE_EPOCH == LDSAN_EMU_SIDE_EPOCH + 8 &&
-                    LDSAN_EMU_SIDE_ATOMIC == LDSAN_EMU_SIDE_WAVE_EPOCH + 4,
-                "the side's words");
-  Value *Key = sideKey(B, T, Me1, Size);
-  Value *Wave = B.CreateOr(B.CreateZExt(WaveEpoch, I64), B.getInt64((uint64_t)(Atomic ? 1 : 0) << 32));
-  auto storeSide = [&](Value *Rec, unsigned Side) {
-    B.CreateStore(Pc, at(B, Rec, Side + LDSAN_EMU_SIDE_PC));
-    B.CreateStore(Key, at(B, Rec, Side + LDSAN_EMU_SIDE_EPOCH));
-    B.CreateStore(Wave, at(B, Rec, Side + LDSAN_EMU_SIDE_WAVE_EPOCH));
-  };
-  for (unsigned K = 0; K < Words; K++) {
-    if (Store) {
-      storeSide(Recs[K], LDSAN_EMU_REC_W);
-      continue;
-    }
-    // A read is kept as the interval's first reader unless it has one (then
-    // this work-item, by the check), or as a newer read of it after a wave
-    // barrier (core_lds_check.c, emu_step).
-    BasicBlock *First = BasicBlock::Create(Ctx, "ldsan.track.first", F, Slow);
-    BasicBlock *Next = BasicBlock::Create(Ctx, "ldsan.track.next", F, Slow);
-    Value *RWave = B.CreateLoad(I32, at(B, Recs[K], LDSAN_EMU_REC_R + LDSAN_EMU_SIDE_WAVE_EPOCH));
-    B.CreateCondBr(B.CreateOr(B.CreateICmpNE(ReadEpochs[K], T.Epoch), B.CreateICmpNE(RWave, WaveEpoch)), First, Next);
-    B.SetInsertPoint(First);
-    storeSide(Recs[K], LDSAN_EMU_REC_R);
-    B.CreateBr(Next);
-    B.SetInsertPoint(Next);
-  }
-  B.CreateBr(Done);
+  Path.emitHead();
+  Path.emitLead(Loc);
+  Path.emitOutside();
+  Path.emitPick(Item);
+  Path.emitCheck();
+  Path.emitUpdate();
 
   // slow: the core, with the pc the record would get
   FunctionCallee TrackAt = M.getOrInsertFunction(LDSAN_EMU_LDS_TRACK_AT_FN, Type::getVoidTy(Ctx), P->getType(),
-                                                 Type::getInt32Ty(Ctx), I64);
-  CallInst *At = CallInst::Create(TrackAt, {P, Call->getArgOperand(1), Pc}, "", Call->getIterator());
+                                                 Type::getInt32Ty(Ctx), Path.I64);
+  CallInst *At = CallInst::Create(TrackAt, {P, Call->getArgOperand(1), Path.Pc}, "", Call->getIterator());
   At->setDebugLoc(Loc);
   Call->eraseFromParent();
 }
