@@ -218,6 +218,146 @@ static LLVMValueRef rt_wave_call(rt_ctx *c, uint32_t op, LLVMValueRef val, LLVMV
   return call;
 }
 
+/* The steps of rt_lower_one, one per kind of lowering that takes more than a
+ * line; each returns the replacement value of call ci (NULL: none). */
+
+/* H_ITEM_ID: workitem.id.{x,y,z} (in->arg), read from the TLS work-item's ids. */
+static LLVMValueRef rt_lower_item_id(rt_ctx *c, const rt_intrin *in) {
+  LLVMValueRef item = LLVMBuildLoad2(c->b, c->ptr, rt_tls_field(c, LDSAN_EMU_TLS_ITEM), "emu.item");
+  LLVMValueRef idx = LLVMConstInt(c->i64, in->arg * 4, 0);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(c->b, c->i8, item, &idx, 1, "");
+  return LLVMBuildLoad2(c->b, c->i32, p, "emu.tid");
+}
+
+/* H_WAVE_CMP: icmp/fcmp (in->arg: fcmp) of every lane, as a ballot. */
+static LLVMValueRef rt_lower_wave_cmp(rt_ctx *c, const rt_intrin *in, const char *name, LLVMValueRef *args,
+                                      LLVMTypeRef rty) {
+  LLVMValueRef pred = args[2];
+  if (!LLVMIsAConstantInt(pred)) {
+    rt_intrinsic_error(c, "%s with a predicate that is not a constant is not supported by the CPU emulator", name);
+    return NULL;
+  }
+  unsigned p = (unsigned)LLVMConstIntGetZExtValue(pred);
+  LLVMValueRef cond = in->arg ? LLVMBuildFCmp(c->b, (LLVMRealPredicate)p, args[0], args[1], "")
+                              : LLVMBuildICmp(c->b, (LLVMIntPredicate)p, args[0], args[1], "");
+  LLVMValueRef r = rt_wave_call(c, LDSAN_EMU_WAVE_BALLOT, LLVMBuildZExt(c->b, cond, c->i64, ""), NULL);
+  return rt_wave_from_i64(c, r, rty);
+}
+
+/* H_WAVE: the cross-lane operation in->arg (ballot, readlane, readfirstlane,
+ * (b)permute, wave.barrier, ...) as a call of the core's. */
+static LLVMValueRef rt_lower_wave(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in, const char *name,
+                                  LLVMValueRef *args, LLVMTypeRef rty) {
+  LLVMValueRef val = NULL, arg = NULL;
+  switch (in->arg) {
+  case LDSAN_EMU_WAVE_BALLOT:
+    if (rt_wave_is_asan_check(ci)) { /* per lane: c ? 1 << lane : 0 */
+      LLVMValueRef l = LLVMBuildZExt(c->b, rt_lane(c), rty, "");
+      LLVMValueRef bit = LLVMBuildShl(c->b, LLVMConstInt(rty, 1, 0), l, "");
+      return LLVMBuildSelect(c->b, args[0], bit, LLVMConstInt(rty, 0, 0), "emu.ballot");
+    }
+    val = LLVMBuildZExt(c->b, args[0], c->i64, "");
+    break;
+  case LDSAN_EMU_WAVE_READLANE:
+    arg = args[1];
+    /* fall through */
+  case LDSAN_EMU_WAVE_FIRSTLANE:
+    if (!(val = rt_wave_to_i64(c, args[0]))) {
+      rt_error(c, "%s of a value wider than 64 bits is not supported by the CPU emulator", name);
+      return NULL;
+    }
+    break;
+  case LDSAN_EMU_WAVE_BPERMUTE:
+  case LDSAN_EMU_WAVE_PERMUTE:
+    arg = args[0];
+    val = LLVMBuildZExt(c->b, args[1], c->i64, "");
+    break;
+  case LDSAN_EMU_WAVE_SYNC: /* wave.barrier: ends the wave's epoch (report_wave_sync) */
+    arg = LLVMConstInt(c->i32, LDSAN_EMU_WAVE_SYNC_BARRIER, 0);
+    break;
+  default:
+    break;
+  }
+  LLVMValueRef r = rt_wave_call(c, in->arg, val, arg);
+  return LLVMGetTypeKind(rty) == LLVMVoidTypeKind ? NULL : rt_wave_from_i64(c, r, rty);
+}
+
+/* H_WAVE_DPP: update.dpp(old, src, ctrl, row_mask, bank_mask, bound_ctrl);
+ * mov.dpp without old (in->arg: update). */
+static LLVMValueRef rt_lower_wave_dpp(rt_ctx *c, const rt_intrin *in, const char *name, LLVMValueRef *args,
+                                      LLVMTypeRef rty) {
+  unsigned k = in->arg ? 1 : 0;
+  LLVMValueRef src = args[k];
+  uint64_t ctl[4];
+  for (unsigned i = 0; i < 4; i++) ctl[i] = LLVMIsAConstantInt(args[k + 1 + i]) ? LLVMConstIntGetZExtValue(args[k + 1 + i]) : ~0ull;
+  int known = ctl[0] <= 0xff || (ctl[0] >= 0x101 && ctl[0] <= 0x12f && (ctl[0] & 0xf)) || ctl[0] == 0x130 ||
+              ctl[0] == 0x134 || ctl[0] == 0x138 || ctl[0] == 0x13c || (ctl[0] >= 0x140 && ctl[0] <= 0x143) ||
+              (ctl[0] >= 0x150 && ctl[0] <= 0x15f && rt_target_has_row_share(c)) ||
+              (ctl[0] >= 0x160 && ctl[0] <= 0x16f && rt_target_is_rdna(c));
+  if (LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty) != 32 || !known || ctl[1] > 0xf || ctl[2] > 0xf ||
+      ctl[3] > 1) {
+    rt_error(c, "%s with dpp_ctrl %#llx on a %llu-bit value is not supported by the CPU emulator for %s (32-bit "
+             "values and the gfx9 controls are; row_newbcast on gfx90a and gfx94x-gfx95x, row_share and row_xmask "
+             "on gfx10 and later)", name, (unsigned long long)ctl[0],
+             LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty), c->target[0] ? c->target : "this target");
+    return NULL;
+  }
+  LLVMValueRef v = rt_wave_to_i64(c, src);
+  if (k) v = LLVMBuildOr(c->b, v, LLVMBuildShl(c->b, rt_wave_to_i64(c, args[0]), LLVMConstInt(c->i64, 32, 0), ""), "");
+  LLVMValueRef a = LLVMConstInt(c->i32, LDSAN_EMU_DPP_ARG(ctl[0], ctl[1], ctl[2], ctl[3]), 0);
+  return rt_wave_from_i64(c, rt_wave_call(c, LDSAN_EMU_WAVE_DPP, v, a), rty);
+}
+
+/* H_WAVE_SWIZZLE: ds_swizzle, but for its rotate and FFT modes. */
+static LLVMValueRef rt_lower_wave_swizzle(rt_ctx *c, const char *name, LLVMValueRef *args, LLVMTypeRef rty) {
+  if (!LLVMIsAConstantInt(args[1]) || LLVMConstIntGetZExtValue(args[1]) >= 0xc000) {
+    rt_error(c, "%s in rotate or FFT mode (offset 0xc000 and above) is not supported by the CPU emulator", name);
+    return NULL;
+  }
+  LLVMValueRef r = rt_wave_call(c, LDSAN_EMU_WAVE_SWIZZLE, rt_wave_to_i64(c, args[0]), args[1]);
+  return rt_wave_from_i64(c, r, rty);
+}
+
+/* H_IS_SHARED: whether a flat pointer is in the workgroup's LDS window. */
+static LLVMValueRef rt_lower_is_shared(rt_ctx *c, LLVMValueRef *args) {
+  LLVMValueRef base = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_BASE), "");
+  LLVMValueRef size = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_SIZE), "");
+  LLVMValueRef p = LLVMBuildPtrToInt(c->b, args[0], c->i64, "");
+  return LLVMBuildICmp(c->b, LLVMIntULT, LLVMBuildSub(c->b, p, base, ""), size, "emu.is.shared");
+}
+
+/* H_CALL, H_CALL_BOOL, H_TRAP: a call of the emulator's function for the
+ * intrinsic (rt_emu_name; the kernel-exit barrier has its own). */
+static LLVMValueRef rt_lower_call(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in, const char *name,
+                                  LLVMValueRef *args, unsigned nargs, LLVMTypeRef rty) {
+  char *en = rt_emu_name(in->how == H_TRAP ? "llvm.trap"
+                         : !strcmp(name, "llvm.amdgcn.s.barrier") && rt_is_exit_barrier(ci) ? "llvm.amdgcn.s.barrier.exit"
+                                                                                              : name);
+  LLVMTypeRef fty = LLVMGetCalledFunctionType(ci);
+  if (in->how == H_CALL_BOOL) {
+    LLVMTypeRef pt[8];
+    LLVMGetParamTypes(fty, pt);
+    fty = LLVMFunctionType(c->i32, pt, nargs, 0);
+  } else if (in->how == H_TRAP) {
+    fty = LLVMFunctionType(c->voidt, NULL, 0, 0);
+    nargs = 0;
+  }
+  LLVMValueRef f = rt_get_fn(c, en, fty);
+  if (in->how == H_TRAP)
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("noreturn", 8), 0));
+  /* Barriers stay convergent, as the intrinsics were: the host optimizer
+   * must not copy one into both arms of a branch (work-items would then
+   * wait at different barriers, which the LDS checks report). */
+  if (strstr(name, "barrier"))
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("convergent", 10), 0));
+  free(en);
+  LLVMValueRef r = LLVMBuildCall2(c->b, fty, f, args, nargs, "");
+  if (in->how == H_CALL_BOOL) return LLVMBuildICmp(c->b, LLVMIntNE, r, LLVMConstInt(c->i32, 0, 0), "");
+  return LLVMGetTypeKind(rty) == LLVMVoidTypeKind ? NULL : r;
+}
+
 /* Returns the replacement value for call `ci` of intrinsic `in` (NULL: none). */
 static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in, const char *name) {
   LLVMTypeRef rty = LLVMTypeOf(ci);
@@ -225,95 +365,22 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
   LLVMValueRef args[8];
   for (unsigned i = 0; i < nargs && i < 8; i++) args[i] = LLVMGetOperand(ci, i);
   switch (in->how) {
-  case H_ITEM_ID: {
-    LLVMValueRef item = LLVMBuildLoad2(c->b, c->ptr, rt_tls_field(c, LDSAN_EMU_TLS_ITEM), "emu.item");
-    LLVMValueRef idx = LLVMConstInt(c->i64, in->arg * 4, 0);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(c->b, c->i8, item, &idx, 1, "");
-    return LLVMBuildLoad2(c->b, c->i32, p, "emu.tid");
-  }
+  case H_ITEM_ID:
+    return rt_lower_item_id(c, in);
   case H_TLS_U32:
     return LLVMBuildLoad2(c->b, c->i32, rt_tls_field(c, in->arg), "emu.u32");
   case H_TLS_PTR:
     return LLVMBuildLoad2(c->b, rty, rt_tls_field(c, in->arg), "emu.ptr");
   case H_IDENTITY:
     return args[0];
-  case H_WAVE_CMP: {
-    LLVMValueRef pred = args[2];
-    if (!LLVMIsAConstantInt(pred)) {
-      rt_intrinsic_error(c, "%s with a predicate that is not a constant is not supported by the CPU emulator", name);
-      return NULL;
-    }
-    unsigned p = (unsigned)LLVMConstIntGetZExtValue(pred);
-    LLVMValueRef cond = in->arg ? LLVMBuildFCmp(c->b, (LLVMRealPredicate)p, args[0], args[1], "")
-                                : LLVMBuildICmp(c->b, (LLVMIntPredicate)p, args[0], args[1], "");
-    LLVMValueRef r = rt_wave_call(c, LDSAN_EMU_WAVE_BALLOT, LLVMBuildZExt(c->b, cond, c->i64, ""), NULL);
-    return rt_wave_from_i64(c, r, rty);
-  }
-  case H_WAVE: {
-    LLVMValueRef val = NULL, arg = NULL;
-    switch (in->arg) {
-    case LDSAN_EMU_WAVE_BALLOT:
-      if (rt_wave_is_asan_check(ci)) { /* per lane: c ? 1 << lane : 0 */
-        LLVMValueRef l = LLVMBuildZExt(c->b, rt_lane(c), rty, "");
-        LLVMValueRef bit = LLVMBuildShl(c->b, LLVMConstInt(rty, 1, 0), l, "");
-        return LLVMBuildSelect(c->b, args[0], bit, LLVMConstInt(rty, 0, 0), "emu.ballot");
-      }
-      val = LLVMBuildZExt(c->b, args[0], c->i64, "");
-      break;
-    case LDSAN_EMU_WAVE_READLANE:
-      arg = args[1];
-      /* fall through */
-    case LDSAN_EMU_WAVE_FIRSTLANE:
-      if (!(val = rt_wave_to_i64(c, args[0]))) {
-        rt_error(c, "%s of a value wider than 64 bits is not supported by the CPU emulator", name);
-        return NULL;
-      }
-      break;
-    case LDSAN_EMU_WAVE_BPERMUTE:
-    case LDSAN_EMU_WAVE_PERMUTE:
-      arg = args[0];
-      val = LLVMBuildZExt(c->b, args[1], c->i64, "");
-      break;
-    case LDSAN_EMU_WAVE_SYNC: /* wave.barrier: ends the wave's epoch (report_wave_sync) */
-      arg = LLVMConstInt(c->i32, LDSAN_EMU_WAVE_SYNC_BARRIER, 0);
-      break;
-    default:
-      break;
-    }
-    LLVMValueRef r = rt_wave_call(c, in->arg, val, arg);
-    return LLVMGetTypeKind(rty) == LLVMVoidTypeKind ? NULL : rt_wave_from_i64(c, r, rty);
-  }
-  case H_WAVE_DPP: {
-    /* update.dpp(old, src, ctrl, row_mask, bank_mask, bound_ctrl); mov.dpp without old. */
-    unsigned k = in->arg ? 1 : 0;
-    LLVMValueRef src = args[k];
-    uint64_t ctl[4];
-    for (unsigned i = 0; i < 4; i++) ctl[i] = LLVMIsAConstantInt(args[k + 1 + i]) ? LLVMConstIntGetZExtValue(args[k + 1 + i]) : ~0ull;
-    int known = ctl[0] <= 0xff || (ctl[0] >= 0x101 && ctl[0] <= 0x12f && (ctl[0] & 0xf)) || ctl[0] == 0x130 ||
-                ctl[0] == 0x134 || ctl[0] == 0x138 || ctl[0] == 0x13c || (ctl[0] >= 0x140 && ctl[0] <= 0x143) ||
-                (ctl[0] >= 0x150 && ctl[0] <= 0x15f && rt_target_has_row_share(c)) ||
-                (ctl[0] >= 0x160 && ctl[0] <= 0x16f && rt_target_is_rdna(c));
-    if (LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty) != 32 || !known || ctl[1] > 0xf || ctl[2] > 0xf ||
-        ctl[3] > 1) {
-      rt_error(c, "%s with dpp_ctrl %#llx on a %llu-bit value is not supported by the CPU emulator for %s (32-bit "
-               "values and the gfx9 controls are; row_newbcast on gfx90a and gfx94x-gfx95x, row_share and row_xmask "
-               "on gfx10 and later)", name, (unsigned long long)ctl[0],
-               LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(c->mod), rty), c->target[0] ? c->target : "this target");
-      return NULL;
-    }
-    LLVMValueRef v = rt_wave_to_i64(c, src);
-    if (k) v = LLVMBuildOr(c->b, v, LLVMBuildShl(c->b, rt_wave_to_i64(c, args[0]), LLVMConstInt(c->i64, 32, 0), ""), "");
-    LLVMValueRef a = LLVMConstInt(c->i32, LDSAN_EMU_DPP_ARG(ctl[0], ctl[1], ctl[2], ctl[3]), 0);
-    return rt_wave_from_i64(c, rt_wave_call(c, LDSAN_EMU_WAVE_DPP, v, a), rty);
-  }
-  case H_WAVE_SWIZZLE: {
-    if (!LLVMIsAConstantInt(args[1]) || LLVMConstIntGetZExtValue(args[1]) >= 0xc000) {
-      rt_error(c, "%s in rotate or FFT mode (offset 0xc000 and above) is not supported by the CPU emulator", name);
-      return NULL;
-    }
-    LLVMValueRef r = rt_wave_call(c, LDSAN_EMU_WAVE_SWIZZLE, rt_wave_to_i64(c, args[0]), args[1]);
-    return rt_wave_from_i64(c, r, rty);
-  }
+  case H_WAVE_CMP:
+    return rt_lower_wave_cmp(c, in, name, args, rty);
+  case H_WAVE:
+    return rt_lower_wave(c, ci, in, name, args, rty);
+  case H_WAVE_DPP:
+    return rt_lower_wave_dpp(c, in, name, args, rty);
+  case H_WAVE_SWIZZLE:
+    return rt_lower_wave_swizzle(c, name, args, rty);
   case H_WRITELANE:
     return LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, rt_lane(c), args[1], ""), args[0], args[2], "emu.writelane");
   case H_INVERSE_BALLOT: {
@@ -324,42 +391,12 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
     return NULL;
   case H_WAVE_SIZE:
     return LLVMConstInt(c->i32, c->wave_size, 0);
-  case H_IS_SHARED: {
-    LLVMValueRef base = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_BASE), "");
-    LLVMValueRef size = LLVMBuildLoad2(c->b, c->i64, rt_tls_field(c, LDSAN_EMU_TLS_LDS_SIZE), "");
-    LLVMValueRef p = LLVMBuildPtrToInt(c->b, args[0], c->i64, "");
-    return LLVMBuildICmp(c->b, LLVMIntULT, LLVMBuildSub(c->b, p, base, ""), size, "emu.is.shared");
-  }
+  case H_IS_SHARED:
+    return rt_lower_is_shared(c, args);
   case H_CALL:
   case H_CALL_BOOL:
-  case H_TRAP: {
-    char *en = rt_emu_name(in->how == H_TRAP ? "llvm.trap"
-                           : !strcmp(name, "llvm.amdgcn.s.barrier") && rt_is_exit_barrier(ci) ? "llvm.amdgcn.s.barrier.exit"
-                                                                                                : name);
-    LLVMTypeRef fty = LLVMGetCalledFunctionType(ci);
-    if (in->how == H_CALL_BOOL) {
-      LLVMTypeRef pt[8];
-      LLVMGetParamTypes(fty, pt);
-      fty = LLVMFunctionType(c->i32, pt, nargs, 0);
-    } else if (in->how == H_TRAP) {
-      fty = LLVMFunctionType(c->voidt, NULL, 0, 0);
-      nargs = 0;
-    }
-    LLVMValueRef f = rt_get_fn(c, en, fty);
-    if (in->how == H_TRAP)
-      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                              LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("noreturn", 8), 0));
-    /* Barriers stay convergent, as the intrinsics were: the host optimizer
-     * must not copy one into both arms of a branch (work-items would then
-     * wait at different barriers, which the LDS checks report). */
-    if (strstr(name, "barrier"))
-      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                              LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("convergent", 10), 0));
-    free(en);
-    LLVMValueRef r = LLVMBuildCall2(c->b, fty, f, args, nargs, "");
-    if (in->how == H_CALL_BOOL) return LLVMBuildICmp(c->b, LLVMIntNE, r, LLVMConstInt(c->i32, 0, 0), "");
-    return LLVMGetTypeKind(rty) == LLVMVoidTypeKind ? NULL : r;
-  }
+  case H_TRAP:
+    return rt_lower_call(c, ci, in, name, args, nargs, rty);
   }
   return NULL;
 }
