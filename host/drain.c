@@ -17,11 +17,6 @@
 /* Records a drain can hold: the ring's and the first-report reserve's. */
 #define MAX_RECORDS (LDSAN_CHANNEL_CAPACITY + LDSAN_CHANNEL_FIRST)
 
-static pthread_mutex_t report_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-void ldsan_report_lock(void) { pthread_mutex_lock(&report_mutex); }
-void ldsan_report_unlock(void) { pthread_mutex_unlock(&report_mutex); }
-
 /* Whether the dispatch whose implicit-argument pointer is `ptr` is d (any
  * when d is unknown). */
 static int dispatch_wrote(uint64_t ptr, const ldsan_dispatch_info *d) {

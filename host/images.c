@@ -4,9 +4,9 @@
  * its device state), drained after each dispatch or device error, drained and
  * forgotten when unloaded or at exit. One path for every backend (GPU, CPU
  * emulator); backends only say how memory is reached (ldsan_backend).
- * Threading: the registry is a list under images_mu, the LDS stores a list
+ * Threading: the registry is a list under images_mu (locks.c), the LDS stores a list
  * under stores_mu (taken inside images_mu, never around it); draining takes the report
- * mutex (drain.c) and may end the process (die.c) when the drain's answer
+ * lock (locks.c) and may end the process (die.c) when the drain's answer
  * (stop.c, ldsan_drain_stats.must_abort) says so. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -23,7 +23,6 @@ struct ldsan_image {
   uint64_t shadow_offset;        /* ldsan_dispatch_info.shadow_offset for its reports */
 };
 
-static pthread_mutex_t images_mu = PTHREAD_MUTEX_INITIALIZER;
 static ldsan_image *images;
 static pthread_once_t atexit_once = PTHREAD_ONCE_INIT;
 
@@ -51,12 +50,7 @@ typedef struct lds_store {
   struct lds_store *next;
 } lds_store;
 static lds_store *stores; /* under stores_mu (drains run under images_mu and ask for sizes) */
-static pthread_mutex_t stores_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void ldsan_images_lock(void) { pthread_mutex_lock(&images_mu); }
-void ldsan_images_unlock(void) { pthread_mutex_unlock(&images_mu); }
-void ldsan_stores_lock(void) { pthread_mutex_lock(&stores_mu); }
-void ldsan_stores_unlock(void) { pthread_mutex_unlock(&stores_mu); }
 
 /* The store's size: option lds_pool_size, else 2 MiB per compute unit (for
  * example 16 resident workgroups per CU with 64 KiB of LDS each, a chunk being
@@ -139,7 +133,7 @@ static lds_store *lds_store_of(const ldsan_backend *b, const char *name, int own
 /* Points st at the device's LDS backing store of img's kind (leaves its
  * built-in pool if the store cannot be had), and sets the shadow img's reports read. */
 static void use_lds_store(const ldsan_backend *b, const char *name, ldsan_device_state *st, ldsan_image *img) {
-  pthread_mutex_lock(&stores_mu);
+  ldsan_stores_lock();
   lds_store *s = lds_store_of(b, name, img->own_shadow);
   if (s && s->size) {
     st->pool_base = s->base;
@@ -148,28 +142,28 @@ static void use_lds_store(const ldsan_backend *b, const char *name, ldsan_device
   }
   /* ASan's shadow (0), ldsan's own, or the built-in pool's, which the host cannot find. */
   img->shadow_offset = !img->own_shadow ? 0 : s && s->size ? s->shadow_offset : LDSAN_SHADOW_UNREADABLE;
-  pthread_mutex_unlock(&stores_mu);
+  ldsan_stores_unlock();
 }
 
 /* Forgets the stores (shutdown: no kernel runs any more; the runtime frees
  * device memory itself, and an unloaded tools library leaves nothing behind). */
 static void forget_lds_stores(void) {
-  pthread_mutex_lock(&stores_mu);
+  ldsan_stores_lock();
   while (stores) {
     lds_store *next = stores->next;
     if (stores->shared) stores->backend->free_shared(stores->backend->mem.ctx, stores->shared);
     free(stores);
     stores = next;
   }
-  pthread_mutex_unlock(&stores_mu);
+  ldsan_stores_unlock();
 }
 
 /* Bytes of b's store of that kind, 0 if it has none (its code objects use their built-in pool). */
 static uint64_t lds_store_size(const ldsan_backend *b, int own_shadow) {
-  pthread_mutex_lock(&stores_mu);
+  ldsan_stores_lock();
   lds_store *s = find_store(b, own_shadow);
   uint64_t size = s ? s->size : 0;
-  pthread_mutex_unlock(&stores_mu);
+  ldsan_stores_unlock();
   return size;
 }
 
@@ -233,10 +227,10 @@ ldsan_image *ldsan_host_image_register(const ldsan_backend *b, const char *name,
     return NULL;
   }
   pthread_once(&atexit_once, install_atexit);
-  pthread_mutex_lock(&images_mu);
+  ldsan_images_lock();
   img->next = images;
   images = img;
-  pthread_mutex_unlock(&images_mu);
+  ldsan_images_unlock();
   return img;
 }
 
@@ -277,14 +271,14 @@ int ldsan_host_dispatch_done(ldsan_image *img, const ldsan_dispatch_info *d) {
 
 int ldsan_host_device_error(const ldsan_backend *b) {
   int found = 0, must_abort = 0;
-  pthread_mutex_lock(&images_mu);
+  ldsan_images_lock();
   for (ldsan_image *img = images; img; img = img->next) {
     if (img->backend != b) continue;
     ldsan_drain_stats st = drain(img, NULL, 1);
     found += (int)(st.errors + st.lost + st.dropped);
     must_abort |= st.must_abort;
   }
-  pthread_mutex_unlock(&images_mu);
+  ldsan_images_unlock();
   /* A queue stopped by ldsan's own trap: end here, before the runtime prints
    * its abort message for the same trap. */
   if (must_abort) ldsan_host_die();
@@ -293,18 +287,18 @@ int ldsan_host_device_error(const ldsan_backend *b) {
 
 void ldsan_host_drain_all(void) {
   int must_abort = 0;
-  pthread_mutex_lock(&images_mu);
+  ldsan_images_lock();
   for (ldsan_image *img = images; img; img = img->next) must_abort |= drain(img, NULL, 1).must_abort;
-  pthread_mutex_unlock(&images_mu);
+  ldsan_images_unlock();
   if (must_abort) ldsan_host_die();
 }
 
 void ldsan_host_image_unregister(ldsan_image *img) {
   if (!img) return;
-  pthread_mutex_lock(&images_mu);
+  ldsan_images_lock();
   for (ldsan_image **p = &images; *p; p = &(*p)->next)
     if (*p == img) { *p = img->next; break; }
-  pthread_mutex_unlock(&images_mu);
+  ldsan_images_unlock();
   /* A fatal report found here must end the process like any other: the drain
    * has claimed death, and other threads now wait for it. */
   if (drain(img, NULL, 1).must_abort) ldsan_host_die();

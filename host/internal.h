@@ -235,17 +235,13 @@ int ldsan_heap_symbolize(uint64_t pc, ldsan_frame *frames, int max_frames);
 /* "before", "after" or "inside of" the region, and how many bytes. */
 const char *ldsan_heap_relation(uint64_t addr, const ldsan_heap_region *h, uint64_t *distance);
 
-/* ---- drain.c -------------------------------------------------------------- */
-void ldsan_report_lock(void);
-void ldsan_report_unlock(void);
-
-/* ---- images.c: its locks of the code objects and of the LDS stores ------------ */
-void ldsan_images_lock(void);
+/* ---- locks.c: the library's locks, nested in this order, and fork() -------- */
+void ldsan_images_lock(void);  /* the code objects' registry (images.c) */
 void ldsan_images_unlock(void);
-void ldsan_stores_lock(void);
+void ldsan_report_lock(void);  /* one drain or report printed at a time */
+void ldsan_report_unlock(void);
+void ldsan_stores_lock(void);  /* the LDS stores (images.c) */
 void ldsan_stores_unlock(void);
-
-/* ---- fork.c ------------------------------------------------------------------- */
 /* Makes fork() take the library's locks around itself (once; pthread_atfork). */
 void ldsan_host_fork_safe(void);
 
