@@ -68,9 +68,11 @@ typedef struct ldsan_hsa_api {
                                                void *data);
 } ldsan_hsa_api;
 
-/* ---- hsa_tool.c: start, stop, code objects ---------------------------------- */
+/* ---- hsa_api.c -------------------------------------------------------------- */
 /* The runtime's functions (valid after ldsan_hsa_tool_start). */
 extern ldsan_hsa_api ldsan_hsa;
+
+/* ---- hsa_tool.c: start, stop, the environment -------------------------------- */
 /* Called by OnLoad with the runtime's functions: finds the agents, prepares the
  * shadow. Returns 0, or -1 after printing why ldsan cannot run. */
 int ldsan_hsa_tool_start(const ldsan_hsa_api *runtime);
@@ -80,6 +82,8 @@ void ldsan_hsa_tool_stop(void);
  * ROCr has read them), or ldsan's again (OnUnload: for a later hsa_init). */
 void ldsan_hsa_env_restore(void);
 void ldsan_hsa_env_reapply(void);
+
+/* ---- hsa_watch.c: the code objects ldsan watches ------------------------------ */
 /* Wrappers installed in the table. */
 hsa_status_t ldsan_hsa_executable_freeze(hsa_executable_t executable, const char *options);
 hsa_status_t ldsan_hsa_executable_destroy(hsa_executable_t executable);
@@ -93,6 +97,8 @@ typedef struct ldsan_hsa_kernel {
 } ldsan_hsa_kernel;
 /* The watched kernel with this kernel_object, copied into *out; 0 if found. */
 int ldsan_hsa_find_kernel(uint64_t kernel_object, ldsan_hsa_kernel *out, char *name_buf, size_t name_len);
+/* OnUnload: unregisters (drains) and forgets every watched code object. */
+void ldsan_hsa_watch_release(void);
 
 /* ---- hsa_backend.c: one ldsan_backend per GPU agent ------------------------- */
 typedef struct ldsan_hsa_agent {
