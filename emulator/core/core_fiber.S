@@ -4,7 +4,8 @@
  * control word are not switched: device code never changes them, and
  * ldmxcsr/fldcw cost more than the rest of the switch. A new fiber's stack is prepared by core_sched.c so that
  * the first switch "returns" into ldsan_emu_fiber_start with a 16-byte
- * aligned stack. */
+ * aligned stack and the fiber's main function in r12 (this file calls no
+ * function by name: the scheduler drives it, never the other way round). */
         .text
         .globl  ldsan_emu_ctx_switch
         .type   ldsan_emu_ctx_switch,@function
@@ -29,10 +30,11 @@ ldsan_emu_ctx_switch:
 
         .globl  ldsan_emu_fiber_start
         .type   ldsan_emu_fiber_start,@function
-/* First code of every fiber: rsp is the 16-byte aligned stack top. */
+/* First code of every fiber: rsp is the 16-byte aligned stack top, r12 the
+ * function to run (it never returns). */
 ldsan_emu_fiber_start:
         xorl    %ebp, %ebp
-        callq   ldsan_emu_fiber_main@PLT
+        callq   *%r12
         ud2
         .size   ldsan_emu_fiber_start, .-ldsan_emu_fiber_start
 

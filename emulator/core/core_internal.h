@@ -185,7 +185,9 @@ typedef struct emu_worker {
   uint64_t hazard_items[EMU_LDS_HAZARDS][EMU_MAX_BLOCK / 64];
 } emu_worker;
 
+/* core_self.c: what this thread runs (its worker, NULL outside the pool; the work-item's TLS) */
 extern __thread ldsan_emu_tls_state __ldsan_emu_tls;
+extern __thread emu_worker *ldsan_emu_self;
 
 /* The worker made progress: a barrier released its work-items, a workgroup
  * finished. Only its own thread writes the counter: a plain add, no locked
@@ -205,7 +207,7 @@ __attribute__((noreturn, format(printf, 1, 2))) void ldsan_emu_die(const char *f
 
 /* core_fiber.S */
 void ldsan_emu_ctx_switch(void **save_sp, void *new_sp);
-void ldsan_emu_fiber_start(void);
+void ldsan_emu_fiber_start(void); /* a new fiber's first code: calls the function in r12 */
 
 /* core_lds_check.c: option detect_races's barrier-divergence check, at a
  * barrier's release by its last work-item (released = 1: every waiter must be
@@ -232,7 +234,6 @@ void ldsan_emu_lds_settle(emu_worker *w, struct emu_lds_rec *recs, uint64_t bloc
 uint32_t ldsan_emu_current_item(const emu_worker *w);
 
 /* core_sched.c */
-extern __thread emu_worker *ldsan_emu_self;
 void ldsan_emu_yield(void);
 void __ldsan_emu_s_barrier(void);       /* s_barrier */
 void __ldsan_emu_s_barrier_exit(void);  /* the LDS lowering's kernel-exit barrier */

@@ -42,10 +42,7 @@
 #include "core_wave_ops.h"
 #include "ldsan/host.h"
 
-__thread ldsan_emu_tls_state __ldsan_emu_tls __attribute__((tls_model("initial-exec")));
-__thread emu_worker *ldsan_emu_self;
-
-void ldsan_emu_fiber_main(void);
+static void emu_fiber_main(void);
 
 /* Private memory of the running work-item: its fiber stack; with work-item
  * loops, its frame and the worker stack below the group function. */
@@ -384,7 +381,7 @@ void ldsan_emu_yield(void) {
 }
 
 /* Runs on the fiber's own stack, from ldsan_emu_fiber_start. */
-void ldsan_emu_fiber_main(void) {
+static void emu_fiber_main(void) {
   emu_worker *w = ldsan_emu_self;
   /* The first switch into this fiber ends here; it came from the scheduler or
    * another fiber: only the scheduler's stack is worth remembering. */
@@ -636,6 +633,7 @@ static void emu_run_group_fibers(emu_worker *w, emu_dispatch *d) {
      * 4 KiB-aligned apart do not all fall into one cache set. */
     uint64_t *sp = (uint64_t *)(f->stack_hi - 64 * (i % 61) - 56); /* rsp after ret: 16-aligned */
     memset(sp, 0, 48);
+    sp[3] = (uint64_t)(uintptr_t)emu_fiber_main; /* popped into r12: ldsan_emu_fiber_start calls it */
     sp[6] = (uint64_t)(uintptr_t)ldsan_emu_fiber_start;
     f->sp = sp;
     f->stack_top = (uint8_t *)sp;
