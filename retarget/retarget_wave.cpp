@@ -69,14 +69,6 @@ using ldsan::isShadowPointer;
 using ldsan_rt::isBarrierCall;
 using ldsan_rt::isRuntimeCode;
 
-bool ldsan_rt::isRuntimeCode(const Instruction &I) { return I.getMetadata(LDSAN_RUNTIME_MD) != nullptr; }
-
-bool ldsan_rt::isBarrierCall(const Instruction &I, const SmallPtrSet<const Function *, 8> &Barriers) {
-  auto *CB = dyn_cast<CallBase>(&I);
-  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-  return Callee && (Callee->getIntrinsicID() == Intrinsic::amdgcn_s_barrier || Barriers.contains(Callee));
-}
-
 namespace {
 
 constexpr unsigned kAsFlat = 0;

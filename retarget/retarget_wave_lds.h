@@ -13,7 +13,7 @@
 
 namespace ldsan_rt {
 
-// An instruction of ldsan's runtime (LDSAN_RUNTIME_MD), not the kernel's own code.
+// retarget_code_kind.cpp: an instruction of ldsan's runtime (LDSAN_RUNTIME_MD), not the kernel's own code.
 bool isRuntimeCode(const llvm::Instruction &I);
 // A workgroup barrier, or a call of one of the functions in Barriers.
 bool isBarrierCall(const llvm::Instruction &I, const llvm::SmallPtrSet<const llvm::Function *, 8> &Barriers);

@@ -160,16 +160,6 @@ Function *Former::run(StringRef groupName) {
   return g;
 }
 
-Function *Former::fail(const Twine &why) {
-  std::string s = why.str();
-  snprintf(out_.why, sizeof out_.why, "%s", s.c_str());
-  return nullptr;
-}
-bool Former::reject(const Twine &why) {
-  fail(why);
-  return false;
-}
-
 extern "C" void rt_wiloop_prepare(LLVMModuleRef mref) {
   Module &m = *unwrap(mref);
   SyncReach reach;

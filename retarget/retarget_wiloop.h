@@ -3,7 +3,7 @@
 // and why: retarget_wiloop.cpp's banner); its steps live in the files named
 // below, next to the helpers they share:
 //   retarget_wiloop.cpp          the pass's steps in order, its C entry points
-//   retarget_wiloop_eligible.cpp which kernels can be formed (barriers, cross-lane stops)
+//   retarget_wiloop_eligible.cpp which kernels can be formed (barriers, cross-lane stops); why not
 //   retarget_wiloop_regions.cpp  the scratch copy split at barriers: region numbering
 //   retarget_wiloop_uniform.cpp  values the same for every work-item, values recomputed per item
 //   retarget_wiloop_frame.cpp    values crossing blocks to memory, the per-work-item frame
@@ -89,6 +89,7 @@ public:
 
   // retarget_wiloop.cpp: the steps in order; the group function, or null (out.why says why).
   llvm::Function *run(llvm::StringRef groupName);
+  // retarget_wiloop_eligible.cpp: out.why set; null / false (below every step that gives up).
   llvm::Function *fail(const llvm::Twine &why);
   bool reject(const llvm::Twine &why);
 

@@ -166,3 +166,15 @@ bool Former::anyAddressTakenReachesWave(WaveReach &reach) {
 }
 
 } // namespace ldsan_rt
+
+// Why the kernel is not formed, for the caller (out_.why; -v prints it).
+Function *ldsan_rt::Former::fail(const Twine &why) {
+  std::string s = why.str();
+  snprintf(out_.why, sizeof out_.why, "%s", s.c_str());
+  return nullptr;
+}
+
+bool ldsan_rt::Former::reject(const Twine &why) {
+  fail(why);
+  return false;
+}
