@@ -40,6 +40,7 @@ QUICK = [
     r"^compile/gfx90a/",                # one GPU target's code objects
     r"^compile/(static|traced)-cost",   # the reference kernels' cost bounds (a CI once failed on them alone)
     r"^gpu/",                           # the HSA tools library over the ROCr double
+    r"^house/no-(circle|parent-include)$",  # the structure (not the instrument half: it compiles)
 ]
 
 config.suffixes = [".ll", ".hip", ".test"]
