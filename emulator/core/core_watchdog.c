@@ -127,7 +127,7 @@ static int emu_core_frame(const ldsan_frame *f) {
 }
 /* The scheduler below the kernel's functions. */
 static int emu_below_kernel(const ldsan_frame *f) {
-  return f->function && (!strncmp(f->function, "emu_run_", 8) || !strcmp(f->function, "ldsan_emu_fiber_main") ||
+  return f->function && (!strncmp(f->function, "emu_run_", 8) || !strcmp(f->function, "emu_fiber_main") ||
                          !strcmp(f->function, "ldsan_emu_run"));
 }
 
