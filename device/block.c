@@ -30,35 +30,6 @@
 #define PACKET_KERNEL_OBJECT 32u
 #define KD_GROUP_SEGMENT_FIXED_SIZE 0u
 
-uint64_t __ldsan_freed_block_at(uint64_t addr) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
-  uint64_t chunk = __ldsan_pool_chunk_of(&pool, addr);
-  if (!chunk) return 0;
-  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)chunk;
-  if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != 0 || h->self != chunk + LDSAN_BLOCK_HEADER_SIZE)
-    return 0;
-  return chunk + LDSAN_BLOCK_HEADER_SIZE;
-}
-
-/* The header of live block `block` of pool, or null if it is not one. The
- * block may come from another thread (reports, free): acquire its magic.
- * (A kernel's exit checks its own block with own_block below.) */
-static inline LDSAN_GLOBAL ldsan_block_header *lookup_in(const ldsan_pool *pool, uint64_t block) {
-  if (block % LDSAN_BLOCK_HEADER_SIZE || block < LDSAN_BLOCK_HEADER_SIZE ||
-      !__ldsan_pool_holds(pool, block - LDSAN_BLOCK_HEADER_SIZE))
-    return 0;
-  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
-  if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC || h->self != block) return 0;
-  return h;
-}
-
-LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block) {
-  ldsan_pool pool;
-  __ldsan_pool_current(&pool);
-  return lookup_in(&pool, block);
-}
-
 /* exit_block reads a header's chunk_seal, block_flags, size_class and
  * chunk_size as two little-endian words. */
 _Static_assert(__builtin_offsetof(ldsan_block_header, chunk_seal) % 16 == 0 &&
@@ -472,7 +443,7 @@ LDSAN_ENTRY_FN void LDSAN_ENTRY(__asan_free_impl)(uint64_t ptr, uint64_t pc) {
       ldsan_pool pool;
       __ldsan_pool_current(&pool);
       LDSAN_GLOBAL ldsan_block_header *h =
-          (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)lookup_in(&pool, block));
+          (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)__ldsan_uniform_u64((uint64_t)(uintptr_t)__ldsan_block_lookup_in(&pool, block));
       /* A workgroup's block is not free's to take; of two racing frees, one wins the CAS. */
       uint32_t size_class = 0;
       uint64_t chunk_size = h ? __ldsan_uniform_u64(__ldsan_pool_chunk_size(&pool, block - LDSAN_BLOCK_HEADER_SIZE,

@@ -7,8 +7,8 @@
 .PHONY: runtime unit-tests
 
 # Portable runtime sources; target_host.c is the host stand-in for target_amdgcn.h.
-# own_shadow.c belongs to the LDS-only runtime only (below).
-DEVICE_SRCS := $(filter-out device/target_host.c device/own_shadow.c,$(wildcard device/*.c))
+# own_shadow.c and flat_lds_access.c belong to the LDS-only runtime only (below).
+DEVICE_SRCS := $(filter-out device/target_host.c device/own_shadow.c device/flat_lds_access.c,$(wildcard device/*.c))
 DEVICE_HDRS := $(wildcard device/*.h) $(wildcard include/ldsan/*.h include/ldsan/*.def)
 DEVICE_BCS  := $(patsubst device/%.c,$(BUILD)/device/%.bc,$(DEVICE_SRCS))
 
@@ -26,7 +26,7 @@ $(BUILD)/device/%.bc: device/%.c $(DEVICE_HDRS)
 
 # The LDS-only runtime (ldsan-cc -fsanitize=lds): the same sources with the
 # shadow of its pool in ldsan's own memory (LDSAN_OWN_SHADOW, own_shadow.c).
-DEVICE_LDS_BCS := $(patsubst device/%.c,$(BUILD)/device-lds/%.bc,$(DEVICE_SRCS) device/own_shadow.c)
+DEVICE_LDS_BCS := $(patsubst device/%.c,$(BUILD)/device-lds/%.bc,$(DEVICE_SRCS) device/own_shadow.c device/flat_lds_access.c)
 $(BUILD)/device-lds/%.bc: device/%.c $(DEVICE_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(DEVICE_CFLAGS) -DLDSAN_OWN_SHADOW -c $< -o $@

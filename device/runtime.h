@@ -197,7 +197,18 @@ void __ldsan_block_cache_drain(const ldsan_pool *p);
 /* Chunks waiting in class c's rings (tests and statistics). */
 uint64_t __ldsan_block_cache_waiting(LDSAN_GLOBAL uint64_t *heads, uint32_t c);
 
-/* ---- block.c: workgroup blocks and device malloc ---------------------------- */
+/* ---- block_lookup.c: blocks looked up (block.c allocates them) --------------- */
+/* The header of live block `block` of pool, or null if it is not one. The
+ * block may come from another thread (reports, free): acquire its magic.
+ * (A kernel's exit checks its own block with block.c's own_block.) */
+static inline LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup_in(const ldsan_pool *pool, uint64_t block) {
+  if (block % LDSAN_BLOCK_HEADER_SIZE || block < LDSAN_BLOCK_HEADER_SIZE ||
+      !__ldsan_pool_holds(pool, block - LDSAN_BLOCK_HEADER_SIZE))
+    return 0;
+  LDSAN_GLOBAL ldsan_block_header *h = (LDSAN_GLOBAL ldsan_block_header *)(uintptr_t)(block - LDSAN_BLOCK_HEADER_SIZE);
+  if (__ldsan_load_acquire_u32(&h->magic, LDSAN_SCOPE_DEVICE) != LDSAN_BLOCK_MAGIC || h->self != block) return 0;
+  return h;
+}
 /* Returns the header of the live block `block`, or null if it is not one. */
 LDSAN_GLOBAL ldsan_block_header *__ldsan_block_lookup(uint64_t block);
 /* The released (not yet reused) block that holds addr, or 0. */
