@@ -200,41 +200,20 @@ struct DropUnused {
   }
 };
 
-} // namespace
-
-StoreInst *tlsItemStore(CallBase *Call) {
-  auto *St = dyn_cast_or_null<StoreInst>(Call->getPrevNode());
-  if (!St) return nullptr;
-  const DataLayout &DL = Call->getModule()->getDataLayout();
-  APInt Off(64, 0);
-  const Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
-  auto *G = dyn_cast<GlobalVariable>(Base);
-  return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_ITEM ? St : nullptr;
-}
-
-Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<ICmpInst *> Nulls,
-                        bool &BareCopy) {
-  if (!getBooleanLoopAttribute(L, RT_LOOP_WHOLE_INTERVAL)) return nullptr;
-  BasicBlock *PH = L->getLoopPreheader();
-  Function &F = *PH->getParent();
-  // track_fast, as the inline paths in L read it: what the copy makes 1.
+// track_fast, as the inline paths in L read it: what the copy makes 1.
+SmallVector<LoadInst *, 4> trackFastLoads(Function &F, Loop *L) {
   SmallVector<LoadInst *, 4> FastLoads;
   for (Instruction &I : instructions(F))
     if (auto *LI = dyn_cast<LoadInst>(&I); LI && isFastField(LI) && usesIn(L, LI)) FastLoads.push_back(LI);
-  if (FastLoads.empty()) return nullptr;
-  SmallVector<Site, 16> Sites;
-  if (!collectSites(L, LI, Nulls, Sites)) return nullptr;
-  if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) return nullptr;
+  return FastLoads;
+}
 
-  LLVMContext &Ctx = F.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx);
-  AffineFinder AF(SE, L);
-  DropUnused Unused;
-  // A workgroup of more than one dimension: its loops load each work-item's
-  // ids (tile[ty][k] reads): bounded by the workgroup's size, from the
-  // dispatch packet (workgroup_size_{x,y,z}, 16 bits each at offset 4, as
-  // the core fills it). Reads need no more than that (only their hull
-  // counts); a write so bounded is wider than its step and says no.
+// A workgroup of more than one dimension: its loops load each work-item's
+// ids (tile[ty][k] reads): bounded by the workgroup's size, from the
+// dispatch packet (workgroup_size_{x,y,z}, 16 bits each at offset 4, as
+// the core fills it). Reads need no more than that (only their hull
+// counts); a write so bounded is wider than its step and says no.
+void boundWorkgroupIds(Function &F, BasicBlock *PH, Type *I64, AffineFinder &AF, DropUnused &Unused) {
   if (GlobalVariable *Tls = F.getParent()->getNamedGlobal(LDSAN_EMU_TLS_SYMBOL);
       Tls && F.arg_size() > 1 && F.getArg(1)->getType()->isPointerTy()) {
     IRBuilder<> SB(PH->getTerminator());
@@ -250,30 +229,41 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     }
     AF.boundItemIds(F.getArg(1), Sizes); // the group function's ids (retarget_wiloop.cpp)
   }
-  SmallVector<Affine, 16> As;
-  for (Site &S : Sites) {
+}
+
+// Each site's access as an affine function of the work-item (As[K] of
+// Sites[K]); false if one is not one.
+bool describeSites(ArrayRef<Site> Sites, ScalarEvolution &SE, AffineFinder &AF, Type *I64,
+                   SmallVectorImpl<Affine> &As) {
+  for (const Site &S : Sites) {
     Affine A;
     AF.Bounded = false;
-    if (!AF.of(SE.getPtrToIntExpr(SE.getSCEV(S.Ptr->stripPointerCasts()), I64), A)) return nullptr;
+    if (!AF.of(SE.getPtrToIntExpr(SE.getSCEV(S.Ptr->stripPointerCasts()), I64), A)) return false;
     // A write through a bounded id: wider than its step wherever that id
     // varies, so the core would always say no; no copy.
-    if (S.Store && AF.Bounded) return nullptr;
+    if (S.Store && AF.Bounded) return false;
     As.push_back(A);
   }
-  const SCEV *Trips = SE.getNoopOrZeroExtend(SE.getBackedgeTakenCount(L), I64);
-  SCEVExpander Exp(SE, "lds.disjoint");
-  bool Safe = Exp.isSafeToExpand(Trips);
-  for (Guard &G : AF.Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
-  for (Affine &A : As) Safe = Safe && Exp.isSafeToExpand(A.Lo) && Exp.isSafeToExpand(A.W) && Exp.isSafeToExpand(A.Step);
-  if (!Safe) return nullptr;
+  return true;
+}
 
-  // Bare: every write is one each work-item makes, of whole words, and the
-  // loop's work-items are consecutive (the ids of the first, then + 16 bytes
-  // each), so the core can keep the writes' records itself.
+// Whether nothing the steps before the loop expand may trap.
+bool safeToExpand(SCEVExpander &Exp, const SCEV *Trips, ArrayRef<Guard> Guards, ArrayRef<Affine> As) {
+  bool Safe = Exp.isSafeToExpand(Trips);
+  for (const Guard &G : Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
+  for (const Affine &A : As) Safe = Safe && Exp.isSafeToExpand(A.Lo) && Exp.isSafeToExpand(A.W) && Exp.isSafeToExpand(A.Step);
+  return Safe;
+}
+
+// Bare: every write is one each work-item makes, of whole words, and the
+// loop's work-items are consecutive (the ids of the first, then + 16 bytes
+// each), so the core can keep the writes' records itself. First: the
+// work-items' ids' addresses, when bare.
+bool bareCopy(ArrayRef<Site> Sites, ScalarEvolution &SE, AffineFinder &AF, SCEVExpander &Exp, Type *I64,
+              Affine &First) {
   bool Bare = Sites[0].Item && all_of(Sites, [&](const Site &S) {
                 return S.Item == Sites[0].Item && (!S.Store || (S.Every && !S.Atomic && S.Size % 4 == 0));
               });
-  Affine First;
   if (Bare) {
     size_t Kept = AF.Guards.size();
     Bare = AF.of(SE.getPtrToIntExpr(SE.getSCEV(Sites[0].Item), I64), First) && First.W->isZero() &&
@@ -281,15 +271,18 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     for (size_t K = Kept; K < AF.Guards.size(); K++) Bare = Bare && Exp.isSafeToExpand(AF.Guards[K].A) && Exp.isSafeToExpand(AF.Guards[K].B);
     if (!Bare) AF.Guards.resize(Kept);
   }
+  return Bare;
+}
 
-  // Before the loop: the spans, the core's answer, the guards.
-  Instruction *At = PH->getTerminator();
+// Before the loop (before At): the spans, stored in an alloca of F's entry
+// block, which it returns.
+AllocaInst *storeSpans(Function &F, Instruction *At, SCEVExpander &Exp, Type *I64, ArrayRef<Site> Sites,
+                       ArrayRef<Affine> As) {
   auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Spans = EB.CreateAlloca(ArrayType::get(I64, Sites.size() * (LDSAN_EMU_SPAN_SIZE / 8)), nullptr,
                                       "lds.spans");
   IRBuilder<> B(At);
-  Value *Ok = B.getTrue();
   auto field = [&](unsigned K, unsigned Off) { return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Spans, K * LDSAN_EMU_SPAN_SIZE + Off); };
   for (unsigned K = 0; K < Sites.size(); K++) {
     Value *Lo = expand(As[K].Lo), *W = expand(As[K].W), *Step = expand(As[K].Step);
@@ -301,8 +294,19 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
     uint64_t Kind = (Sites[K].Store ? LDSAN_EMU_SPAN_STORE : 0) | (Sites[K].Every ? LDSAN_EMU_SPAN_EVERY : 0);
     B.CreateStore(B.getInt64(Sites[K].Size | Kind << 32), field(K, LDSAN_EMU_SPAN_ACCESS));
   }
+  return Spans;
+}
+
+// Before the loop (before At): the guards and the core's answer on the
+// NSpans spans; returns whether the copy may run (as far as they say).
+Value *askCore(Function &F, Instruction *At, SCEVExpander &Exp, Type *I64, AllocaInst *Spans, unsigned NSpans,
+               const SCEV *Trips, ArrayRef<Guard> Guards, bool Bare, const Affine &First,
+               ArrayRef<ICmpInst *> Nulls) {
+  auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
+  IRBuilder<> B(At);
+  Value *Ok = B.getTrue();
   Value *Items = B.CreateAdd(expand(Trips), B.getInt64(1));
-  for (Guard &G : AF.Guards) {
+  for (const Guard &G : Guards) {
     Value *A = expand(G.A), *C = expand(G.B);
     B.SetInsertPoint(At);
     Value *Holds = B.CreateICmp(G.P, A, C);
@@ -319,21 +323,29 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
   for (ICmpInst *C : Nulls) Sure = B.CreateAnd(Sure, B.CreateIsNotNull(C->getOperand(0)));
   Items = B.CreateSelect(Sure, Items, B.getInt64(0));
   Value *Answer =
-      B.CreateCall(Disjoint, {B.CreateAddrSpaceCast(Spans, B.getPtrTy()), B.getInt32(Sites.size()), Items, FirstIds});
-  Value *Fast = B.CreateAnd(Ok, B.CreateICmpNE(Answer, B.getInt32(0)));
-  // The barriers' pc slots, filled (else the loop fills them).
-  SmallVector<std::pair<LoadInst *, Value *>, 4> Slots;
+      B.CreateCall(Disjoint, {B.CreateAddrSpaceCast(Spans, B.getPtrTy()), B.getInt32(NSpans), Items, FirstIds});
+  return B.CreateAnd(Ok, B.CreateICmpNE(Answer, B.getInt32(0)));
+}
+
+// The barriers' pc slots, filled (else the loop fills them): Fast and that,
+// loaded before At. Slots: each slot's load in L, and its value loaded so.
+Value *slotsFilled(Loop *L, Instruction *At, Value *Fast, SmallVectorImpl<std::pair<LoadInst *, Value *>> &Slots) {
+  IRBuilder<> B(At);
   for (LoadInst *Slot : barrierSlotLoads(L)) {
     LoadInst *Pc = B.CreateAlignedLoad(Slot->getType(), Slot->getPointerOperand(), Slot->getAlign(), "barrier.pc.filled");
     Pc->setAtomic(AtomicOrdering::Monotonic);
     Slots.push_back({Slot, Pc});
     Fast = B.CreateAnd(Fast, B.CreateIsNotNull(Pc));
   }
-  // The copy that skips the comparisons, and the loop that makes them.
-  SplitBlock(PH, At, &DT, &LI, nullptr, "lds.disjoint.ph");
-  ValueToValueMapTy VMap;
-  Loop *Copy = versionLoopOn(L, PH, Fast, ".disjoint", LI, DT, VMap);
-  Type *I32 = Type::getInt32Ty(Ctx);
+  return Fast;
+}
+
+// Copy (of L, VMap its values) skips the comparisons: its track_fast is the
+// constant of its mode, L's 0; its pc slots' loads are the values loaded
+// before it, and, bare, its calls without an inline path go.
+void specialize(Loop *L, Loop *Copy, BasicBlock *PH, ValueToValueMapTy &VMap, ArrayRef<LoadInst *> FastLoads,
+                ArrayRef<std::pair<LoadInst *, Value *>> Slots, ArrayRef<Site> Sites, bool Bare) {
+  Type *I32 = Type::getInt32Ty(PH->getContext());
   uint32_t Mode = Bare ? LDSAN_EMU_TRACK_FAST_BARE : LDSAN_EMU_TRACK_FAST_WRITES;
   for (LoadInst *LI : FastLoads) {
     replaceIn(Copy, LI, ConstantInt::get(I32, Mode), PH->getTerminator());
@@ -351,6 +363,54 @@ Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTre
       if (StoreInst *St = tlsItemStore(Call)) St->eraseFromParent();
       Call->eraseFromParent();
     }
+}
+
+} // namespace
+
+StoreInst *tlsItemStore(CallBase *Call) {
+  auto *St = dyn_cast_or_null<StoreInst>(Call->getPrevNode());
+  if (!St) return nullptr;
+  const DataLayout &DL = Call->getModule()->getDataLayout();
+  APInt Off(64, 0);
+  const Value *Base = St->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  auto *G = dyn_cast<GlobalVariable>(Base);
+  return G && G->getName() == LDSAN_EMU_TLS_SYMBOL && Off == LDSAN_EMU_TLS_ITEM ? St : nullptr;
+}
+
+Loop *decideLdsDisjoint(Loop *L, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, ArrayRef<ICmpInst *> Nulls,
+                        bool &BareCopy) {
+  if (!getBooleanLoopAttribute(L, RT_LOOP_WHOLE_INTERVAL)) return nullptr;
+  BasicBlock *PH = L->getLoopPreheader();
+  Function &F = *PH->getParent();
+  SmallVector<LoadInst *, 4> FastLoads = trackFastLoads(F, L);
+  if (FastLoads.empty()) return nullptr;
+  SmallVector<Site, 16> Sites;
+  if (!collectSites(L, LI, Nulls, Sites)) return nullptr;
+  if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) return nullptr;
+
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  AffineFinder AF(SE, L);
+  DropUnused Unused;
+  boundWorkgroupIds(F, PH, I64, AF, Unused);
+  SmallVector<Affine, 16> As;
+  if (!describeSites(Sites, SE, AF, I64, As)) return nullptr;
+  const SCEV *Trips = SE.getNoopOrZeroExtend(SE.getBackedgeTakenCount(L), I64);
+  SCEVExpander Exp(SE, "lds.disjoint");
+  if (!safeToExpand(Exp, Trips, AF.Guards, As)) return nullptr;
+  Affine First;
+  bool Bare = bareCopy(Sites, SE, AF, Exp, I64, First);
+
+  // Before the loop: the spans, the core's answer, the guards, the pc slots.
+  Instruction *At = PH->getTerminator();
+  AllocaInst *Spans = storeSpans(F, At, Exp, I64, Sites, As);
+  Value *Fast = askCore(F, At, Exp, I64, Spans, Sites.size(), Trips, AF.Guards, Bare, First, Nulls);
+  SmallVector<std::pair<LoadInst *, Value *>, 4> Slots;
+  Fast = slotsFilled(L, At, Fast, Slots);
+  // The copy that skips the comparisons, and the loop that makes them.
+  SplitBlock(PH, At, &DT, &LI, nullptr, "lds.disjoint.ph");
+  ValueToValueMapTy VMap;
+  Loop *Copy = versionLoopOn(L, PH, Fast, ".disjoint", LI, DT, VMap);
+  specialize(L, Copy, PH, VMap, FastLoads, Slots, Sites, Bare);
   BareCopy = Bare;
   return Copy;
 }
