@@ -292,10 +292,8 @@ SmallVector<Widened, 8> widenedExtensions(Loop *L, LoopInfo &LI, ScalarEvolution
   return Out;
 }
 
-// Versions L when it has hoistable shadow loads. Returns the fast copy's
-// header, or null.
-BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-                        ArrayRef<ICmpInst *> NullTests, unsigned &HoistedLoads, unsigned &AllLoads, bool &Own) {
+// The shadow loads in L (Own: one of them is of ldsan's own shadow).
+SmallVector<ShadowLoad, 16> shadowLoads(Loop *L, bool &Own) {
   SmallVector<ShadowLoad, 16> Loads;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
@@ -305,15 +303,14 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
         Own |= SL.Off != nullptr;
       }
     }
-  if (Loads.empty()) return nullptr;
-  AllLoads += Loads.size();
-  const SCEV *Trips = SE.getBackedgeTakenCount(L);
-  if (isa<SCEVCouldNotCompute>(Trips)) return nullptr;
-  if (auto *C = dyn_cast<SCEVConstant>(Trips); C && C->getAPInt().ult(kMinItems - 1)) return nullptr;
+  return Loads;
+}
 
-  AffineFinder AF(SE, L);
+// The loads of Loads whose addresses are affine in L's work-item (AF's
+// guards bound them), with their intervals over the whole loop.
+SmallVector<Hoisted, 16> hoistable(Loop *L, ScalarEvolution &SE, AffineFinder &AF, ArrayRef<ShadowLoad> Loads) {
   SmallVector<Hoisted, 16> Hs;
-  for (ShadowLoad &SL : Loads) {
+  for (const ShadowLoad &SL : Loads) {
     if (SL.Off && !L->isLoopInvariant(SL.Off)) continue; // (its load names the state: State below)
     Affine A;
     size_t G = AF.Guards.size();
@@ -323,24 +320,24 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
     }
     Hs.push_back({SL, AF.whole(A), unsigned(SL.Load->getType()->getIntegerBitWidth() / 8)});
   }
-  if (Hs.empty()) return nullptr;
-  // Extensions are widened only where the copy has the work-item index.
-  PHINode *Index = L->getCanonicalInductionVariable();
-  SmallVector<Widened, 8> Ws;
-  if (Index && Index->getType()->isIntegerTy(64)) Ws = widenedExtensions(L, LI, SE, AF, Hs);
-  // Nothing expanded may trap (a division by a value that can be 0).
-  SCEVExpander Exp(SE, "shadow.range");
-  bool Safe = Exp.isSafeToExpand(Trips);
-  for (Widened &W : Ws) Safe = Safe && Exp.isSafeToExpand(W.A.Lo) && Exp.isSafeToExpand(W.A.Step);
-  for (Guard &G : AF.Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
-  for (Hoisted &H : Hs) Safe = Safe && Exp.isSafeToExpand(H.R.Lo) && Exp.isSafeToExpand(H.R.W);
-  if (!Safe) return nullptr;
+  return Hs;
+}
 
-  BasicBlock *PH = L->getLoopPreheader();
-  SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.ph"); // the loop's own preheader
-  Module &M = *F.getParent();
-  Type *I64 = Type::getInt64Ty(F.getContext());
-  Instruction *At = PH->getTerminator();
+// Nothing expanded may trap (a division by a value that can be 0).
+bool safeToExpand(SCEVExpander &Exp, const SCEV *Trips, ArrayRef<Widened> Ws, ArrayRef<Guard> Guards,
+                  ArrayRef<Hoisted> Hs) {
+  bool Safe = Exp.isSafeToExpand(Trips);
+  for (const Widened &W : Ws) Safe = Safe && Exp.isSafeToExpand(W.A.Lo) && Exp.isSafeToExpand(W.A.Step);
+  for (const Guard &G : Guards) Safe = Safe && Exp.isSafeToExpand(G.A) && Exp.isSafeToExpand(G.B);
+  for (const Hoisted &H : Hs) Safe = Safe && Exp.isSafeToExpand(H.R.Lo) && Exp.isSafeToExpand(H.R.W);
+  return Safe;
+}
+
+// Before At: whether the loop runs long enough, its block pointers are not
+// null and the guards hold; WLoStep: each widened extension's Lo and Step.
+Value *entryConditions(ScalarEvolution &SE, SCEVExpander &Exp, Instruction *At, Type *I64, const SCEV *Trips,
+                       ArrayRef<ICmpInst *> NullTests, ArrayRef<Guard> Guards, ArrayRef<Widened> Ws,
+                       SmallVectorImpl<std::pair<Value *, Value *>> &WLoStep) {
   IRBuilder<> B(At);
   auto expand = [&](const SCEV *S) { return Exp.expandCodeFor(S, I64, At->getIterator()); };
   Value *Ok = B.CreateICmpUGE(expand(SE.getNoopOrZeroExtend(Trips, I64)), B.getInt64(kMinItems - 1));
@@ -349,14 +346,22 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   // keeps the vectorizer out.
   for (ICmpInst *C : NullTests) // the hoisted loads are in PH, before At
     Ok = B.CreateAnd(Ok, B.CreateIsNotNull(C->getOperand(0)));
-  for (Guard &G : AF.Guards) {
+  for (const Guard &G : Guards) {
     B.SetInsertPoint(At);
     Ok = B.CreateAnd(Ok, B.CreateICmp(G.P, expand(G.A), expand(G.B)));
   }
-  SmallVector<std::pair<Value *, Value *>, 8> WLoStep;
-  for (Widened &W : Ws) WLoStep.push_back({expand(W.A.Lo), expand(W.A.Step)});
-  // Each interval is checked (emulator/core/core_shadow_range.c) only when
-  // everything before it held: an unbounded interval is never looked at.
+  for (const Widened &W : Ws) WLoStep.push_back({expand(W.A.Lo), expand(W.A.Step)});
+  return Ok;
+}
+
+// Each interval is checked (emulator/core/core_shadow_range.c) only when
+// everything before it held (Ok first): an unbounded interval is never looked
+// at. PH (At its terminator) becomes the chain of checks, ending in a new
+// block, Decide, whose phi of whether they all held this returns.
+PHINode *checkIntervals(Function &F, BasicBlock *PH, Instruction *At, DominatorTree &DT, LoopInfo &LI,
+                        SCEVExpander &Exp, Type *I64, SmallVectorImpl<Hoisted> &Hs, Value *Ok) {
+  Module &M = *F.getParent();
+  IRBuilder<> B(At);
   FunctionCallee Clean = M.getOrInsertFunction("__ldsan_emu_shadow_clean", B.getInt32Ty(), I64, I64);
   // An LDS-only image's own shadow: checked against its device state's pool.
   GlobalVariable *State = M.getNamedGlobal(LDSAN_DEVICE_STATE_SYMBOL);
@@ -403,11 +408,15 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
   PHINode *Go = B.CreatePHI(B.getInt1Ty(), Edges.size(), "shadow.clean");
   for (auto &E : Edges) Go->addIncoming(E.second, E.first);
   DT.recalculate(F);
+  return Go;
+}
 
-  // The fast copy, entered when every interval is clean.
-  ValueToValueMapTy VMap;
-  Loop *Fast = versionLoopOn(L, Decide, Go, ".noshadow", LI, DT, VMap);
-  for (Hoisted &H : Hs) {
+// In the fast copy (VMap: L's values to the copy's): the hoisted shadow
+// loads are 0, the widened extensions Lo + Step * the work-item index, the
+// block pointers' null tests constants.
+void specializeCopy(Function &F, ValueToValueMapTy &VMap, ArrayRef<Hoisted> Hs, ArrayRef<Widened> Ws,
+                    ArrayRef<std::pair<Value *, Value *>> WLoStep, PHINode *Index, ArrayRef<ICmpInst *> NullTests) {
+  for (const Hoisted &H : Hs) {
     auto *Copy = cast<LoadInst>(VMap[H.SL.Load]);
     Copy->replaceAllUsesWith(Constant::getNullValue(Copy->getType()));
     Copy->eraseFromParent();
@@ -427,6 +436,41 @@ BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, S
     Copy->replaceAllUsesWith(ConstantInt::getBool(F.getContext(), C->getPredicate() == CmpInst::ICMP_NE));
     Copy->eraseFromParent();
   }
+}
+
+// Versions L when it has hoistable shadow loads. Returns the fast copy's
+// header, or null.
+BasicBlock *versionLoop(Function &F, Loop *L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+                        ArrayRef<ICmpInst *> NullTests, unsigned &HoistedLoads, unsigned &AllLoads, bool &Own) {
+  SmallVector<ShadowLoad, 16> Loads = shadowLoads(L, Own);
+  if (Loads.empty()) return nullptr;
+  AllLoads += Loads.size();
+  const SCEV *Trips = SE.getBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(Trips)) return nullptr;
+  if (auto *C = dyn_cast<SCEVConstant>(Trips); C && C->getAPInt().ult(kMinItems - 1)) return nullptr;
+
+  AffineFinder AF(SE, L);
+  SmallVector<Hoisted, 16> Hs = hoistable(L, SE, AF, Loads);
+  if (Hs.empty()) return nullptr;
+  // Extensions are widened only where the copy has the work-item index.
+  PHINode *Index = L->getCanonicalInductionVariable();
+  SmallVector<Widened, 8> Ws;
+  if (Index && Index->getType()->isIntegerTy(64)) Ws = widenedExtensions(L, LI, SE, AF, Hs);
+  SCEVExpander Exp(SE, "shadow.range");
+  if (!safeToExpand(Exp, Trips, Ws, AF.Guards, Hs)) return nullptr;
+
+  BasicBlock *PH = L->getLoopPreheader();
+  SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.ph"); // the loop's own preheader
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  Instruction *At = PH->getTerminator();
+  SmallVector<std::pair<Value *, Value *>, 8> WLoStep;
+  Value *Ok = entryConditions(SE, Exp, At, I64, Trips, NullTests, AF.Guards, Ws, WLoStep);
+  PHINode *Go = checkIntervals(F, PH, At, DT, LI, Exp, I64, Hs, Ok);
+
+  // The fast copy, entered when every interval is clean.
+  ValueToValueMapTy VMap;
+  Loop *Fast = versionLoopOn(L, Go->getParent(), Go, ".noshadow", LI, DT, VMap);
+  specializeCopy(F, VMap, Hs, Ws, WLoStep, Index, NullTests);
   HoistedLoads += Hs.size();
   return Fast->getHeader();
 }
