@@ -158,7 +158,13 @@ static void usage(void) {
   exit(2);
 }
 
-int main(int argc, char **argv) {
+/* The command line (usage() on a bad one). */
+typedef struct rt_args {
+  const char *in, *out, *ll, *name, *opt; /* opt: the optimizer's pipeline, NULL at -O0 */
+  int keep_debug;
+} rt_args;
+
+static rt_args parse_args(int argc, char **argv) {
   const char *in = NULL, *out = NULL, *ll = NULL, *name = NULL, *opt = "default<O2>";
   int keep_debug = 1;
   for (int i = 1; i < argc; i++) {
@@ -175,40 +181,47 @@ int main(int argc, char **argv) {
     else in = argv[i];
   }
   if (!in || !out) usage();
-  int time_passes = rt_time_init(name ? name : in);
+  return (rt_args){in, out, ll, name, opt, keep_debug};
+}
 
-  rt_ctx c = {0};
-  c.input = in;
-  c.name = name;
-  c.ctx = LLVMContextCreate();
+/* Reads the bitcode into c->mod (c->ctx its context); 1 (said why) if it is
+ * not amdgcn device bitcode. */
+static int read_bitcode(rt_ctx *c, const char *in) {
   LLVMMemoryBufferRef buf;
   char *msg = NULL;
   if (LLVMCreateMemoryBufferWithContentsOfFile(in, &buf, &msg)) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot read %s: %s\n", in, msg);
     return 1;
   }
-  if (LLVMParseBitcodeInContext2(c.ctx, buf, &c.mod)) {
+  if (LLVMParseBitcodeInContext2(c->ctx, buf, &c->mod)) {
     fprintf(stderr, "ldsan-emu-retarget: error: %s is not valid LLVM bitcode\n", in);
     return 1;
   }
   LLVMDisposeMemoryBuffer(buf);
   rt_time_step("reading the bitcode");
-  const char *triple = LLVMGetTarget(c.mod);
+  const char *triple = LLVMGetTarget(c->mod);
   if (strncmp(triple, "amdgcn", 6) != 0) {
     fprintf(stderr, "ldsan-emu-retarget: error: %s: target is '%s', expected amdgcn device bitcode\n", in, triple);
     return 1;
   }
-  rt_llvm_options(&c, keep_debug, time_passes);
+  return 0;
+}
 
-  c.b = LLVMCreateBuilderInContext(c.ctx);
-  c.i1 = LLVMInt1TypeInContext(c.ctx);
-  c.i8 = LLVMInt8TypeInContext(c.ctx);
-  c.i16 = LLVMInt16TypeInContext(c.ctx);
-  c.i32 = LLVMInt32TypeInContext(c.ctx);
-  c.i64 = LLVMInt64TypeInContext(c.ctx);
-  c.ptr = LLVMPointerTypeInContext(c.ctx, 0);
-  c.voidt = LLVMVoidTypeInContext(c.ctx);
+/* The builder and the types the steps share. */
+static void init_types(rt_ctx *c) {
+  c->b = LLVMCreateBuilderInContext(c->ctx);
+  c->i1 = LLVMInt1TypeInContext(c->ctx);
+  c->i8 = LLVMInt8TypeInContext(c->ctx);
+  c->i16 = LLVMInt16TypeInContext(c->ctx);
+  c->i32 = LLVMInt32TypeInContext(c->ctx);
+  c->i64 = LLVMInt64TypeInContext(c->ctx);
+  c->ptr = LLVMPointerTypeInContext(c->ctx, 0);
+  c->voidt = LLVMVoidTypeInContext(c->ctx);
+}
 
+/* Makes *tm the x86-64 target machine; 1 (said why) if this LLVM has none. */
+static int x86_target_machine(LLVMTargetMachineRef *tm) {
+  char *msg = NULL;
   LLVMInitializeX86TargetInfo();
   LLVMInitializeX86Target();
   LLVMInitializeX86TargetMC();
@@ -219,67 +232,104 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ldsan-emu-retarget: error: no x86-64 target in this LLVM: %s\n", msg);
     return 1;
   }
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, RT_TRIPLE, "x86-64", "", LLVMCodeGenLevelDefault,
-                                                    LLVMRelocPIC, LLVMCodeModelDefault);
-  if (!keep_debug) LLVMStripModuleDebugInfo(c.mod);
+  *tm = LLVMCreateTargetMachine(target, RT_TRIPLE, "x86-64", "", LLVMCodeGenLevelDefault, LLVMRelocPIC,
+                                LLVMCodeModelDefault);
+  return 0;
+}
 
-  rt_module_target(&c);
-  rt_collect_kernels(&c);
-  set_target(&c, tm);
-  if (keep_debug) rt_debug_flat_addresses(c.mod);
+/* The device code made x86-64 code the emulator can run, before the
+ * optimizer: -1, or the exit status when it cannot run (said why). */
+static int lower(rt_ctx *c, LLVMTargetMachineRef tm, int keep_debug) {
+  if (!keep_debug) LLVMStripModuleDebugInfo(c->mod);
+
+  rt_module_target(c);
+  rt_collect_kernels(c);
+  set_target(c, tm);
+  if (keep_debug) rt_debug_flat_addresses(c->mod);
   rt_time_step("kernels and target");
-  rt_wave_prepare(&c);
-  rt_wave_classify(&c);
-  rt_wave_points(&c);
+  rt_wave_prepare(c);
+  rt_wave_classify(c);
+  rt_wave_points(c);
   rt_time_step("lockstep waves");
-  rt_lds_checks(&c);
+  rt_lds_checks(c);
   rt_time_step("LDS checks' copies");
-  rt_lower_intrinsics(&c);
-  rt_lower_lds(&c);
-  rt_fix_symbols(&c);
+  rt_lower_intrinsics(c);
+  rt_lower_lds(c);
+  rt_fix_symbols(c);
   rt_time_step("lowering intrinsics, LDS, symbols");
-  if (c.errors) {
+  if (c->errors) {
     fprintf(stderr, "ldsan-emu-retarget: %d error(s): the device code of %s cannot run on the CPU emulator; change "
-            "what is named above, or build for a GPU (ldsan-cc --offload-arch=gfx90a:xnack+)\n", c.errors,
-            rt_source_name(&c));
-    return c.intrinsic_errors == c.errors ? LDSAN_EMU_RETARGET_EXIT_INTRINSIC : 1;
+            "what is named above, or build for a GPU (ldsan-cc --offload-arch=gfx90a:xnack+)\n", c->errors,
+            rt_source_name(c));
+    return c->intrinsic_errors == c->errors ? LDSAN_EMU_RETARGET_EXIT_INTRINSIC : 1;
   }
-  rt_flat_lds_filter(c.mod);
-  rt_wiloop_prepare(c.mod);
-  rt_build_image(&c);
-  if (verify(&c, ll)) return 1;
+  return -1;
+}
+
+/* The image, then the optimizer: inline first (at -O0 only what must be
+ * inlined), then give each kernel work-item loops, then optimize those.
+ * 1 (said why) if something fails. */
+static int build_and_optimize(rt_ctx *c, LLVMTargetMachineRef tm, const char *opt, const char *ll) {
+  rt_flat_lds_filter(c->mod);
+  rt_wiloop_prepare(c->mod);
+  rt_build_image(c);
+  if (verify(c, ll)) return 1;
   rt_time_step("image and verifying");
-  /* Inline first (at -O0 only what must be inlined), then give each kernel
-   * work-item loops, then optimize those. */
-  if (run_passes(&c, tm, opt ? opt : "always-inline")) return 1;
+  if (run_passes(c, tm, opt ? opt : "always-inline")) return 1;
   rt_time_step(opt ? "optimizing (first run)" : "inlining");
   const char *v = getenv("LDSAN_EMU_VERBOSE");
-  int groups = rt_form_groups(&c, v && *v && strcmp(v, "0") != 0);
+  int groups = rt_form_groups(c, v && *v && strcmp(v, "0") != 0);
   rt_time_step("work-item loops");
   if (groups) {
-    if (verify(&c, ll)) return 1;
-    rt_optnone_marks marks = rt_mark_all_but_groups(&c);
-    if (opt && run_passes(&c, tm, opt)) return 1;
+    if (verify(c, ll)) return 1;
+    rt_optnone_marks marks = rt_mark_all_but_groups(c);
+    if (opt && run_passes(c, tm, opt)) return 1;
     rt_time_step("optimizing (second run)");
-    unsigned hoisted = opt ? rt_hoist_shadow_checks(c.mod, v && *v && strcmp(v, "0") != 0) : 0;
+    unsigned hoisted = opt ? rt_hoist_shadow_checks(c->mod, v && *v && strcmp(v, "0") != 0) : 0;
     rt_time_step("shadow checks per loop");
     if (hoisted) {
-      if (verify(&c, ll)) return 1;
-      if (run_passes(&c, tm, RT_SHADOW_CLEANUP)) return 1;
+      if (verify(c, ll)) return 1;
+      if (run_passes(c, tm, RT_SHADOW_CLEANUP)) return 1;
       rt_time_step("cleanup after the shadow checks");
     }
     rt_unmark(&marks);
   }
-  rt_wave_rank(c.mod);
-  if (ll && LLVMPrintModuleToFile(c.mod, ll, &msg)) {
+  return 0;
+}
+
+/* Writes --emit-ll's file and the object; 1 (said why) if one cannot be. */
+static int emit(rt_ctx *c, LLVMTargetMachineRef tm, const char *out, const char *ll) {
+  char *msg = NULL;
+  rt_wave_rank(c->mod);
+  if (ll && LLVMPrintModuleToFile(c->mod, ll, &msg)) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot write %s: %s\n", ll, msg);
     return 1;
   }
-  if (rt_emit_object(tm, c.mod, out, &msg)) {
+  if (rt_emit_object(tm, c->mod, out, &msg)) {
     fprintf(stderr, "ldsan-emu-retarget: error: cannot emit %s: %s\n", out, msg);
     return 1;
   }
   rt_time_step("code generation");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  rt_args a = parse_args(argc, argv);
+  int time_passes = rt_time_init(a.name ? a.name : a.in);
+
+  rt_ctx c = {0};
+  c.input = a.in;
+  c.name = a.name;
+  c.ctx = LLVMContextCreate();
+  if (read_bitcode(&c, a.in)) return 1;
+  rt_llvm_options(&c, a.keep_debug, time_passes);
+  init_types(&c);
+  LLVMTargetMachineRef tm;
+  if (x86_target_machine(&tm)) return 1;
+  int status = lower(&c, tm, a.keep_debug);
+  if (status >= 0) return status;
+  if (build_and_optimize(&c, tm, a.opt, a.ll)) return 1;
+  if (emit(&c, tm, a.out, a.ll)) return 1;
   rt_time_total();
   LLVMDisposeTargetMachine(tm);
   LLVMDisposeBuilder(c.b);
