@@ -80,8 +80,8 @@ static uint32_t check_header(const ldsan_report_channel *ch, uint32_t capacity, 
 
 /* Each record's report context (ctx[i] of rec[i]), built once per drain, and
  * its dedup key (keys[i]). */
-static report_ctx ctx[MAX_RECORDS];       /* under report_mutex */
-static ldsan_dedup_key keys[MAX_RECORDS]; /* under report_mutex */
+static report_ctx ctx[MAX_RECORDS];       /* under the report lock (locks.c) */
+static ldsan_dedup_key keys[MAX_RECORDS]; /* under the report lock (locks.c) */
 
 /* This dispatch's records, oldest ticket first: the slot `next` names is the
  * one written longest ago (abi.h protocol); then its first-report reserve
