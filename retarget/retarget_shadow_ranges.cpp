@@ -371,16 +371,24 @@ PHINode *checkIntervals(Function &F, BasicBlock *PH, Instruction *At, DominatorT
   BasicBlock *Decide = SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, "shadow.decide");
   SmallVector<std::pair<BasicBlock *, Value *>, 8> Edges; // into Decide
   BasicBlock *Cur = PH;
+  // The new blocks' code goes before Hole, one placeholder terminator moved
+  // on from block to block, never erased while Exp expands: Exp remembers
+  // each expansion by the instruction it went before, and a placeholder made
+  // where an erased one was in memory would get that block's values or not
+  // depending on the allocator (two runs, two codes). With one placeholder
+  // a block reuses what the blocks before it (which dominate it) expanded.
+  Instruction *Hole = nullptr;
   // Ends Cur with a branch on Ok to a new block (or Decide when not Ok) and
-  // moves B into that block, before its placeholder terminator.
+  // moves B into that block, before Hole.
   auto next = [&](const char *Name) {
     BasicBlock *N = BasicBlock::Create(F.getContext(), Name, &F, Decide);
     Instruction *Old = Cur->getTerminator();
     BranchInst::Create(N, Decide, Ok, Old->getIterator());
-    Old->eraseFromParent();
+    if (Old != Hole) Old->eraseFromParent();
     Edges.push_back({Cur, ConstantInt::getFalse(F.getContext())});
-    new UnreachableInst(F.getContext(), N);
-    B.SetInsertPoint(N->getTerminator());
+    if (Hole) Hole->moveBefore(*N, N->end());
+    else Hole = new UnreachableInst(F.getContext(), N);
+    B.SetInsertPoint(Hole);
     Cur = N;
   };
   SmallVector<Hoisted *, 8> Done; // one check per interval and width
