@@ -35,6 +35,7 @@
 #include <cstring>
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -270,7 +271,8 @@ bool isMeeting(const Instruction &I) {
 // intrinsic) when any access may have. A forward data flow over F's blocks;
 // joins and calls are points (joins reset the state, after a call anything
 // may have run).
-SmallVector<std::pair<Instruction *, Value *>, 64> memoryPoints(Function &F, const SmallPtrSet<BasicBlock *, 16> &Joins) {
+SmallVector<std::pair<Instruction *, Value *>, 64> memoryPoints(Function &F,
+                                                                const SmallSetVector<BasicBlock *, 16> &Joins) {
   enum : unsigned { Loaded = 1, Stored = 2 };
   DenseMap<BasicBlock *, unsigned> In, Out;
   SmallVector<std::pair<Instruction *, Value *>, 64> Points;
@@ -459,7 +461,7 @@ extern "C" void rt_wave_points(rt_ctx *C) {
       // and meet there anyway (the branches of ldsan's own prologue and
       // epilogue, which call only the runtime, get no point).
       PostDominatorTree PDT(*F);
-      SmallPtrSet<BasicBlock *, 16> Joins;
+      SmallSetVector<BasicBlock *, 16> Joins; // as found: their points' placeholders are numbered so
       for (BasicBlock &BB : *F) {
         Instruction *T = BB.getTerminator();
         if (!T || T->getNumSuccessors() < 2 || isAsanCheckBranch(T))
