@@ -24,7 +24,7 @@
 set -euo pipefail
 how="$1" mode="$2" arch="${3:--}"
 [[ "$arch" == - ]] && arch=gfx90a:xnack+
-source "$(dirname "$0")/../driver/driver_lib.sh"
+source "$(dirname "$0")/../tools/driver_lib.sh"
 fail_label="$how $mode"
 toolchain="$build/lib/cmake/ldsan/ldsan-toolchain.cmake"
 command -v cmake >/dev/null || fail "cmake is not installed (scripts/deps.sh installs it)"

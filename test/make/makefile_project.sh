@@ -9,7 +9,7 @@
 # Usage: makefile_project.sh gpu <arch> [flags] | emulate [<arch> [flags]]
 set -euo pipefail
 mode="$1" arch="${2:-gfx90a:xnack+}" extra="${3:-}"
-source "$(dirname "$0")/../driver/driver_lib.sh"
+source "$(dirname "$0")/../tools/driver_lib.sh"
 fail_label="make $mode"
 hipcc="$cc"
 [[ "$mode" == emulate ]] && hipcc="$hipcc --emulate"

@@ -12,7 +12,7 @@
 # Usage: openmp_project.sh gpu <arch> | emulate | emulate-bug | missing
 set -euo pipefail
 mode="$1" arch="${2:-gfx90a:xnack+}"
-source "$(dirname "$0")/../driver/driver_lib.sh"
+source "$(dirname "$0")/../tools/driver_lib.sh"
 fail_label="make openmp $mode"
 src="$root/test/make/openmp"
 header="$(clang-$v -print-resource-dir)/include/omp.h" library="$(llvm-config-$v --libdir)/libomp.so"
