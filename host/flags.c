@@ -49,13 +49,13 @@ static void set_string(ldsan_flag_string *f, const char *v) { free(*f); *f = dup
 static const char *parse_bool(ldsan_flag_bool *f, const char *v) {
   if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes")) { *f = 1; return NULL; }
   if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no")) { *f = 0; return NULL; }
-  return "0 or 1";
+  return LDSAN_VALUES_bool;
 }
 static const char *parse_int(ldsan_flag_int *f, const char *v) {
   char *end;
   errno = 0;
   long n = strtol(v, &end, 0);
-  if (!*v || *end || errno || n < -2147483647L || n > 2147483647L) return "an integer";
+  if (!*v || *end || errno || n < -2147483647L || n > 2147483647L) return LDSAN_VALUES_int;
   *f = (int)n;
   return NULL;
 }
@@ -68,21 +68,21 @@ static const char *parse_ranged(int *f, const char *v, long lo, long hi, int zer
   *f = (int)n;
   return NULL;
 }
-static const char *parse_level(ldsan_flag_level *f, const char *v) { return parse_ranged(f, v, 0, 2, 0, "0, 1 or 2"); }
+static const char *parse_level(ldsan_flag_level *f, const char *v) { return parse_ranged(f, v, 0, 2, 0, LDSAN_VALUES_level); }
 static const char *parse_threads(ldsan_flag_threads *f, const char *v) {
-  return parse_ranged(f, v, 1, LDSAN_MAX_EMU_THREADS, 1, "0 (one per core, at most 64) or 1 to 1024 workers");
+  return parse_ranged(f, v, 1, LDSAN_MAX_EMU_THREADS, 1, LDSAN_VALUES_threads);
 }
 static const char *parse_stack_kb(ldsan_flag_stack_kb *f, const char *v) {
-  return parse_ranged(f, v, LDSAN_MIN_STACK_KB, LDSAN_MAX_STACK_KB, 1, "0 (the built-in size) or 16 to 1048576 KiB");
+  return parse_ranged(f, v, LDSAN_MIN_STACK_KB, LDSAN_MAX_STACK_KB, 1, LDSAN_VALUES_stack_kb);
 }
 static const char *parse_seconds(ldsan_flag_seconds *f, const char *v) {
-  return parse_ranged(f, v, 0, LDSAN_MAX_SECONDS, 0, "0 (never) or 1 to 1000000 seconds");
+  return parse_ranged(f, v, 0, LDSAN_MAX_SECONDS, 0, LDSAN_VALUES_seconds);
 }
 /* Bytes: a number with an optional K, M or G suffix (powers of 1024), at most
  * LDSAN_MAX_LDS_POOL_SIZE (1 TiB: no option of ldsan's wants more, and a size
  * near 2^64 would wrap once added to). */
 static const char *parse_size(ldsan_flag_size *f, const char *v) {
-  const char *expected = "a size in bytes up to 1 TiB (optionally with K, M or G)";
+  const char *expected = LDSAN_VALUES_size;
   if (!isdigit((unsigned char)*v)) return expected;
   char *end;
   errno = 0;
@@ -97,17 +97,17 @@ static const char *parse_size(ldsan_flag_size *f, const char *v) {
   return NULL;
 }
 static const char *parse_color(ldsan_flag_color *f, const char *v) {
-  if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) return "auto, always or never";
+  if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) return LDSAN_VALUES_color;
   set_color(f, v);
   return NULL;
 }
 static const char *parse_format(ldsan_flag_format *f, const char *v) {
-  if (strcmp(v, "text") && strcmp(v, "json")) return "text or json";
+  if (strcmp(v, "text") && strcmp(v, "json")) return LDSAN_VALUES_format;
   set_format(f, v);
   return NULL;
 }
 static const char *parse_path(ldsan_flag_path *f, const char *v) {
-  if (!*v) return "stderr, stdout or a path";
+  if (!*v) return LDSAN_VALUES_path;
   set_path(f, v);
   return NULL;
 }

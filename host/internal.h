@@ -24,6 +24,20 @@ typedef int ldsan_flag_seconds;   /* 0 (never) .. LDSAN_MAX_SECONDS */
 #define LDSAN_MAX_SECONDS 1000000
 /* lds_pool_size: up to 1 TiB (the store and its shadow are summed and mapped). */
 #define LDSAN_MAX_LDS_POOL_SIZE (1ull << 40)
+/* What each option type accepts: the text a parser gives as "expected" when
+ * it refuses a value (host/flags.c), and the values column of the options
+ * page (tools/options_doc.c, docs/options.md). Numbers as the limits above. */
+#define LDSAN_VALUES_bool "0 or 1"
+#define LDSAN_VALUES_int "an integer"
+#define LDSAN_VALUES_level "0, 1 or 2"
+#define LDSAN_VALUES_threads "0 (one per core, at most 64) or 1 to 1024 workers"
+#define LDSAN_VALUES_stack_kb "0 (the built-in size) or 16 to 1048576 KiB"
+#define LDSAN_VALUES_seconds "0 (never) or 1 to 1000000 seconds"
+#define LDSAN_VALUES_size "a size in bytes up to 1 TiB (optionally with K, M or G)"
+#define LDSAN_VALUES_color "auto, always or never"
+#define LDSAN_VALUES_format "text or json"
+#define LDSAN_VALUES_path "stderr, stdout or a path"
+#define LDSAN_VALUES_string "any text, also empty"
 typedef unsigned long long ldsan_flag_size; /* bytes */
 typedef char ldsan_flag_color[8];    /* "auto" | "always" | "never" */
 typedef char ldsan_flag_format[8];   /* "text" | "json" */

@@ -3,29 +3,15 @@
  * LDSAN_OPTIONS=help=1 are expanded from, host/flags.c). `make docs` writes the
  * page; the test host/options-doc (test/host/options_doc.sh) fails when the
  * committed page differs from what this prints.
- * Each option type's accepted values come from one function per type below: a
- * type added to flags.inc without one here does not compile. The ranges are
- * host/internal.h's constants, the ones the parser checks. */
+ * Each option type's accepted values are host/internal.h's LDSAN_VALUES_<type>,
+ * the text its parser gives when it refuses a value: a type added to flags.inc
+ * without one does not compile. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
-/* What each flags.inc type accepts, as its parser does (host/flags.c). */
-#define VALUES(type) static __attribute__((unused)) void values_##type(void)
-VALUES(bool) { fputs("0 or 1 (also false/true, no/yes)", stdout); }
-VALUES(int) { fputs("an integer", stdout); }
-VALUES(level) { fputs("0, 1 or 2", stdout); }
-VALUES(threads) { printf("0 or 1 to %d", LDSAN_MAX_EMU_THREADS); }
-VALUES(stack_kb) { printf("0 or %d to %d (KiB)", LDSAN_MIN_STACK_KB, LDSAN_MAX_STACK_KB); }
-VALUES(seconds) { printf("0 or 1 to %d (seconds)", LDSAN_MAX_SECONDS); }
-VALUES(size) { printf("bytes up to %llu TiB, with a K, M or G suffix", LDSAN_MAX_LDS_POOL_SIZE >> 40); }
-VALUES(color) { fputs("auto, always or never", stdout); }
-VALUES(format) { fputs("text or json", stdout); }
-VALUES(path) { fputs("stderr, stdout or a path prefix", stdout); }
-VALUES(string) { fputs("a string, may be empty", stdout); }
-#undef VALUES
 
 static int isalnum_c(char c) { return isalnum((unsigned char)c); }
 
@@ -71,6 +57,7 @@ int main(void) {
        "a value may be quoted '...' or \"...\"), e.g.\n"
        "`LDSAN_OPTIONS=halt_on_error=0:report_format=json ./app`;\n"
        "`LDSAN_OPTIONS=help=1 ./app` prints this list with the current values.\n"
+       "A 0-or-1 option also takes `true`/`false` and `yes`/`no`.\n"
        "As compiler-rt layers common and tool flags, each option is taken from, later\n"
        "over earlier:\n"
        "\n"
@@ -90,7 +77,7 @@ int main(void) {
        "|---|---|---|---|");
 #define LDSAN_FLAG(type, name, default_value, description) \
   fputs("| `" #name "` | ", stdout);                        \
-  values_##type();                                         \
+  cell(LDSAN_VALUES_##type);                                \
   fputs(" | ", stdout);                                    \
   default_cell(#default_value);                            \
   fputs(" | ", stdout);                                    \
