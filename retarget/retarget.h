@@ -33,6 +33,7 @@ typedef struct rt_kernel {
   uint64_t exit_regions;
   uint64_t wave_regions;    /* rt_wiloop.wave_regions of group */
   uint32_t park_offset;     /* rt_wiloop.park_offset of group */
+  uint64_t chain_regions;   /* the regions group may go on to itself (rt_chain_regions), or 0 */
   LLVMValueRef group_checked; /* __ldsan_emu_group_checked.<name>: the same for entry_checked */
   uint32_t frame_size_checked;
   uint64_t exit_regions_checked;
@@ -91,6 +92,8 @@ const char *rt_source_name(rt_ctx *c);
 LLVMValueRef rt_get_fn(rt_ctx *c, const char *name, LLVMTypeRef fty);
 /* Builds (at the builder position) a pointer to byte `offset` of the TLS state. */
 LLVMValueRef rt_tls_field(rt_ctx *c, unsigned offset);
+/* Builds (at the builder position) a load of the running work-item's lane in its wave. */
+LLVMValueRef rt_lane(rt_ctx *c);
 /* Reads integer operand idx of metadata `kind` on a global object; 0 if present. */
 int rt_md_int(rt_ctx *c, LLVMValueRef obj, const char *kind, unsigned idx, uint64_t *out);
 /* Name of a value (not NUL-safe beyond LLVM's own names). */
@@ -188,6 +191,21 @@ typedef struct rt_wiloop {
 void rt_wiloop_prepare(LLVMModuleRef m);
 /* Builds the group function of one fiber entry, or returns NULL and fills why. */
 LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_name, rt_wiloop *out);
+
+/* retarget_chain.cpp: after the last optimization, makes group function
+ * `group` go on to the next region itself when the core allows it
+ * (LDSAN_EMU_GROUP_CHAIN) and all its work-items stopped at one barrier of a
+ * later region of `regions` (see there). */
+void rt_chain_regions(LLVMValueRef group, uint64_t regions);
+/* The regions a kernel's group function may go on to: past region 0, not
+ * kernel-exit or cross-lane regions, with a bit of their own; none in
+ * lockstep kernels. */
+uint64_t rt_chainable_regions(const rt_wiloop *w);
+
+/* retarget_wave_alone.c: in group function `group`, the cross-lane
+ * operations that the core would execute for the calling lane alone become
+ * that lane's result, inline (see there). Returns how many it lowered. */
+unsigned rt_wave_alone(rt_ctx *c, LLVMValueRef group);
 
 /* retarget_wave.cpp: lockstep waves (see there). */
 /* First: the device libraries' wave idioms in plain IR (a comment asm whose

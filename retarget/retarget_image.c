@@ -392,10 +392,12 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     snprintf(name, sizeof name, "__ldsan_emu_group.%s", k->name);
     rt_wiloop w = {.lockstep = k->lockstep};
     k->group = rt_wiloop_form(k->entry, name, &w);
+    unsigned alone = k->group ? rt_wave_alone(c, k->group) : 0;
     k->frame_size = w.frame_size;
     k->exit_regions = w.exit_regions;
     k->wave_regions = w.wave_regions;
     k->park_offset = w.park_offset;
+    k->chain_regions = k->group && !k->lockstep ? rt_chainable_regions(&w) : 0;
     if (k->group) formed++;
     const char *mode = k->lockstep ? ", waves in lockstep" : "";
     unsigned size = instruction_count(k->entry);
@@ -407,6 +409,9 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
     else if (verbose)
       fprintf(stderr, "ldsan-emu-retarget: kernel '%s': fibers%s, because %s%s%s\n", k->name, mode, w.why,
               k->lockstep ? "; lockstep because of " : "", k->lockstep ? k->lockstep_why : "");
+    if (verbose && alone)
+      fprintf(stderr, "ldsan-emu-retarget: kernel '%s': %u cross-lane operations of ldsan's runtime code inline, for "
+              "a lane alone (work-item loops)\n", k->name, alone);
     /* The LDS checks' copy gets its own loops when the kernel has them. */
     /* ... unless it is large (RT_LARGE_CHECKED): the group function of a
      * checked copy is about three times the plain one (the checks' inline
@@ -421,6 +426,7 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
       rt_wiloop wc = {.lockstep = k->lockstep};
       snprintf(name, sizeof name, "__ldsan_emu_group_checked.%s", k->name);
       k->group_checked = rt_wiloop_form(k->entry_checked, name, &wc);
+      if (k->group_checked) rt_wave_alone(c, k->group_checked);
       k->frame_size_checked = wc.frame_size;
       k->exit_regions_checked = wc.exit_regions;
       k->wave_regions_checked = wc.wave_regions;

@@ -38,6 +38,7 @@ enum rt_how {
   H_WAVE_SWIZZLE, /* ds.swizzle with an offset below 0xc000 */
   H_WRITELANE,  /* (val, lane, old): this lane's is val if it is `lane`, else old */
   H_INVERSE_BALLOT,
+  H_MBCNT,      /* arg: 0 mbcnt.lo (lanes 0..31), 1 mbcnt.hi (lanes 32..63) */
 };
 
 typedef struct rt_intrin {
@@ -72,8 +73,8 @@ static const rt_intrin rt_table[] = {
     {"llvm.amdgcn.writelane*", H_WRITELANE, 0},
     {"llvm.amdgcn.inverse.ballot*", H_INVERSE_BALLOT, 0},
     {"llvm.amdgcn.wavefrontsize", H_WAVE_SIZE, 0},
-    {"llvm.amdgcn.mbcnt.lo", H_CALL, 0},
-    {"llvm.amdgcn.mbcnt.hi", H_CALL, 0},
+    {"llvm.amdgcn.mbcnt.lo", H_MBCNT, 0},
+    {"llvm.amdgcn.mbcnt.hi", H_MBCNT, 1},
     {"llvm.amdgcn.s.barrier", H_CALL, 0},
     {"llvm.amdgcn.ds.gws.barrier", H_CALL, 0},  /* grid.sync() of a cooperative launch */
     {"llvm.amdgcn.ds.gws.init", H_ERASE, 0},    /* the barrier's count comes with each call */
@@ -150,11 +151,20 @@ static char *rt_emu_name(const char *name) {
   return s;
 }
 
-static LLVMValueRef rt_lane(rt_ctx *c) {
-  LLVMValueRef item = LLVMBuildLoad2(c->b, c->ptr, rt_tls_field(c, LDSAN_EMU_TLS_ITEM), "emu.item");
-  LLVMValueRef idx = LLVMConstInt(c->i64, LDSAN_EMU_ITEM_LANE, 0);
-  LLVMValueRef p = LLVMBuildInBoundsGEP2(c->b, c->i8, item, &idx, 1, "");
-  return LLVMBuildLoad2(c->b, c->i32, p, "emu.lane");
+/* H_MBCNT: mbcnt.lo(mask, acc) = acc + the bits of mask below this lane
+ * (mask covers lanes 0..31), mbcnt.hi(mask, acc) = acc + the bits of mask
+ * below this lane among lanes 32..63: the bits below the lane, (1 << lane) -
+ * 1 in 64 bits, give the low half or the high half of that mask. Inline: a
+ * call cost the reduction's workgroups more than their ids. */
+static LLVMValueRef rt_lower_mbcnt(rt_ctx *c, const rt_intrin *in, LLVMValueRef *args) {
+  LLVMValueRef lane = LLVMBuildZExt(c->b, rt_lane(c), c->i64, "");
+  LLVMValueRef below = LLVMBuildSub(c->b, LLVMBuildShl(c->b, LLVMConstInt(c->i64, 1, 0), lane, ""),
+                                    LLVMConstInt(c->i64, 1, 0), "");
+  if (in->arg) below = LLVMBuildLShr(c->b, below, LLVMConstInt(c->i64, 32, 0), "");
+  LLVMValueRef bits = LLVMBuildAnd(c->b, args[0], LLVMBuildTrunc(c->b, below, c->i32, ""), "");
+  LLVMTypeRef ft = LLVMFunctionType(c->i32, &c->i32, 1, 0);
+  LLVMValueRef ctpop = rt_get_fn(c, "llvm.ctpop.i32", ft);
+  return LLVMBuildAdd(c->b, args[1], LLVMBuildCall2(c->b, ft, ctpop, &bits, 1, ""), "emu.mbcnt");
 }
 
 /* Whether barrier call ci is the kernel-exit barrier amdgpu-sw-lower-lds puts
@@ -391,6 +401,8 @@ static LLVMValueRef rt_lower_one(rt_ctx *c, LLVMValueRef ci, const rt_intrin *in
     return NULL;
   case H_WAVE_SIZE:
     return LLVMConstInt(c->i32, c->wave_size, 0);
+  case H_MBCNT:
+    return rt_lower_mbcnt(c, in, args);
   case H_IS_SHARED:
     return rt_lower_is_shared(c, args);
   case H_CALL:

@@ -293,6 +293,15 @@ static int build_and_optimize(rt_ctx *c, LLVMTargetMachineRef tm, const char *op
       rt_time_step("cleanup after the shadow checks");
     }
     rt_unmark(&marks);
+    for (unsigned i = 0; i < c->kernel_count; i++) {
+      rt_kernel *k = &c->kernels[i];
+      if (!k->group || !k->chain_regions) continue;
+      rt_chain_regions(k->group, k->chain_regions);
+      if (v && *v && strcmp(v, "0") != 0)
+        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its work-item loops go on to the next region themselves "
+                "when every work-item waits there (%d regions)\n", k->name, __builtin_popcountll(k->chain_regions));
+    }
+    if (verify(c, ll)) return 1;
   }
   return 0;
 }

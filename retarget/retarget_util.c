@@ -93,6 +93,13 @@ LLVMValueRef rt_tls_field(rt_ctx *c, unsigned offset) {
   return LLVMBuildInBoundsGEP2(c->b, c->i8, c->tls, &idx, 1, "");
 }
 
+LLVMValueRef rt_lane(rt_ctx *c) {
+  LLVMValueRef item = LLVMBuildLoad2(c->b, c->ptr, rt_tls_field(c, LDSAN_EMU_TLS_ITEM), "emu.item");
+  LLVMValueRef idx = LLVMConstInt(c->i64, LDSAN_EMU_ITEM_LANE, 0);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(c->b, c->i8, item, &idx, 1, "");
+  return LLVMBuildLoad2(c->b, c->i32, p, "emu.lane");
+}
+
 int rt_md_int(rt_ctx *c, LLVMValueRef obj, const char *kind, unsigned idx, uint64_t *out) {
   unsigned want = LLVMGetMDKindIDInContext(c->ctx, kind, (unsigned)strlen(kind));
   size_t n = 0;

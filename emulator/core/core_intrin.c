@@ -35,20 +35,6 @@ EMU_API void __ldsan_emu_wave_mem(const void *p, uint64_t rank) {
                         __builtin_frame_address(0));
 }
 
-/* mbcnt.lo(mask, acc): acc + set bits of mask below this lane (lanes 0..31). */
-EMU_API uint32_t __ldsan_emu_mbcnt_lo(uint32_t mask, uint32_t acc) {
-  uint32_t lane = __ldsan_emu_tls.item->lane;
-  uint32_t below = lane >= 32 ? mask : mask & ((1u << lane) - 1u);
-  return acc + (uint32_t)__builtin_popcount(below);
-}
-
-/* mbcnt.hi(mask, acc): acc + set bits of mask for lanes 32..lane-1. */
-EMU_API uint32_t __ldsan_emu_mbcnt_hi(uint32_t mask, uint32_t acc) {
-  uint32_t lane = __ldsan_emu_tls.item->lane;
-  if (lane < 32) return acc;
-  return acc + (uint32_t)__builtin_popcount(mask & ((1u << (lane - 32)) - 1u));
-}
-
 EMU_API uint64_t __ldsan_emu_s_getpc(void) { return (uint64_t)(uintptr_t)__builtin_return_address(0); }
 EMU_API uint64_t __ldsan_emu_s_memtime(void) { return __rdtsc(); }
 EMU_API uint64_t __ldsan_emu_s_memrealtime(void) {

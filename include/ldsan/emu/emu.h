@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define LDSAN_EMU_IMAGE_VERSION 9u  /* 9: regions past LDSAN_EMU_GROUP_LOW_REGIONS (LDSAN_EMU_GROUP_HIGH) */
+#define LDSAN_EMU_IMAGE_VERSION 10u /* 10: LDSAN_EMU_GROUP_CHAIN; 9: regions past LDSAN_EMU_GROUP_LOW_REGIONS */
 
 #define LDSAN_EMU_GROUP_DONE (1ull << 63)
 /* A group function's region sets (its result, group_exit_regions,
@@ -27,6 +27,14 @@ static inline uint64_t ldsan_emu_region_bit(uint32_t r) {
 }
 #define LDSAN_EMU_GROUP_ALL_WAITING 2u
 #define LDSAN_EMU_GROUP_ONE_D 4u        /* parity flag: the workgroup is one-dimensional */
+/* parity flag: with LDSAN_EMU_GROUP_ALL_WAITING, when every work-item
+ * stops at one barrier j of a later region (not a kernel-exit or cross-lane
+ * region, j < LDSAN_EMU_GROUP_LOW_REGIONS), the group function runs region j
+ * next itself, all waiting, with the other parity, and so on; it returns
+ * where the last region's work-items stopped, and the core reads their
+ * parity from their states. The core sets it when nothing of its own must
+ * happen at those barriers (no LDS checks' loops). */
+#define LDSAN_EMU_GROUP_CHAIN 8u
 #define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
 /* The parked record of a lockstep work-item (group_park_offset below; the
  * core's emu_parked asserts the same layout): byte offsets of its fields. */

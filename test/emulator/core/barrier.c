@@ -29,6 +29,17 @@ int main(void) {
   CHECK(emu_test_launch(emu_test_kernel("early_exit"), 1, 1, 1, 128, 1, 1, eargs, 0) == 0, "launch");
   for (int t = stop; t < 128; t++)
     CHECK(out[t] == stop + (t - stop + 1) % (128 - stop), "early_exit t=%d: %d", t, out[t]);
+  /* v after the third barrier: v[t] = 128 - t; work-item t < stop ends with
+   * v[(t + 1) % 128] + v[(t + 2) % stop]. */
+  for (stop = 1; stop <= 128; stop += 37) {
+    for (int t = 0; t < 128; t++) out[t] = -1;
+    void *cargs[] = {&pout, &stop};
+    CHECK(emu_test_launch(emu_test_kernel("chain_then_exit"), 3, 1, 1, 128, 1, 1, cargs, 0) == 0, "launch");
+    for (int t = 0; t < 128; t++) {
+      int want = t < stop ? 128 - (t + 1) % 128 + 128 - (t + 2) % stop : -1;
+      CHECK(out[t] == want, "chain_then_exit stop=%d t=%d: %d != %d", stop, t, out[t], want);
+    }
+  }
   printf("barrier: ok\n");
   return 0;
 }

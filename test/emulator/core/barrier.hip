@@ -33,3 +33,23 @@ extern "C" __global__ void early_exit(int *out, int stop) {
   __syncthreads();
   out[t] = v[stop + (t - stop + 1) % (128 - stop)];
 }
+
+// Every work-item meets at the first three barriers, which one call of the
+// group function passes (it goes on from region to region itself,
+// LDSAN_EMU_GROUP_CHAIN); then those at or past `stop` return and the others
+// meet at one more barrier: the core takes the parity of its next pass from
+// their states (the chained barriers flipped it more often than its passes).
+extern "C" __global__ void chain_then_exit(int *out, int stop) {
+  __shared__ int v[128];
+  int t = threadIdx.x;
+  v[t] = t;
+  __syncthreads();
+  int a = v[127 - t];
+  __syncthreads();
+  v[t] = a + 1;
+  __syncthreads();
+  int b = v[(t + 1) % 128];
+  if (t >= stop) return;
+  __syncthreads();
+  out[t] = b + v[(t + 2) % stop];
+}

@@ -1,0 +1,115 @@
+// ldsan-emu-retarget: a group function that goes on to the next region
+// itself. The core calls a group function once per region and pass
+// (core_sched.c, emu_run_group_loops); a kernel whose work-items all meet at
+// each barrier made one call per barrier per workgroup, and the core's
+// bookkeeping between two calls cost about a quarter of `make bench`'s
+// reduction. When the core allows it (LDSAN_EMU_GROUP_CHAIN with
+// LDSAN_EMU_GROUP_ALL_WAITING: it has nothing of its own to do at those
+// barriers) and all work-items stopped at one barrier j of a later region
+// the kernel allows (rt_chainable_regions), the function now runs region j
+// at once, all waiting, with the other parity: what the core's next call
+// would have done (emu.h).
+//
+// Done after the last optimization, on the finished function, the way tail
+// recursion becomes a loop: the entry's code moves into a block `dispatch`
+// that takes the region and the parity from phis, and every return goes
+// through a block that either returns or branches back there. So the whole
+// entry runs again for the next region, as a new call would run it (values
+// the optimizer put there may read memory the last region wrote), and no
+// optimization ever sees the work-item loops inside another loop (the
+// shadow checks' versioning takes only outermost loops,
+// retarget_shadow_ranges.cpp). Forward only: a loop over barriers still
+// returns to the core once per iteration, so one call runs each region at
+// most once and the stall detector still sees progress per call.
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+
+extern "C" {
+#include "ldsan/emu/emu.h"
+#include "retarget.h"
+}
+
+using namespace llvm;
+
+namespace {
+
+constexpr unsigned kRegionArg = 5, kParityArg = 6;
+
+// Moves the entry block's static allocas before its other instructions and
+// splits it there: the entry keeps the allocas, `dispatch` the rest.
+BasicBlock *splitAfterAllocas(Function &G) {
+  BasicBlock &Entry = G.getEntryBlock();
+  Instruction *First = nullptr;
+  SmallVector<AllocaInst *, 16> Late;
+  for (Instruction &I : Entry) {
+    auto *A = dyn_cast<AllocaInst>(&I);
+    if (A && A->isStaticAlloca()) {
+      if (First) Late.push_back(A);
+    } else if (!First) {
+      First = &I;
+    }
+  }
+  for (AllocaInst *A : Late) A->moveBefore(First->getIterator());
+  return Entry.splitBasicBlock(First->getIterator(), "dispatch");
+}
+
+} // namespace
+
+extern "C" uint64_t rt_chainable_regions(const rt_wiloop *w) {
+  uint64_t out = 0;
+  for (uint32_t j = 1; j < w->regions && j < LDSAN_EMU_GROUP_LOW_REGIONS; j++) out |= ldsan_emu_region_bit(j);
+  return out & ~w->exit_regions & ~w->wave_regions;
+}
+
+extern "C" void rt_chain_regions(LLVMValueRef GroupRef, uint64_t Regions) {
+  auto &G = *cast<Function>(unwrap(GroupRef));
+  if (!Regions || G.arg_size() != 7) return;
+  LLVMContext &Ctx = G.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  SmallVector<ReturnInst *, 8> Rets;
+  for (BasicBlock &BB : G)
+    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator())) Rets.push_back(R);
+  if (Rets.empty()) return;
+
+  BasicBlock *Entry = &G.getEntryBlock();
+  BasicBlock *Dispatch = splitAfterAllocas(G);
+  Argument *Region = G.getArg(kRegionArg), *Parity = G.getArg(kParityArg);
+  IRBuilder<> DB(&Dispatch->front());
+  PHINode *RegionNow = DB.CreatePHI(I32, 2, "region.now");
+  PHINode *ParityNow = DB.CreatePHI(I32, 2, "parity.now");
+  Region->replaceAllUsesWith(RegionNow);
+  Parity->replaceAllUsesWith(ParityNow);
+  RegionNow->addIncoming(Region, Entry);
+  ParityNow->addIncoming(Parity, Entry);
+
+  BasicBlock *Finish = BasicBlock::Create(Ctx, "finish", &G);
+  BasicBlock *Chain = BasicBlock::Create(Ctx, "chain", &G);
+  BasicBlock *Leave = BasicBlock::Create(Ctx, "leave", &G);
+  IRBuilder<> FB(Finish);
+  PHINode *Stopped = FB.CreatePHI(I64, (unsigned)Rets.size(), "stopped");
+  for (ReturnInst *R : Rets) {
+    Stopped->addIncoming(R->getReturnValue(), R->getParent());
+    BranchInst::Create(Finish, R->getIterator());
+    R->eraseFromParent();
+  }
+  uint32_t Flags = LDSAN_EMU_GROUP_ALL_WAITING | LDSAN_EMU_GROUP_CHAIN;
+  Value *Allowed = FB.CreateICmpEQ(FB.CreateAnd(ParityNow, Flags), ConstantInt::get(I32, Flags));
+  Value *One = FB.CreateICmpEQ(FB.CreateAnd(Stopped, FB.CreateSub(Stopped, ConstantInt::get(I64, 1))),
+                               ConstantInt::get(I64, 0));
+  Value *InSet = FB.CreateICmpNE(FB.CreateAnd(Stopped, ConstantInt::get(I64, Regions)), ConstantInt::get(I64, 0));
+  // cttz of a value with a bit of Regions: never 0 there.
+  Value *Next = FB.CreateTrunc(FB.CreateIntrinsic(Intrinsic::cttz, {I64}, {Stopped, FB.getFalse()}), I32,
+                               "chain.region");
+  Value *Later = FB.CreateICmpUGT(Next, RegionNow);
+  FB.CreateCondBr(FB.CreateAnd(FB.CreateAnd(Allowed, One), FB.CreateAnd(InSet, Later)), Chain, Leave);
+  IRBuilder<>(Leave).CreateRet(Stopped);
+  IRBuilder<> CB(Chain);
+  // The other parity, the same flags.
+  Value *NextParity = CB.CreateXor(ParityNow, ConstantInt::get(I32, 1), "chain.parity");
+  CB.CreateBr(Dispatch);
+  RegionNow->addIncoming(Next, Chain);
+  ParityNow->addIncoming(NextParity, Chain);
+}
