@@ -34,6 +34,7 @@ typedef struct rt_kernel {
   uint64_t wave_regions;    /* rt_wiloop.wave_regions of group */
   uint32_t park_offset;     /* rt_wiloop.park_offset of group */
   uint64_t chain_regions;   /* the regions group may go on to itself (rt_chain_regions), or 0 */
+  uint64_t chain_regions_checked; /* the same for group_checked */
   LLVMValueRef group_checked; /* __ldsan_emu_group_checked.<name>: the same for entry_checked */
   uint32_t frame_size_checked;
   uint64_t exit_regions_checked;
@@ -195,8 +196,9 @@ LLVMValueRef rt_wiloop_form(LLVMValueRef entry, const char *group_name, rt_wiloo
 /* retarget_chain.cpp: after the last optimization, makes group function
  * `group` go on to the next region itself when the core allows it
  * (LDSAN_EMU_GROUP_CHAIN) and all its work-items stopped at one barrier of a
- * later region of `regions` (see there). */
-void rt_chain_regions(LLVMValueRef group, uint64_t regions);
+ * later region of `regions` (see there); `checked`: a group function of the
+ * LDS checks' copy, which tells the core each time. */
+void rt_chain_regions(LLVMValueRef group, uint64_t regions, int checked);
 /* The regions a kernel's group function may go on to: past region 0, not
  * kernel-exit or cross-lane regions, with a bit of their own; none in
  * lockstep kernels. */

@@ -4,11 +4,11 @@
 // each barrier made one call per barrier per workgroup, and the core's
 // bookkeeping between two calls cost about a quarter of `make bench`'s
 // reduction. When the core allows it (LDSAN_EMU_GROUP_CHAIN with
-// LDSAN_EMU_GROUP_ALL_WAITING: it has nothing of its own to do at those
-// barriers) and all work-items stopped at one barrier j of a later region
+// LDSAN_EMU_GROUP_ALL_WAITING) and all work-items stopped at one barrier j of a later region
 // the kernel allows (rt_chainable_regions), the function now runs region j
 // at once, all waiting, with the other parity: what the core's next call
-// would have done (emu.h).
+// would have done (emu.h), and adds 1 to the TLS field `chained`, from
+// which the core learns how often the parity flipped without it.
 //
 // Done after the last optimization, on the finished function, the way tail
 // recursion becomes a loop: the entry's code moves into a block `dispatch`
@@ -26,9 +26,11 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
 
 extern "C" {
 #include "ldsan/emu/emu.h"
+#include "ldsan/emu/emu_tls.h"
 #include "retarget.h"
 }
 
@@ -64,9 +66,10 @@ extern "C" uint64_t rt_chainable_regions(const rt_wiloop *w) {
   return out & ~w->exit_regions & ~w->wave_regions;
 }
 
-extern "C" void rt_chain_regions(LLVMValueRef GroupRef, uint64_t Regions) {
+extern "C" void rt_chain_regions(LLVMValueRef GroupRef, uint64_t Regions, int Checked) {
   auto &G = *cast<Function>(unwrap(GroupRef));
-  if (!Regions || G.arg_size() != 7) return;
+  GlobalVariable *Tls = G.getParent()->getNamedGlobal(LDSAN_EMU_TLS_SYMBOL);
+  if (!Regions || G.arg_size() != 7 || !Tls) return;
   LLVMContext &Ctx = G.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   SmallVector<ReturnInst *, 8> Rets;
@@ -107,6 +110,16 @@ extern "C" void rt_chain_regions(LLVMValueRef GroupRef, uint64_t Regions) {
   FB.CreateCondBr(FB.CreateAnd(FB.CreateAnd(Allowed, One), FB.CreateAnd(InSet, Later)), Chain, Leave);
   IRBuilder<>(Leave).CreateRet(Stopped);
   IRBuilder<> CB(Chain);
+  // The core counts the parity's extra flips (emu_tls.h, chained); for the
+  // LDS checks' copy it also counts the barrier and refreshes the TLS fields
+  // of their inline path, which `dispatch` reads again.
+  if (Checked) {
+    CB.CreateCall(G.getParent()->getOrInsertFunction("__ldsan_emu_lds_chained", Type::getVoidTy(Ctx)));
+  } else {
+    Constant *Chained = ConstantExpr::getInBoundsGetElementPtr(Type::getInt8Ty(Ctx), Tls,
+                                                               ConstantInt::get(I64, LDSAN_EMU_TLS_CHAINED));
+    CB.CreateStore(CB.CreateAdd(CB.CreateLoad(I32, Chained), ConstantInt::get(I32, 1)), Chained);
+  }
   // The other parity, the same flags.
   Value *NextParity = CB.CreateXor(ParityNow, ConstantInt::get(I32, 1), "chain.parity");
   CB.CreateBr(Dispatch);

@@ -431,6 +431,7 @@ unsigned rt_form_groups(rt_ctx *c, int verbose) {
       k->exit_regions_checked = wc.exit_regions;
       k->wave_regions_checked = wc.wave_regions;
       k->park_offset_checked = wc.park_offset;
+      k->chain_regions_checked = k->group_checked && !k->lockstep ? rt_chainable_regions(&wc) : 0;
       k->barrier_pcs_checked = k->group_checked ? wc.barrier_pcs : NULL;
       unsigned calls = 0, inline_paths = k->group_checked ? rt_lds_track_inline(k->group_checked, &calls) : 0;
       if (verbose && k->group_checked)

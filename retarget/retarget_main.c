@@ -295,11 +295,20 @@ static int build_and_optimize(rt_ctx *c, LLVMTargetMachineRef tm, const char *op
     rt_unmark(&marks);
     for (unsigned i = 0; i < c->kernel_count; i++) {
       rt_kernel *k = &c->kernels[i];
-      if (!k->group || !k->chain_regions) continue;
-      rt_chain_regions(k->group, k->chain_regions);
-      if (v && *v && strcmp(v, "0") != 0)
-        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its work-item loops go on to the next region themselves "
-                "when every work-item waits there (%d regions)\n", k->name, __builtin_popcountll(k->chain_regions));
+      int verbose = v && *v && strcmp(v, "0") != 0;
+      if (k->group && k->chain_regions) {
+        rt_chain_regions(k->group, k->chain_regions, 0);
+        if (verbose)
+          fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its work-item loops go on to the next region themselves "
+                  "when every work-item waits there (%d regions)\n", k->name, __builtin_popcountll(k->chain_regions));
+      }
+      if (k->group_checked && k->chain_regions_checked) {
+        rt_chain_regions(k->group_checked, k->chain_regions_checked, 1);
+        if (verbose)
+          fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks' loops go on to the next region "
+                  "themselves when every work-item waits there (%d regions)\n", k->name,
+                  __builtin_popcountll(k->chain_regions_checked));
+      }
     }
     if (verify(c, ll)) return 1;
   }

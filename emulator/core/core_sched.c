@@ -484,16 +484,18 @@ static uint64_t emu_group_pass(emu_worker *w, emu_dispatch *d, uint64_t run, uin
   return seen;
 }
 
-/* The parity the work-items waiting at `normal` (not at a kernel-exit
- * barrier) have: that of the first one's state. One pass gives them all the
- * same; a pass whose group function went on from region to region itself
- * (LDSAN_EMU_GROUP_CHAIN) may have flipped it more than once. */
-static uint32_t emu_waiting_parity(const uint32_t *states, uint32_t n, uint64_t normal) {
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t st = states[i];
-    if (st != LDSAN_EMU_GROUP_STATE_DONE && (normal & ldsan_emu_region_bit(st >> 1))) return st & 1;
-  }
-  return 0;
+/* A checked group function went on to the next region itself
+ * (LDSAN_EMU_GROUP_CHAIN): what the core does between two passes when every
+ * work-item waits at one barrier (emu_run_group_loops, emu_group_pass). A
+ * plain group function only counts in `chained`: nothing else of the core's
+ * happens at its barriers then. */
+EMU_API void __ldsan_emu_lds_chained(void) {
+  emu_worker *w = ldsan_emu_self;
+  __ldsan_emu_tls.chained++;
+  w->barrier_epoch++;
+  emu_progress(w);
+  if (w->track_block_gen == w->track_gen) __ldsan_emu_tls.track_epoch = w->barrier_epoch; /* the rest stays */
+  else ldsan_emu_lds_track_refresh(w);
 }
 
 /* memset(p, 0, n) without the call: in an emulated program memset is
@@ -513,28 +515,29 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
   int gone = 0;     /* some work-item returned or waits at the kernel-exit barrier */
   int returned = 0; /* some work-item returned */
   uint32_t parity = 0, shape = emu_group_shape(d);
-  /* Nothing of the core's own happens at a barrier without the LDS checks'
-   * loops (their tracking is refreshed and their epoch counted per region). */
-  uint32_t chain = w->checked_loops ? 0 : LDSAN_EMU_GROUP_CHAIN;
+
   int everyone = 1; /* all n work-items wait at the one region in `normal` */
   while (normal | exits) {
     uint64_t run, seen = 0;
     uint32_t p;
     if (normal) { /* a pass over the body's barriers */
       run = normal;
-      p = parity | shape | (everyone && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING | chain : 0);
+      p = parity | shape | (everyone && !(run & (run - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING | LDSAN_EMU_GROUP_CHAIN : 0);
+      parity ^= 1;
     } else { /* everybody left the body: release the kernel-exit barrier */
       run = exits;
       p = shape | (!returned && !(exits & (exits - 1)) ? LDSAN_EMU_GROUP_ALL_WAITING : 0);
       exits = 0;
+      parity = 1;
     }
+    __ldsan_emu_tls.chained = 0;
     seen = emu_group_pass(w, d, run, p);
+    parity ^= __ldsan_emu_tls.chained & 1; /* each region the group function went on to flipped it */
     normal = seen & ~w->group_exit_regions & ~LDSAN_EMU_GROUP_DONE;
     exits |= seen & w->group_exit_regions;
     returned |= (seen & LDSAN_EMU_GROUP_DONE) != 0;
     gone |= returned || exits;
     if (normal) { /* the barrier the waiting work-items are released from next */
-      parity = emu_waiting_parity(w->states, n, normal);
       /* Divergence needs two barriers waited at (a region follows one barrier;
        * LDSAN_EMU_GROUP_HIGH may be several) or a work-item gone; else there
        * is nothing to look at. */

@@ -3,8 +3,9 @@
 # work-item waits there (retarget/retarget_chain.cpp, LDSAN_EMU_GROUP_CHAIN),
 # and ldsan's runtime cross-lane operations written inline for a lane alone in
 # work-item loops (retarget/retarget_wave_alone.c): chain_regions.hip built
-# with -O2 (full ASan and LDS-only) says both for each of its three kernels (the
-# retarget tool's LDSAN_EMU_VERBOSE lines); its group functions take the
+# with -O2 (full ASan and LDS-only) says both for each of its three kernels and
+# their LDS checks' copies (the retarget tool's LDSAN_EMU_VERBOSE lines); its
+# group functions take the
 # region from a phi and call __ldsan_emu_wave_op for none of the operations
 # written inline; and it gives its host reference's results with no report in
 # work-item loops, as fibers, with the race and uninit checks (whose loops do
@@ -22,6 +23,9 @@ for mode in "" -fsanitize=lds; do
   n=$(grep -c "its work-item loops go on to the next region themselves" "$tmp/cc.err")
   [[ $n -eq $kernels ]] && ok "${label}$n kernels' loops go on from region to region" ||
     { bad "${label}$n of $kernels kernels' loops go on from region to region"; cat "$tmp/cc.err"; }
+  n=$(grep -c "its LDS checks' loops go on to the next region themselves" "$tmp/cc.err")
+  [[ $n -eq $kernels ]] && ok "${label}$n kernels' LDS checks' loops go on from region to region" ||
+    { bad "${label}$n of $kernels kernels' LDS checks' loops go on from region to region"; cat "$tmp/cc.err"; }
   n=$(grep -c "cross-lane operations of ldsan's runtime code inline, for a lane alone" "$tmp/cc.err")
   [[ $n -eq $kernels ]] && ok "${label}$n kernels' runtime cross-lane operations inline" ||
     { bad "${label}$n of $kernels kernels' runtime cross-lane operations inline"; cat "$tmp/cc.err"; }
@@ -31,10 +35,10 @@ rm -rf "$tmp/keep"; mkdir -p "$tmp/keep"
 if LDSAN_EMU_KEEP_TEMPS=1 TMPDIR="$tmp/keep" "$BUILD/bin/ldsan-cc" --emulate -O2 "$prog" -o "$tmp/prog2" 2>/dev/null &&
    bc=$(find "$tmp/keep" -name '*chain_regions.bc' | head -1) && [[ -n "$bc" ]] &&
    "$BUILD/bin/ldsan-emu-retarget" "$bc" -o "$tmp/x.o" --emit-ll "$tmp/x.ll" -O2; then
-  awk '/^define .*@__ldsan_emu_group\./,/^}/' "$tmp/x.ll" >"$tmp/groups.ll"
+  awk '/^define .*@__ldsan_emu_group(_checked)?\./,/^}/' "$tmp/x.ll" >"$tmp/groups.ll"
   n=$(grep -c '%region.now = phi i32' "$tmp/groups.ll")
-  [[ $n -eq $kernels ]] && ok "$n group functions take the region from a phi" ||
-    bad "$n of $kernels group functions take the region from a phi"
+  [[ $n -eq $((2 * kernels)) ]] && ok "$n group functions take the region from a phi" ||
+    bad "$n of $((2 * kernels)) group functions take the region from a phi"
   # Operations 0-5 (sync, ballot, readfirstlane, readlane, bpermute, permute) are written inline.
   if grep -qE 'call i64 @__ldsan_emu_wave_op\(i32 [0-5],' "$tmp/groups.ll"; then
     bad "a group function still calls __ldsan_emu_wave_op for an operation written inline"

@@ -30,10 +30,11 @@ static inline uint64_t ldsan_emu_region_bit(uint32_t r) {
 /* parity flag: with LDSAN_EMU_GROUP_ALL_WAITING, when every work-item
  * stops at one barrier j of a later region (not a kernel-exit or cross-lane
  * region, j < LDSAN_EMU_GROUP_LOW_REGIONS), the group function runs region j
- * next itself, all waiting, with the other parity, and so on; it returns
- * where the last region's work-items stopped, and the core reads their
- * parity from their states. The core sets it when nothing of its own must
- * happen at those barriers (no LDS checks' loops). */
+ * next itself, all waiting, with the other parity, and so on, adding 1 to
+ * the TLS field `chained` (emu_tls.h) each time (a group function of the LDS
+ * checks' copy calls __ldsan_emu_lds_chained instead, which also does the
+ * core's part at a barrier); it returns where the last region's work-items
+ * stopped. */
 #define LDSAN_EMU_GROUP_CHAIN 8u
 #define LDSAN_EMU_GROUP_STATE_DONE 0xffffffffu /* a work-item's state once it reached the end */
 /* The parked record of a lockstep work-item (group_park_offset below; the

@@ -31,7 +31,8 @@ typedef struct ldsan_emu_tls_state {
   void *implicitarg;            /* COV5 implicit-argument block of the dispatch (256 bytes) */
   void *dispatch;               /* hsa_kernel_dispatch_packet-shaped block (64 bytes) */
   uint32_t static_lds_size;     /* llvm.amdgcn.groupstaticsize */
-  uint32_t reserved;
+  uint32_t chained;             /* regions the group function went on to itself
+                                   (LDSAN_EMU_GROUP_CHAIN, emu.h): each adds 1 */
   /* The LDS checks' inline path (lds_track.h): what it needs of the running
    * workgroup, set by the core before each call of a checked group function
    * (track_size 0 otherwise: every access then calls __ldsan_emu_lds_track). */
@@ -61,6 +62,7 @@ typedef struct ldsan_emu_tls_state {
 #define LDSAN_EMU_TLS_IMPLICITARG 40
 #define LDSAN_EMU_TLS_DISPATCH 48
 #define LDSAN_EMU_TLS_STATIC_LDS 56
+#define LDSAN_EMU_TLS_CHAINED 60
 #define LDSAN_EMU_TLS_TRACK_RECS 64
 #define LDSAN_EMU_TLS_TRACK_BLOCK 72
 #define LDSAN_EMU_TLS_TRACK_SIZE 80
@@ -84,6 +86,7 @@ _Static_assert(offsetof(ldsan_emu_tls_state, lds_kernel_id) == LDSAN_EMU_TLS_LDS
 _Static_assert(offsetof(ldsan_emu_tls_state, implicitarg) == LDSAN_EMU_TLS_IMPLICITARG, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, dispatch) == LDSAN_EMU_TLS_DISPATCH, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, static_lds_size) == LDSAN_EMU_TLS_STATIC_LDS, "tls");
+_Static_assert(offsetof(ldsan_emu_tls_state, chained) == LDSAN_EMU_TLS_CHAINED, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, track_recs) == LDSAN_EMU_TLS_TRACK_RECS, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, track_block) == LDSAN_EMU_TLS_TRACK_BLOCK, "tls");
 _Static_assert(offsetof(ldsan_emu_tls_state, track_size) == LDSAN_EMU_TLS_TRACK_SIZE, "tls");

@@ -37,8 +37,8 @@ extern "C" __global__ void early_exit(int *out, int stop) {
 // Every work-item meets at the first three barriers, which one call of the
 // group function passes (it goes on from region to region itself,
 // LDSAN_EMU_GROUP_CHAIN); then those at or past `stop` return and the others
-// meet at one more barrier: the core takes the parity of its next pass from
-// their states (the chained barriers flipped it more often than its passes).
+// meet at one more barrier in a pass that reads their states: its parity must
+// count the flips of the chained barriers (the TLS field `chained`).
 extern "C" __global__ void chain_then_exit(int *out, int stop) {
   __shared__ int v[128];
   int t = threadIdx.x;
