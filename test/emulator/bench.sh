@@ -14,7 +14,9 @@
 # with LDSAN_OPTIONS=detect_races=1:detect_uninit=1 against bounds checks only,
 # and a tiled SGEMM whose work-items read tiles other work-items read too,
 # bench_matmul.hip: each as the ratio of interleaved runs, min/median/max over
-# rounds); then the LDS-only mode (-fsanitize=lds) against full ASan (the
+# rounds); the reduction also on one worker thread (emu_threads=1: the cost per
+# core, which another program's load on the machine moves less than the
+# default's every core); then the LDS-only mode (-fsanitize=lds) against full ASan (the
 # reduction, its own side of the interleaved rounds: the ratio of each round's
 # bests, min/median/max). BENCH_ROUNDS sets the number of interleaved rounds
 # (default 5).
@@ -40,7 +42,7 @@ spread() { sort -g "$1" | awk '{ v[NR] = $1 } END { printf "min %.2f, median %.2
 rounds=${BENCH_ROUNDS:-5}
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 emu= kern= loop= checked= lds_only= lds_ratios=
-: >"$tmp/checks.ratio"; : >"$tmp/native.ratio"
+: >"$tmp/checks.ratio"; : >"$tmp/native.ratio"; : >"$tmp/native1.ratio"
 for ((round = 0; round < rounds; round++)); do
   # full ASan and LDS-only one after the other, the first of them alternating
   if ((round % 2)); then o=$("$tmp/lds_only" 8 | value emulated_ms); fi
@@ -51,6 +53,10 @@ for ((round = 0; round < rounds; round++)); do
   "$tmp/native" 8 >"$tmp/native.out"
   k=$(value native_kernel_ms "$tmp/native.out"); l=$(value native_loop_ms "$tmp/native.out")
   c=$(LDSAN_OPTIONS=detect_races=1:detect_uninit=1 "$tmp/emulated" 8 | value emulated_ms)
+  # one worker thread: the emulator's cost per core, which the machine's load moves less
+  s1=$(LDSAN_OPTIONS=emu_threads=1 "$tmp/emulated" 8 | value emulated_ms)
+  [[ -n "$s1" ]] || { echo "bench: the emulated reduction on one thread printed no time"; exit 1; }
+  awk -v a="$k" -v b="$s1" 'BEGIN { print b / a }' >>"$tmp/native1.ratio"
   [[ -n "$k" && -n "$l" && -n "$c" ]] || { echo "bench: a side of the reduction printed no time"; exit 1; }
   emu=$(min "$emu" "$e"); kern=$(min "$kern" "$k"); loop=$(min "$loop" "$l"); checked=$(min "$checked" "$c")
   lds_only=$(min "$lds_only" "$o")
@@ -66,6 +72,7 @@ awk -v e="$emu" -v k="$kern" -v l="$loop" 'BEGIN {
   printf "ratio emulated / native kernel body: %.1fx (bests of all rounds)\n", e / k
   printf "ratio emulated / native plain loop:  %.1fx\n", e / l }'
 printf 'ratio emulated / native kernel body, each round (best of 8 each side): %s (goal <= 5x)\n' "$(spread "$tmp/native.ratio")"
+printf 'ratio emulated on one worker thread (emu_threads=1) / native kernel body, each round: %s\n' "$(spread "$tmp/native1.ratio")"
 echo "  (load average at the end of the rounds: $(cut -d' ' -f1-3 /proc/loadavg); the emulator uses every core, the native side one)"
 "$BUILD/bin/ldsan-cc" --emulate -O2 -Itest/emulator test/emulator/bench_blocks.hip -o "$tmp/blocks"
 "$tmp/blocks" 10 >"$tmp/blocks.out"
