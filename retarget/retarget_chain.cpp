@@ -10,18 +10,22 @@
 // would have done (emu.h), and adds 1 to the TLS field `chained`, from
 // which the core learns how often the parity flipped without it.
 //
-// Done after the last optimization, on the finished function, the way tail
-// recursion becomes a loop: the entry's code moves into a block `dispatch`
-// that takes the region and the parity from phis, and every return goes
-// through a block that either returns or branches back there. So the whole
-// entry runs again for the next region, as a new call would run it (values
-// the optimizer put there may read memory the last region wrote), and no
-// optimization ever sees the work-item loops inside another loop (the
-// shadow checks' versioning takes only outermost loops,
-// retarget_shadow_ranges.cpp). Forward only: a loop over barriers still
-// returns to the core once per iteration, so one call runs each region at
-// most once and the stall detector still sees progress per call.
+// Done after the last optimization, on the finished function: every return
+// goes through a block that either returns or calls the function itself
+// again with the next region and parity, a `musttail` call, which the code
+// generator makes a jump to the function's start. So the whole entry runs
+// again for the next region, as the core's call would run it (values the
+// optimizer put there may read memory the last region wrote), no
+// optimization sees the work-item loops inside another loop (the shadow
+// checks' versioning takes only outermost loops,
+// retarget_shadow_ranges.cpp), and the code generator sees no loop around the
+// function's body (making the body a loop, with phis for region and parity,
+// cost a Needleman-Wunsch build 40% more code generation time). Forward only:
+// a loop over barriers still returns to the core once per iteration, so one
+// call runs each region at most once and the stall detector still sees
+// progress per call.
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -39,24 +43,6 @@ using namespace llvm;
 namespace {
 
 constexpr unsigned kRegionArg = 5, kParityArg = 6;
-
-// Moves the entry block's static allocas before its other instructions and
-// splits it there: the entry keeps the allocas, `dispatch` the rest.
-BasicBlock *splitAfterAllocas(Function &G) {
-  BasicBlock &Entry = G.getEntryBlock();
-  Instruction *First = nullptr;
-  SmallVector<AllocaInst *, 16> Late;
-  for (Instruction &I : Entry) {
-    auto *A = dyn_cast<AllocaInst>(&I);
-    if (A && A->isStaticAlloca()) {
-      if (First) Late.push_back(A);
-    } else if (!First) {
-      First = &I;
-    }
-  }
-  for (AllocaInst *A : Late) A->moveBefore(First->getIterator());
-  return Entry.splitBasicBlock(First->getIterator(), "dispatch");
-}
 
 } // namespace
 
@@ -77,17 +63,7 @@ extern "C" void rt_chain_regions(LLVMValueRef GroupRef, uint64_t Regions, int Ch
     if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator())) Rets.push_back(R);
   if (Rets.empty()) return;
 
-  BasicBlock *Entry = &G.getEntryBlock();
-  BasicBlock *Dispatch = splitAfterAllocas(G);
   Argument *Region = G.getArg(kRegionArg), *Parity = G.getArg(kParityArg);
-  IRBuilder<> DB(&Dispatch->front());
-  PHINode *RegionNow = DB.CreatePHI(I32, 2, "region.now");
-  PHINode *ParityNow = DB.CreatePHI(I32, 2, "parity.now");
-  Region->replaceAllUsesWith(RegionNow);
-  Parity->replaceAllUsesWith(ParityNow);
-  RegionNow->addIncoming(Region, Entry);
-  ParityNow->addIncoming(Parity, Entry);
-
   BasicBlock *Finish = BasicBlock::Create(Ctx, "finish", &G);
   BasicBlock *Chain = BasicBlock::Create(Ctx, "chain", &G);
   BasicBlock *Leave = BasicBlock::Create(Ctx, "leave", &G);
@@ -99,20 +75,20 @@ extern "C" void rt_chain_regions(LLVMValueRef GroupRef, uint64_t Regions, int Ch
     R->eraseFromParent();
   }
   uint32_t Flags = LDSAN_EMU_GROUP_ALL_WAITING | LDSAN_EMU_GROUP_CHAIN;
-  Value *Allowed = FB.CreateICmpEQ(FB.CreateAnd(ParityNow, Flags), ConstantInt::get(I32, Flags));
+  Value *Allowed = FB.CreateICmpEQ(FB.CreateAnd(Parity, Flags), ConstantInt::get(I32, Flags));
   Value *One = FB.CreateICmpEQ(FB.CreateAnd(Stopped, FB.CreateSub(Stopped, ConstantInt::get(I64, 1))),
                                ConstantInt::get(I64, 0));
   Value *InSet = FB.CreateICmpNE(FB.CreateAnd(Stopped, ConstantInt::get(I64, Regions)), ConstantInt::get(I64, 0));
   // cttz of a value with a bit of Regions: never 0 there.
   Value *Next = FB.CreateTrunc(FB.CreateIntrinsic(Intrinsic::cttz, {I64}, {Stopped, FB.getFalse()}), I32,
                                "chain.region");
-  Value *Later = FB.CreateICmpUGT(Next, RegionNow);
+  Value *Later = FB.CreateICmpUGT(Next, Region);
   FB.CreateCondBr(FB.CreateAnd(FB.CreateAnd(Allowed, One), FB.CreateAnd(InSet, Later)), Chain, Leave);
   IRBuilder<>(Leave).CreateRet(Stopped);
   IRBuilder<> CB(Chain);
   // The core counts the parity's extra flips (emu_tls.h, chained); for the
   // LDS checks' copy it also counts the barrier and refreshes the TLS fields
-  // of their inline path, which `dispatch` reads again.
+  // of their inline path, which the call reads again.
   if (Checked) {
     CB.CreateCall(G.getParent()->getOrInsertFunction("__ldsan_emu_lds_chained", Type::getVoidTy(Ctx)));
   } else {
@@ -121,8 +97,15 @@ extern "C" void rt_chain_regions(LLVMValueRef GroupRef, uint64_t Regions, int Ch
     CB.CreateStore(CB.CreateAdd(CB.CreateLoad(I32, Chained), ConstantInt::get(I32, 1)), Chained);
   }
   // The other parity, the same flags.
-  Value *NextParity = CB.CreateXor(ParityNow, ConstantInt::get(I32, 1), "chain.parity");
-  CB.CreateBr(Dispatch);
-  RegionNow->addIncoming(Next, Chain);
-  ParityNow->addIncoming(NextParity, Chain);
+  Value *NextParity = CB.CreateXor(Parity, ConstantInt::get(I32, 1), "chain.parity");
+  SmallVector<Value *, 7> Args;
+  for (Argument &A : G.args()) Args.push_back(&A);
+  Args[kRegionArg] = Next;
+  Args[kParityArg] = NextParity;
+  CallInst *Again = CB.CreateCall(&G, Args);
+  if (DISubprogram *SP = G.getSubprogram()) // a call of a function with debug info needs a location
+    Again->setDebugLoc(DILocation::get(Ctx, 0, 0, SP));
+  Again->setTailCallKind(CallInst::TCK_MustTail);
+  Again->setCallingConv(G.getCallingConv());
+  CB.CreateRet(Again);
 }

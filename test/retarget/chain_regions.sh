@@ -5,11 +5,11 @@
 # work-item loops (retarget/retarget_wave_alone.c): chain_regions.hip built
 # with -O2 (full ASan and LDS-only) says both for each of its three kernels and
 # their LDS checks' copies (the retarget tool's LDSAN_EMU_VERBOSE lines); its
-# group functions take the
-# region from a phi and call __ldsan_emu_wave_op for none of the operations
-# written inline; and it gives its host reference's results with no report in
-# work-item loops, as fibers, with the race and uninit checks (whose loops do
-# not chain), on one worker thread, and built at -O0.
+# group functions call themselves for the next region (a musttail call) and
+# call __ldsan_emu_wave_op for none of the operations written inline; and it
+# gives its host reference's results with no report in work-item loops, as
+# fibers, with the race and uninit checks, on one worker thread, and built at
+# -O0.
 # Usage: test/retarget/chain_regions.sh (from the repo root; BUILD= selects the build dir)
 . "$(dirname "$0")/../lib/shell_checks.sh"
 prog=test/retarget/chain_regions.hip
@@ -36,9 +36,9 @@ if LDSAN_EMU_KEEP_TEMPS=1 TMPDIR="$tmp/keep" "$BUILD/bin/ldsan-cc" --emulate -O2
    bc=$(find "$tmp/keep" -name '*chain_regions.bc' | head -1) && [[ -n "$bc" ]] &&
    "$BUILD/bin/ldsan-emu-retarget" "$bc" -o "$tmp/x.o" --emit-ll "$tmp/x.ll" -O2; then
   awk '/^define .*@__ldsan_emu_group(_checked)?\./,/^}/' "$tmp/x.ll" >"$tmp/groups.ll"
-  n=$(grep -c '%region.now = phi i32' "$tmp/groups.ll")
-  [[ $n -eq $((2 * kernels)) ]] && ok "$n group functions take the region from a phi" ||
-    bad "$n of $((2 * kernels)) group functions take the region from a phi"
+  n=$(grep -c 'musttail call i64 @__ldsan_emu_group' "$tmp/groups.ll")
+  [[ $n -eq $((2 * kernels)) ]] && ok "$n group functions call themselves for the next region" ||
+    bad "$n of $((2 * kernels)) group functions call themselves for the next region"
   # Operations 0-5 (sync, ballot, readfirstlane, readlane, bpermute, permute) are written inline.
   if grep -qE 'call i64 @__ldsan_emu_wave_op\(i32 [0-5],' "$tmp/groups.ll"; then
     bad "a group function still calls __ldsan_emu_wave_op for an operation written inline"
