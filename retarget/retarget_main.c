@@ -266,6 +266,27 @@ static int lower(rt_ctx *c, LLVMTargetMachineRef tm, int keep_debug) {
   return -1;
 }
 
+/* After the last optimization: the group functions that may go on to the
+ * next region themselves (rt_chain_regions); with `verbose`, says which. */
+static void chain_groups(rt_ctx *c, int verbose) {
+  for (unsigned i = 0; i < c->kernel_count; i++) {
+    rt_kernel *k = &c->kernels[i];
+    if (k->group && k->chain_regions) {
+      rt_chain_regions(k->group, k->chain_regions, 0);
+      if (verbose)
+        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its work-item loops go on to the next region themselves "
+                "when every work-item waits there (%d regions)\n", k->name, __builtin_popcountll(k->chain_regions));
+    }
+    if (k->group_checked && k->chain_regions_checked) {
+      rt_chain_regions(k->group_checked, k->chain_regions_checked, 1);
+      if (verbose)
+        fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks' loops go on to the next region "
+                "themselves when every work-item waits there (%d regions)\n", k->name,
+                __builtin_popcountll(k->chain_regions_checked));
+    }
+  }
+}
+
 /* The image, then the optimizer: inline first (at -O0 only what must be
  * inlined), then give each kernel work-item loops, then optimize those.
  * 1 (said why) if something fails. */
@@ -278,14 +299,15 @@ static int build_and_optimize(rt_ctx *c, LLVMTargetMachineRef tm, const char *op
   if (run_passes(c, tm, opt ? opt : "always-inline")) return 1;
   rt_time_step(opt ? "optimizing (first run)" : "inlining");
   const char *v = getenv("LDSAN_EMU_VERBOSE");
-  int groups = rt_form_groups(c, v && *v && strcmp(v, "0") != 0);
+  int verbose = v && *v && strcmp(v, "0") != 0;
+  int groups = rt_form_groups(c, verbose);
   rt_time_step("work-item loops");
   if (groups) {
     if (verify(c, ll)) return 1;
     rt_optnone_marks marks = rt_mark_all_but_groups(c);
     if (opt && run_passes(c, tm, opt)) return 1;
     rt_time_step("optimizing (second run)");
-    unsigned hoisted = opt ? rt_hoist_shadow_checks(c->mod, v && *v && strcmp(v, "0") != 0) : 0;
+    unsigned hoisted = opt ? rt_hoist_shadow_checks(c->mod, verbose) : 0;
     rt_time_step("shadow checks per loop");
     if (hoisted) {
       if (verify(c, ll)) return 1;
@@ -293,23 +315,7 @@ static int build_and_optimize(rt_ctx *c, LLVMTargetMachineRef tm, const char *op
       rt_time_step("cleanup after the shadow checks");
     }
     rt_unmark(&marks);
-    for (unsigned i = 0; i < c->kernel_count; i++) {
-      rt_kernel *k = &c->kernels[i];
-      int verbose = v && *v && strcmp(v, "0") != 0;
-      if (k->group && k->chain_regions) {
-        rt_chain_regions(k->group, k->chain_regions, 0);
-        if (verbose)
-          fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its work-item loops go on to the next region themselves "
-                  "when every work-item waits there (%d regions)\n", k->name, __builtin_popcountll(k->chain_regions));
-      }
-      if (k->group_checked && k->chain_regions_checked) {
-        rt_chain_regions(k->group_checked, k->chain_regions_checked, 1);
-        if (verbose)
-          fprintf(stderr, "ldsan-emu-retarget: kernel '%s': its LDS checks' loops go on to the next region "
-                  "themselves when every work-item waits there (%d regions)\n", k->name,
-                  __builtin_popcountll(k->chain_regions_checked));
-      }
-    }
+    chain_groups(c, verbose);
     if (verify(c, ll)) return 1;
   }
   return 0;

@@ -22,15 +22,6 @@
 #include "ldsan/emu/wave_ops.h"
 #include "retarget.h"
 
-static uint64_t const_operand(LLVMValueRef ci, unsigned i, int *ok) {
-  LLVMValueRef v = LLVMGetOperand(ci, i);
-  if (!LLVMIsAConstantInt(v)) {
-    *ok = 0;
-    return 0;
-  }
-  return LLVMConstIntGetZExtValue(v);
-}
-
 /* The value call ci (op `op`) gives a lane alone, built before ci; NULL if
  * the op stays a call. */
 static LLVMValueRef alone_value(rt_ctx *c, LLVMValueRef ci, uint64_t op) {
@@ -67,15 +58,11 @@ unsigned rt_wave_alone(rt_ctx *c, LLVMValueRef group) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = next) {
       next = LLVMGetNextInstruction(i);
       if (!LLVMIsACallInst(i)) continue;
-      LLVMValueRef callee = LLVMGetCalledValue(i);
-      size_t len = 0;
-      const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
-      if (strcmp(name, LDSAN_EMU_WAVE_OP_FN) != 0) continue;
-      int ok = 1;
-      uint64_t op = const_operand(i, 0, &ok);
-      if (!ok) continue;
+      LLVMValueRef callee = LLVMGetCalledValue(i), op = LLVMGetOperand(i, 0);
+      if (!LLVMIsAFunction(callee) || strcmp(rt_name(callee), LDSAN_EMU_WAVE_OP_FN) != 0 || !LLVMIsAConstantInt(op))
+        continue;
       LLVMPositionBuilderBefore(c->b, i);
-      LLVMValueRef v = alone_value(c, i, op);
+      LLVMValueRef v = alone_value(c, i, LLVMConstIntGetZExtValue(op));
       if (!v) continue;
       LLVMReplaceAllUsesWith(i, v);
       LLVMInstructionEraseFromParent(i);

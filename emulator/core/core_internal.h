@@ -224,6 +224,10 @@ void ldsan_emu_lds_checks_new_group(emu_worker *w);
 /* Before a call of a checked group function: the TLS fields of the checks'
  * inline path (lds_track.h) for the running workgroup and barrier interval. */
 void ldsan_emu_lds_track_refresh(emu_worker *w);
+/* The same at a barrier inside one call of a checked group function
+ * (__ldsan_emu_lds_chained): only the epoch, once the workgroup's block is
+ * known and in the TLS state; else the whole refresh. */
+void ldsan_emu_lds_track_next_epoch(emu_worker *w);
 /* core_lds_disjoint.c: the records of block bytes [addr, addr + n) (recs:
  * the block's, of size bytes at block) say written where the worker's
  * interval of words known written says so (before the core looks at them). */

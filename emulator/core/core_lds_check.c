@@ -126,6 +126,14 @@ void ldsan_emu_lds_track_refresh(emu_worker *w) {
   t->track_wave_shift = w->wave_shift;
 }
 
+void ldsan_emu_lds_track_next_epoch(emu_worker *w) {
+  ldsan_emu_tls_state *t = &__ldsan_emu_tls;
+  /* This workgroup's block is known and its records are in the TLS state
+   * (a refresh before the lookup succeeded leaves track_recs NULL). */
+  if (w->track_block_gen == w->track_gen && t->track_recs) t->track_epoch = w->barrier_epoch;
+  else ldsan_emu_lds_track_refresh(w);
+}
+
 uint32_t ldsan_emu_current_item(const emu_worker *w) {
   return w->loops ? (uint32_t)((const ldsan_emu_item_ids *)__ldsan_emu_tls.item - w->ids) : w->cur;
 }

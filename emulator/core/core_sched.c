@@ -494,8 +494,7 @@ EMU_API void __ldsan_emu_lds_chained(void) {
   __ldsan_emu_tls.chained++;
   w->barrier_epoch++;
   emu_progress(w);
-  if (w->track_block_gen == w->track_gen) __ldsan_emu_tls.track_epoch = w->barrier_epoch; /* the rest stays */
-  else ldsan_emu_lds_track_refresh(w);
+  ldsan_emu_lds_track_next_epoch(w);
 }
 
 /* memset(p, 0, n) without the call: in an emulated program memset is
@@ -515,7 +514,6 @@ static void emu_run_group_loops(emu_worker *w, emu_dispatch *d) {
   int gone = 0;     /* some work-item returned or waits at the kernel-exit barrier */
   int returned = 0; /* some work-item returned */
   uint32_t parity = 0, shape = emu_group_shape(d);
-
   int everyone = 1; /* all n work-items wait at the one region in `normal` */
   while (normal | exits) {
     uint64_t run, seen = 0;
